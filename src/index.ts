@@ -1,0 +1,5 @@
+/**
+ * The script-tag entry: `<script type="module" src=".../loyalty-widgets.js">` defines every element.
+ * Loading it twice is harmless: each definition is skipped when its tag is already defined.
+ */
+export {};

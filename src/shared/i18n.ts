@@ -1,0 +1,132 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+
+/** One language's strings: message id to text, with `{name}` placeholders. */
+export type Messages = Record<string, string>;
+
+const catalogs = new Map<string, Messages>();
+const listeners = new Set<() => void>();
+let observer: MutationObserver | undefined;
+let inlineMessagesRead = false;
+
+/**
+ * Adds or overrides strings for one or more languages, e.g.
+ * `registerMessages({ de: { 'signin.label': 'Anmelden' } })`. Elements register their English,
+ * French and Arabic strings this way; merchants override any of them the same way, or without a
+ * build step with `<script type="application/json" data-loyalty-messages="de">{...}</script>`.
+ */
+export function registerMessages(byLocale: Record<string, Messages>): void {
+  for (const [locale, messages] of Object.entries(byLocale)) {
+    const key = locale.toLowerCase();
+    catalogs.set(key, { ...catalogs.get(key), ...messages });
+  }
+  notify();
+}
+
+function readInlineMessages(): void {
+  if (inlineMessagesRead || typeof document === 'undefined') return;
+  inlineMessagesRead = true;
+  for (const script of document.querySelectorAll<HTMLScriptElement>('script[type="application/json"][data-loyalty-messages]')) {
+    const locale = script.dataset.loyaltyMessages?.trim();
+    if (!locale) continue;
+    try {
+      const parsed: unknown = JSON.parse(script.textContent ?? '');
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+        const messages: Messages = {};
+        for (const [k, v] of Object.entries(parsed)) if (typeof v === 'string') messages[k] = v;
+        registerMessages({ [locale]: messages });
+      }
+    } catch {
+      console.warn(`loyalty-widgets: the data-loyalty-messages="${locale}" block is not valid JSON and was ignored.`);
+    }
+  }
+}
+
+function notify(): void {
+  for (const listener of listeners) listener();
+}
+
+/** The language in force for an element: its own or nearest ancestor's `lang` (across shadow roots), then the document's, then English. */
+export function resolveLang(element: Element): string {
+  let node: Node | null = element;
+  while (node) {
+    if (node instanceof Element) {
+      const lang = node.getAttribute('lang');
+      if (lang) return lang;
+    }
+    node = node.parentNode ?? (node instanceof ShadowRoot ? node.host : null);
+  }
+  return 'en';
+}
+
+/** Picks the best registered catalog for a BCP 47 tag: `fr-CA` falls back to `fr`, anything unknown to `en`. */
+function catalogChain(lang: string): Messages[] {
+  const chain: Messages[] = [];
+  const parts = lang.toLowerCase().split('-');
+  for (let i = parts.length; i > 0; i--) {
+    const found = catalogs.get(parts.slice(0, i).join('-'));
+    if (found) chain.push(found);
+  }
+  const english = catalogs.get('en');
+  if (english) chain.push(english);
+  return chain;
+}
+
+/** Fills `{name}` placeholders. Values are inserted as text by Lit, never as HTML. */
+export function formatMessage(template: string, params?: Record<string, string | number>): string {
+  if (!params) return template;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+/** Translates one message id for a language; the id itself is returned when no catalog has it. */
+export function translate(lang: string, id: string, params?: Record<string, string | number>): string {
+  readInlineMessages();
+  for (const messages of catalogChain(lang)) {
+    const text = messages[id];
+    if (text !== undefined) return formatMessage(text, params);
+  }
+  return id;
+}
+
+function ensureObserver(): void {
+  if (observer || typeof document === 'undefined') return;
+  observer = new MutationObserver(notify);
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ['lang', 'dir'], subtree: true });
+}
+
+/**
+ * Gives an element its strings in the language in force where it stands, and re-renders it when a
+ * `lang` attribute changes on it, an ancestor or the document, or when strings are registered.
+ */
+export class LocaleController implements ReactiveController {
+  private readonly host: ReactiveControllerHost & HTMLElement;
+  private readonly onChange = (): void => this.host.requestUpdate();
+
+  constructor(host: ReactiveControllerHost & HTMLElement) {
+    this.host = host;
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    ensureObserver();
+    listeners.add(this.onChange);
+  }
+
+  hostDisconnected(): void {
+    listeners.delete(this.onChange);
+  }
+
+  /** The BCP 47 language tag in force for the host. */
+  get lang(): string {
+    return resolveLang(this.host);
+  }
+
+  /** Translated text for a message id. */
+  t(id: string, params?: Record<string, string | number>): string {
+    return translate(this.lang, id, params);
+  }
+
+  /** Whether the host lays out right to left (from `dir` in the page, as the browser computed it). */
+  get rtl(): boolean {
+    return getComputedStyle(this.host).direction === 'rtl';
+  }
+}

@@ -1,0 +1,63 @@
+import { css } from 'lit';
+
+/**
+ * The design tokens every element reads. Each `--loyalty-*` custom property can be set by the host
+ * page on the element or any ancestor; the fallbacks give a neutral light theme that turns dark with
+ * the shopper's `prefers-color-scheme`. Fonts are inherited from the page.
+ */
+export const themeStyles = css`
+  :host {
+    --_primary: var(--loyalty-color-primary, #1f5fbf);
+    --_on-primary: var(--loyalty-color-on-primary, #ffffff);
+    --_surface: var(--loyalty-color-surface, #ffffff);
+    --_text: var(--loyalty-color-text, #1b1f24);
+    --_muted: var(--loyalty-color-muted, #57606a);
+    --_border: var(--loyalty-color-border, #d0d7de);
+    --_danger: var(--loyalty-color-danger, #b42318);
+    --_success: var(--loyalty-color-success, #1a7f37);
+    --_radius: var(--loyalty-radius, 8px);
+    --_space: var(--loyalty-spacing, 1rem);
+    --_focus: var(--loyalty-focus-ring, 0 0 0 3px color-mix(in srgb, var(--_primary) 45%, transparent));
+    font: inherit;
+    color: var(--_text);
+    box-sizing: border-box;
+  }
+  @media (prefers-color-scheme: dark) {
+    :host {
+      --_primary: var(--loyalty-color-primary, #6ea8fe);
+      --_on-primary: var(--loyalty-color-on-primary, #0b1320);
+      --_surface: var(--loyalty-color-surface, #1c2128);
+      --_text: var(--loyalty-color-text, #e6edf3);
+      --_muted: var(--loyalty-color-muted, #9da7b3);
+      --_border: var(--loyalty-color-border, #3d444d);
+      --_danger: var(--loyalty-color-danger, #ff8a80);
+      --_success: var(--loyalty-color-success, #56d364);
+    }
+  }
+  :host([hidden]) {
+    display: none !important;
+  }
+  *,
+  *::before,
+  *::after {
+    box-sizing: inherit;
+  }
+  button {
+    font: inherit;
+  }
+  :focus-visible {
+    outline: none;
+    box-shadow: var(--_focus);
+  }
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    margin: -1px;
+    padding: 0;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+    border: 0;
+  }
+`;

@@ -1,0 +1,96 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import { LitElement } from 'lit';
+import { safeUrl } from '../../../src/shared/safe-url.ts';
+import { resolveEndpoint } from '../../../src/shared/config.ts';
+import { defineElement } from '../../../src/shared/define.ts';
+import { emit } from '../../../src/shared/emit.ts';
+import { LocaleController, registerMessages, resolveLang, translate } from '../../../src/shared/i18n.ts';
+
+describe('safeUrl', () => {
+  it('keeps https anywhere and http only on local hosts', () => {
+    expect(safeUrl('https://cdn.example.com/a.png')).to.equal('https://cdn.example.com/a.png');
+    expect(safeUrl('http://localhost:4002/img/1?w=400')).to.equal('http://localhost:4002/img/1?w=400');
+    expect(safeUrl('http://127.0.0.1/x')).to.equal('http://127.0.0.1/x');
+    expect(safeUrl('http://example.com/a.png')).to.equal(undefined);
+  });
+
+  it('drops script, data and malformed URLs', () => {
+    for (const bad of ['javascript:alert(1)', ' JavaScript:alert(1)', 'data:text/html,hi', 'vbscript:x', '/relative', '', 'https//broken', 42, null]) {
+      expect(safeUrl(bad), String(bad)).to.equal(undefined);
+    }
+  });
+});
+
+describe('resolveEndpoint', () => {
+  afterEach(() => document.querySelector('meta[name="loyalty-endpoint"]')?.remove());
+
+  it('prefers the element attribute, then the page meta, then the default', () => {
+    expect(resolveEndpoint(null)).to.equal('/api/marketing');
+    const meta = document.createElement('meta');
+    meta.name = 'loyalty-endpoint';
+    meta.content = 'https://shop.example/loyalty';
+    document.head.append(meta);
+    expect(resolveEndpoint(null)).to.equal('https://shop.example/loyalty');
+    expect(resolveEndpoint('  /mine ')).to.equal('/mine');
+  });
+});
+
+describe('defineElement', () => {
+  it('is a no-op when the tag is already defined', () => {
+    class First extends HTMLElement {}
+    class Second extends HTMLElement {}
+    defineElement('x-define-twice', First);
+    expect(() => defineElement('x-define-twice', Second)).not.to.throw();
+    expect(customElements.get('x-define-twice')).to.equal(First);
+  });
+});
+
+describe('emit', () => {
+  it('bubbles out of a shadow root', async () => {
+    const host = await fixture<HTMLDivElement>(html`<div></div>`);
+    const root = host.attachShadow({ mode: 'open' });
+    const inner = document.createElement('span');
+    root.append(inner);
+    let received: unknown;
+    document.addEventListener('x-test', (e) => (received = (e as CustomEvent).detail), { once: true });
+    emit(inner, 'x-test', { ok: 1 });
+    expect(received).to.deep.equal({ ok: 1 });
+  });
+});
+
+describe('i18n', () => {
+  before(() => registerMessages({ en: { 'test.hello': 'Hello {name}' }, fr: { 'test.hello': 'Bonjour {name}' } }));
+
+  it('falls back from a region to its language and from unknown languages to English', () => {
+    expect(translate('fr-CA', 'test.hello', { name: 'Ana' })).to.equal('Bonjour Ana');
+    expect(translate('sw', 'test.hello', { name: 'Ana' })).to.equal('Hello Ana');
+    expect(translate('en', 'test.missing')).to.equal('test.missing');
+  });
+
+  it('reads lang from the nearest ancestor, across shadow roots', async () => {
+    const outer = await fixture<HTMLDivElement>(html`<div lang="fr"><section></section></div>`);
+    const host = outer.querySelector('section')!;
+    const root = host.attachShadow({ mode: 'open' });
+    const inner = document.createElement('p');
+    root.append(inner);
+    expect(resolveLang(inner)).to.equal('fr');
+  });
+
+  it('re-renders an element when an ancestor lang changes', async () => {
+    class LocalizedProbe extends LitElement {
+      readonly locale = new LocaleController(this);
+      override render() {
+        return html`<p>${this.locale.t('test.hello', { name: 'Ana' })}</p>`;
+      }
+    }
+    defineElement('localized-probe', LocalizedProbe);
+    const wrapper = await fixture<HTMLDivElement>(html`<div lang="en"><localized-probe></localized-probe></div>`);
+    const probe = wrapper.querySelector<LocalizedProbe>('localized-probe')!;
+    await probe.updateComplete;
+    expect(probe.shadowRoot!.textContent).to.contain('Hello Ana');
+    wrapper.setAttribute('lang', 'fr');
+    await new Promise((resolve) => setTimeout(resolve));
+    await probe.updateComplete;
+    expect(probe.shadowRoot!.textContent).to.contain('Bonjour Ana');
+  });
+});

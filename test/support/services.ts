@@ -1,0 +1,48 @@
+/**
+ * Starts the real sandbox (Connect + Marketing on ephemeral ports, data in a temporary folder) and
+ * the real Marketing proxy in front of it, for browser and end-to-end tests.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
+import { createMarketingProxy } from '../../src/proxy/index.ts';
+import { toNodeHandler } from '../../src/proxy/node.ts';
+
+export interface TestEnv {
+  connectUrl: string;
+  marketingUrl: string;
+  proxyPath: string;
+  clientId: string;
+  redirectUri: string;
+}
+
+export interface TestServices {
+  sandbox: RunningSandbox;
+  proxyListener: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  env: TestEnv;
+  close(): Promise<void>;
+}
+
+export async function startTestServices({ testOrigin }: { testOrigin: string }): Promise<TestServices> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'loyalty-sandbox-'));
+  const sandbox = await startSandbox({ connectPort: 0, marketingPort: 0, dataDir });
+  const redirectUri = `${testOrigin}/test/browser/fixtures/callback.html`;
+  const app = await sandbox.registerApp({ name: 'Widget tests', redirectUris: [redirectUri, `${testOrigin}/`] });
+  const handler = createMarketingProxy({
+    upstreamUrl: sandbox.marketingUrl,
+    apiKey: sandbox.apiKey,
+    connectUrl: sandbox.connectUrl,
+  });
+  const listener = toNodeHandler(handler);
+  return {
+    sandbox,
+    proxyListener: (req, res) => listener(req, res),
+    env: { connectUrl: sandbox.connectUrl, marketingUrl: sandbox.marketingUrl, proxyPath: '/api/marketing', clientId: app.app_id, redirectUri },
+    async close() {
+      await sandbox.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
