@@ -1,38 +1,26 @@
-import { defineConfig, type Plugin } from 'vite';
-import { readdirSync } from 'node:fs';
+import { defineConfig } from 'vite';
+import { demoSitePlugins } from './demo/vite-plugins.ts';
+import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const elementTags = readdirSync(new URL('./src/elements', import.meta.url), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
+  .filter((entry) => entry.isDirectory() && existsSync(new URL(`./src/elements/${entry.name}/index.ts`, import.meta.url)))
   .map((entry) => entry.name);
-
-/**
- * Mounts the Marketing proxy at /api/marketing on the demo's dev server, the way a merchant mounts it
- * on their own server: the API key is read on the server side only.
- */
-function marketingProxy(): Plugin {
-  return {
-    name: 'loyalty-marketing-proxy',
-    async configureServer(server) {
-      const { createMarketingProxy } = await import('./src/proxy/index.ts');
-      const { toNodeHandler } = await import('./src/proxy/node.ts');
-      const marketingPort = process.env.MARKETING_PORT ?? '4002';
-      const handler = createMarketingProxy({
-        upstreamUrl: process.env.MARKETING_API_URL ?? `http://localhost:${marketingPort}/graphql`,
-        apiKey: process.env.MARKETING_API_KEY ?? process.env.SANDBOX_API_KEY ?? 'sandbox-api-key',
-      });
-      server.middlewares.use('/api/marketing', toNodeHandler(handler, { basePath: '/api/marketing' }));
-    },
-  };
-}
 
 export default defineConfig(({ command }) =>
   command === 'serve'
     ? {
         root: 'demo',
         server: { port: Number(process.env.DEMO_PORT ?? 5173), strictPort: true },
-        plugins: [marketingProxy()],
+        // `npx vite` alone serves the demo against a sandbox already running on the default ports;
+        // `npm start` (scripts/start.ts) starts both.
+        plugins: demoSitePlugins({
+          upstreamUrl: process.env.MARKETING_API_URL ?? `http://localhost:${process.env.MARKETING_PORT ?? 4002}/graphql`,
+          apiKey: process.env.MARKETING_API_KEY ?? process.env.SANDBOX_API_KEY ?? 'sandbox-api-key',
+          connectUrl: process.env.CONNECT_URL ?? `http://localhost:${process.env.CONNECT_PORT ?? 4001}`,
+          clientId: process.env.CONNECT_CLIENT_ID ?? 'loyalty-demo',
+        }),
       }
     : {
         root,

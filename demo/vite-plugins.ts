@@ -1,0 +1,40 @@
+/**
+ * The demo merchant site's server side, as a host site would set it up: the Marketing proxy mounted
+ * at /api/marketing (the API key stays on the server), and the sandbox's Connect address written
+ * into the pages' attributes.
+ */
+import type { Plugin } from 'vite';
+
+export interface DemoSiteOptions {
+  /** The Marketing GraphQL endpoint the proxy forwards to. */
+  upstreamUrl: string;
+  /** The Marketing API key; only the proxy ever sees it. */
+  apiKey: string;
+  /** The Connect authority the sign-in buttons use. */
+  connectUrl: string;
+  /** The registered app id the sign-in buttons use. */
+  clientId: string;
+}
+
+export function demoSitePlugins(options: DemoSiteOptions): Plugin[] {
+  const mountProxy: Plugin = {
+    name: 'loyalty-demo-marketing-proxy',
+    async configureServer(server) {
+      const { createMarketingProxy } = await import('../src/proxy/index.ts');
+      const { toNodeHandler } = await import('../src/proxy/node.ts');
+      const handler = createMarketingProxy({
+        upstreamUrl: options.upstreamUrl,
+        apiKey: options.apiKey,
+        connectUrl: options.connectUrl,
+      });
+      server.middlewares.use('/api/marketing', toNodeHandler(handler));
+    },
+  };
+  const pageSettings: Plugin = {
+    name: 'loyalty-demo-page-settings',
+    transformIndexHtml(html) {
+      return html.replaceAll('%LOYALTY_CONNECT_URL%', options.connectUrl).replaceAll('%LOYALTY_CLIENT_ID%', options.clientId);
+    },
+  };
+  return [mountProxy, pageSettings];
+}

@@ -1,0 +1,51 @@
+/**
+ * End-to-end support: the whole product (sandbox + demo site + proxy) on free ports with a
+ * throwaway data folder, and the system Chromium driven by playwright-core.
+ */
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startStack, type RunningStack, type StackOptions } from '../../scripts/stack.ts';
+
+export type DemoStack = RunningStack;
+
+export async function startDemoStack(options: StackOptions = {}): Promise<DemoStack> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'loyalty-e2e-'));
+  const stack = await startStack({ connectPort: 0, marketingPort: 0, demoPort: 0, dataDir, ...options });
+  return {
+    ...stack,
+    async close() {
+      await stack.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+}
+
+const screenshotDir = 'test-results/screenshots';
+
+/** Keeps a screenshot of the page as a test artifact in test-results/screenshots. */
+export async function saveScreenshot(page: Page, name: string): Promise<string> {
+  await mkdir(screenshotDir, { recursive: true });
+  const path = join(screenshotDir, `${name.replace(/[^\w.-]+/g, '-')}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
