@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import { demoSitePlugins } from './demo/vite-plugins.ts';
+import { dropLitVersionGlobals } from './scripts/vite-lit-globals.ts';
 import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -25,11 +26,14 @@ export default defineConfig(({ command }) =>
     : {
         root,
         publicDir: false,
+        plugins: [dropLitVersionGlobals()],
         build: {
           outDir: 'dist',
           emptyOutDir: true,
           target: 'es2022',
           sourcemap: true,
+          // dist/.vite/manifest.json tells `npm run size` which chunks a page loads first and which later.
+          manifest: true,
           lib: {
             formats: ['es'],
             entry: {
