@@ -1,0 +1,179 @@
+/**
+ * The browser client for the merchant's Marketing proxy. It names an operation and passes variables
+ * (the proxy holds the GraphQL documents and the API key), returns typed, checked results, and lets
+ * several elements on one page share one network request when they ask for the same thing at once.
+ * No caching beyond that: the proxy caches.
+ */
+import { codeForStatus, MarketingError, parseRetryAfter } from './errors.ts';
+import {
+  dataOf,
+  parseBusinessAccountPage,
+  parseCampaign,
+  parseCampaignPage,
+  parseCoupon,
+  type BusinessAccount,
+  type Campaign,
+  type Coupon,
+  type Page,
+} from './types.ts';
+
+export interface RequestOptions {
+  /** Aborts this caller's wait; the request itself is aborted only when every caller sharing it aborted. */
+  signal?: AbortSignal;
+  /** A Connect access token, sent as `Authorization: Bearer …`. */
+  accessToken?: string;
+  /** Sent as `Idempotency-Key`: the proxy answers a repeated key with the first answer. */
+  idempotencyKey?: string;
+}
+
+export interface CampaignsVariables {
+  businessAccountId?: string;
+  limit?: number;
+  nextToken?: string | null;
+}
+
+export interface BusinessAccountsVariables {
+  category?: string;
+  limit?: number;
+  nextToken?: string | null;
+}
+
+type Variables = Record<string, string | number | null | undefined>;
+
+interface SharedRequest {
+  promise: Promise<unknown>;
+  controller: AbortController;
+  /** Callers still waiting that could abort; when it drops to zero the request is aborted. */
+  waiting: number;
+}
+
+/** Requests in flight on this page, by endpoint + operation + variables + credentials. */
+const inFlight = new Map<string, SharedRequest>();
+
+/** Drops empty variables and sorts names, so equal requests get equal keys and bodies. */
+function canonical(variables: Variables): Record<string, string | number> {
+  const result: Record<string, string | number> = {};
+  for (const name of Object.keys(variables).sort()) {
+    const value = variables[name];
+    if (value !== undefined && value !== null && value !== '') result[name] = value;
+  }
+  return result;
+}
+
+export class MarketingClient {
+  /** The proxy's absolute URL. */
+  readonly endpoint: string;
+
+  constructor(endpoint: string) {
+    try {
+      this.endpoint = new URL(endpoint, globalThis.document?.baseURI ?? globalThis.location?.href).href;
+    } catch {
+      throw new MarketingError('config', 0, `The Marketing endpoint "${endpoint}" is not a valid URL.`);
+    }
+  }
+
+  /** A page of campaigns, of one business account or of all. */
+  campaigns(variables: CampaignsVariables = {}, options: RequestOptions = {}): Promise<Page<Campaign>> {
+    return this.request('campaigns', { ...variables }, parseCampaignPage, options);
+  }
+
+  /** One campaign; rejects with code `not_found` when no campaign has this id. */
+  campaign(id: string, options: RequestOptions = {}): Promise<Campaign> {
+    return this.request('campaign', { id }, parseCampaign, options);
+  }
+
+  /** A page of business accounts as the API gives them (filter `pending` before showing them). */
+  businessAccounts(variables: BusinessAccountsVariables = {}, options: RequestOptions = {}): Promise<Page<BusinessAccount>> {
+    return this.request('businessAccounts', { ...variables }, parseBusinessAccountPage, options);
+  }
+
+  /** Mints a coupon. Pass an `idempotencyKey` so that a repeated call returns the same coupon. */
+  requestCoupon(campaignId: string, options: RequestOptions = {}): Promise<Coupon> {
+    return this.request('requestCoupon', { campaignId }, parseCoupon, options);
+  }
+
+  private request<T>(operation: string, variables: Variables, parse: (data: Record<string, unknown>) => T, options: RequestOptions): Promise<T> {
+    const { signal, accessToken, idempotencyKey } = options;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const body = JSON.stringify({ operation, variables: canonical(variables) });
+    // A mutation without an idempotency key means "a new one each time": never shared.
+    const key = operation === 'requestCoupon' && !idempotencyKey ? undefined : JSON.stringify([this.endpoint, body, accessToken ?? '', idempotencyKey ?? '']);
+    let shared = key === undefined ? undefined : inFlight.get(key);
+    if (!shared) {
+      const controller = new AbortController();
+      const entry: SharedRequest = { controller, waiting: 0, promise: this.send(body, options, controller.signal).then(parse) };
+      shared = entry;
+      if (key !== undefined) {
+        inFlight.set(key, entry);
+        const forget = (): void => {
+          if (inFlight.get(key) === entry) inFlight.delete(key);
+        };
+        entry.promise.then(forget, forget);
+      }
+    }
+    return join(shared, signal, key) as Promise<T>;
+  }
+
+  private async send(body: string, { accessToken, idempotencyKey }: RequestOptions, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    if (accessToken) headers.authorization = `Bearer ${accessToken}`;
+    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    let response: Response;
+    let payload: unknown;
+    try {
+      response = await fetch(this.endpoint, { method: 'POST', headers, body, signal });
+      const raw = await response.text();
+      try {
+        payload = JSON.parse(raw);
+      } catch {
+        payload = undefined;
+      }
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      throw new MarketingError('network', 0, `The loyalty service could not be reached (${error instanceof Error ? error.message : 'network error'}).`);
+    }
+    const problem = (payload as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+    if (!response.ok || problem) {
+      throw new MarketingError(
+        typeof problem?.code === 'string' ? problem.code : codeForStatus(response.status),
+        response.status,
+        typeof problem?.message === 'string' ? problem.message : `The loyalty service answered with HTTP ${response.status}.`,
+        parseRetryAfter(response.headers.get('retry-after')),
+      );
+    }
+    if (payload === undefined) throw new MarketingError('invalid_response', response.status, 'The Marketing response is not JSON.');
+    return dataOf(payload);
+  }
+}
+
+/** Waits for a shared request on behalf of one caller, whose abort only cancels its own wait. */
+function join(shared: SharedRequest, signal: AbortSignal | undefined, key: string | undefined): Promise<unknown> {
+  if (!signal) {
+    // A caller that cannot abort keeps the request alive for good.
+    shared.waiting = Number.POSITIVE_INFINITY;
+    return shared.promise;
+  }
+  shared.waiting++;
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      reject(signal.reason);
+      if (--shared.waiting === 0) {
+        shared.controller.abort(signal.reason);
+        if (key !== undefined && inFlight.get(key) === shared) inFlight.delete(key);
+      }
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    shared.promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+const clients = new Map<string, MarketingClient>();
+
+/** The page's one client for an endpoint (relative endpoints resolve against the page). */
+export function clientFor(endpoint: string): MarketingClient {
+  const client = new MarketingClient(endpoint);
+  const existing = clients.get(client.endpoint);
+  if (existing) return existing;
+  clients.set(client.endpoint, client);
+  return client;
+}

@@ -1,0 +1,123 @@
+/**
+ * Exactly one coupon per (campaign, shopper) unless the shopper explicitly asks for another.
+ *
+ * Every attempt at a claim carries an `Idempotency-Key` that is kept in localStorage until the claim
+ * succeeds, so a double click, a retry after a network error, a reload mid-request or a second element
+ * for the same campaign all replay the same key and the proxy returns the same coupon instead of
+ * minting a new one. Claims in flight are also shared inside the page. The code, once received, is
+ * kept per campaign and shopper and shown again instead of minting.
+ */
+import type { MarketingClient } from './client.ts';
+import type { Coupon } from './types.ts';
+
+const PREFIX = 'loyalty-widgets:';
+/** Who a claim belongs to when nobody is signed in. */
+export const ANONYMOUS = 'anonymous';
+
+export interface StoredCoupon {
+  code: string;
+  campaignId: string;
+  /** Milliseconds since the epoch. */
+  claimedAt: number;
+}
+
+export interface ClaimRequest {
+  campaignId: string;
+  /** The shopper's `sub`, or `anonymous`. */
+  shopper?: string;
+  /** Sent to the proxy as `Authorization: Bearer …`. */
+  accessToken?: string;
+  /** Claim even though a coupon is already kept (only for `allow-multiple`). */
+  another?: boolean;
+}
+
+const memory = new Map<string, string>();
+const claims = new Map<string, Promise<Coupon>>();
+const changes = new EventTarget();
+
+// localStorage may be missing or throw (private modes, sandboxed frames): fall back to this page only.
+function read(key: string): string | null {
+  try {
+    return globalThis.localStorage.getItem(key);
+  } catch {
+    return memory.get(key) ?? null;
+  }
+}
+
+function write(key: string, value: string | null): void {
+  try {
+    if (value === null) globalThis.localStorage.removeItem(key);
+    else globalThis.localStorage.setItem(key, value);
+  } catch {
+    if (value === null) memory.delete(key);
+    else memory.set(key, value);
+  }
+}
+
+const slot = (kind: 'coupon' | 'claim-key', campaignId: string, shopper: string): string =>
+  `${PREFIX}${kind}:${encodeURIComponent(shopper)}:${encodeURIComponent(campaignId)}`;
+
+function newKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  // randomUUID needs a secure context; a merchant's plain-http page still gets 128 random bits.
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** The coupon kept for this campaign and shopper, if any (storage is checked like network data). */
+export function storedCoupon(campaignId: string, shopper = ANONYMOUS): StoredCoupon | undefined {
+  const raw = read(slot('coupon', campaignId, shopper));
+  if (!raw) return undefined;
+  try {
+    const value = JSON.parse(raw) as Partial<StoredCoupon>;
+    if (typeof value.code === 'string' && value.code && typeof value.claimedAt === 'number') {
+      return { code: value.code, campaignId, claimedAt: value.claimedAt };
+    }
+  } catch {
+    // Corrupt entry: treated as absent.
+  }
+  return undefined;
+}
+
+/** Whether a claim for this campaign and shopper is running in this page right now. */
+export function isClaiming(campaignId: string, shopper = ANONYMOUS): boolean {
+  return claims.has(slot('coupon', campaignId, shopper));
+}
+
+/** Calls the listener whenever a coupon is kept for a campaign (by any element of this page). */
+export function onCouponStored(listener: (coupon: StoredCoupon) => void): () => void {
+  const handler = (event: Event): void => listener((event as CustomEvent<StoredCoupon>).detail);
+  changes.addEventListener('stored', handler);
+  return () => changes.removeEventListener('stored', handler);
+}
+
+/**
+ * Claims the coupon of a campaign for a shopper, or returns the one already kept. A failed claim
+ * keeps its key, so trying again cannot mint a second coupon.
+ */
+export function claimCoupon(client: MarketingClient, request: ClaimRequest): Promise<Coupon> {
+  const { campaignId, shopper = ANONYMOUS, accessToken, another = false } = request;
+  const couponSlot = slot('coupon', campaignId, shopper);
+  const running = claims.get(couponSlot);
+  if (running) return running;
+  const kept = another ? undefined : storedCoupon(campaignId, shopper);
+  if (kept) return Promise.resolve({ code: kept.code });
+
+  const keySlot = slot('claim-key', campaignId, shopper);
+  let idempotencyKey = read(keySlot);
+  if (!idempotencyKey) {
+    idempotencyKey = newKey();
+    write(keySlot, idempotencyKey);
+  }
+  const claim = client
+    .requestCoupon(campaignId, { idempotencyKey, accessToken })
+    .then((coupon) => {
+      const stored: StoredCoupon = { code: coupon.code, campaignId, claimedAt: Date.now() };
+      write(couponSlot, JSON.stringify(stored));
+      write(keySlot, null);
+      changes.dispatchEvent(new CustomEvent('stored', { detail: stored }));
+      return coupon;
+    })
+    .finally(() => claims.delete(couponSlot));
+  claims.set(couponSlot, claim);
+  return claim;
+}
