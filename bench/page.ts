@@ -1,0 +1,101 @@
+/**
+ * Page figures for a merchant's page in Chromium: the built script tag on a static page with a
+ * campaign carousel and a business directory, served like a merchant would serve it. Prints the
+ * median over several cold loads of: time until the first campaign is visible, cumulative layout
+ * shift, bytes transferred and requests made (first load, and whether the sign-in chunk came too).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandbox } from '../src/sandbox/index.ts';
+import { startStaticSite } from '../test/support/static-site.ts';
+import { launchChromium } from '../test/support/e2e.ts';
+
+const RUNS = Number(process.env.BENCH_PAGE_RUNS ?? 7);
+
+interface PageFigures {
+  firstCampaignMs: number;
+  cls: number;
+  bytes: number;
+  requests: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+export async function benchPage(pagePath = '/campaigns-only.html'): Promise<PageFigures> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'loyalty-bench-page-'));
+  const sandbox = await startSandbox({ connectPort: 0, marketingPort: 0, dataDir });
+  const site = await startStaticSite({
+    upstreamUrl: sandbox.marketingUrl,
+    apiKey: sandbox.apiKey,
+    connectUrl: sandbox.connectUrl,
+    replacements: { '%CONNECT_URL%': sandbox.connectUrl, '%CLIENT_ID%': sandbox.demoApp.app_id },
+  });
+  const browser = await launchChromium();
+  const runs: PageFigures[] = [];
+  try {
+    for (let run = 0; run < RUNS; run++) {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      const page = await context.newPage();
+      await page.addInitScript(() => {
+        const state = { cls: 0 };
+        (window as unknown as { __layoutShift: typeof state }).__layoutShift = state;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+            if (!entry.hadRecentInput) state.cls += entry.value;
+          }
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+      let bytes = 0;
+      let requests = 0;
+      cdp.on('Network.requestWillBeSent', () => requests++);
+      cdp.on('Network.loadingFinished', (event: { encodedDataLength: number }) => (bytes += event.encodedDataLength));
+      await page.goto(`${site.origin}${pagePath}`);
+      const firstCampaignMs = await page.waitForFunction(
+        () => {
+          const carousel = document.querySelector('campaign-carousel');
+          const title = carousel?.shadowRoot?.querySelector('[part~="title"]');
+          const box = title?.getBoundingClientRect();
+          return box && box.height > 0 ? performance.now() : false;
+        },
+        undefined,
+        { timeout: 20_000, polling: 'raf' },
+      );
+      const visibleAt = (await firstCampaignMs.jsonValue()) as number;
+      await page.waitForLoadState('networkidle');
+      await page.waitForTimeout(300);
+      const cls = await page.evaluate(() => (window as unknown as { __layoutShift: { cls: number } }).__layoutShift.cls);
+      runs.push({ firstCampaignMs: visibleAt, cls, bytes, requests });
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+    await site.close();
+    await sandbox.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  return {
+    firstCampaignMs: median(runs.map((r) => r.firstCampaignMs)),
+    cls: median(runs.map((r) => r.cls)),
+    bytes: median(runs.map((r) => r.bytes)),
+    requests: median(runs.map((r) => r.requests)),
+  };
+}
+
+export function printPageFigures(label: string, figures: PageFigures): void {
+  console.log(
+    `${label.padEnd(34)} first campaign visible ${figures.firstCampaignMs.toFixed(0).padStart(5)} ms   CLS ${figures.cls.toFixed(3)}   ${(figures.bytes / 1000).toFixed(1).padStart(6)} kB   ${figures.requests} requests   (median of ${RUNS})`,
+  );
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  printPageFigures('campaigns page (390×844, no cache)', await benchPage('/campaigns-only.html'));
+  printPageFigures('page with sign-in button', await benchPage('/plain.html'));
+}

@@ -1,0 +1,121 @@
+/**
+ * The script tag on a plain static page, as a merchant pastes it: no build step, pasted twice,
+ * nothing added to window, a strict Content-Security-Policy, and no sign-in code on pages that have
+ * no sign-in button.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
+import { startStaticSite, type StaticSite } from '../support/static-site.ts';
+import { launchChromium, saveScreenshot } from '../support/e2e.ts';
+
+let sandbox: RunningSandbox;
+let site: StaticSite;
+let strictSite: StaticSite;
+let browser: Browser;
+let dataDir: string;
+
+function strictCsp(connectUrl: string, marketingOrigin: string) {
+  return (_origin: string) =>
+    [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      `img-src 'self' ${marketingOrigin}`,
+      `connect-src 'self' ${connectUrl}`,
+      "base-uri 'none'",
+      "form-action 'none'",
+      "frame-ancestors 'none'",
+      "require-trusted-types-for 'script'",
+      'trusted-types lit-html',
+    ].join('; ');
+}
+
+before(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'loyalty-static-'));
+  sandbox = await startSandbox({ connectPort: 0, marketingPort: 0, dataDir });
+  const replacements: Record<string, string> = { '%CONNECT_URL%': sandbox.connectUrl };
+  const common = { upstreamUrl: sandbox.marketingUrl, apiKey: sandbox.apiKey, connectUrl: sandbox.connectUrl, replacements };
+  site = await startStaticSite(common);
+  strictSite = await startStaticSite({ ...common, csp: strictCsp(sandbox.connectUrl, new URL(sandbox.marketingUrl).origin) });
+  const app = await sandbox.registerApp({
+    name: 'Static shop',
+    redirectUris: [`${site.origin}/plain.html`, `${strictSite.origin}/strict-csp.html`],
+  });
+  replacements['%CLIENT_ID%'] = app.app_id;
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await site?.close();
+  await strictSite?.close();
+  await sandbox?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** Opens a page, collecting console errors, uncaught exceptions and every URL it requested. */
+async function open(url: string): Promise<{ page: Page; errors: string[]; requests: string[] }> {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  const requests: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('request', (request) => requests.push(request.url()));
+  await page.goto(url);
+  return { page, errors, requests };
+}
+
+async function firstSlideTitle(page: Page): Promise<string> {
+  const title = page.locator('campaign-carousel [part~="title"]').first();
+  await title.waitFor({ state: 'visible', timeout: 15_000 });
+  return (await title.textContent())?.trim() ?? '';
+}
+
+describe('the script tag on a static page', () => {
+  it('works with no build step, loaded twice, and adds nothing to window but the elements', async () => {
+    const { page, errors } = await open(`${site.origin}/plain.html`);
+    assert.notEqual(await firstSlideTitle(page), '');
+    await page.locator('loyalty-signin-button').getByRole('button').first().waitFor();
+    const added = await page.evaluate(() => {
+      const before = new Set((window as unknown as { __baselineGlobals: string[] }).__baselineGlobals);
+      return Object.getOwnPropertyNames(window).filter((name) => !before.has(name) && name !== '__baselineGlobals');
+    });
+    assert.deepEqual(added, [], `globals added by the script: ${added.join(', ')}`);
+    for (const tag of ['loyalty-signin-button', 'campaign-carousel', 'coupon-claim', 'business-directory']) {
+      assert.equal(await page.evaluate((t) => customElements.get(t) !== undefined, tag), true, `${tag} is defined`);
+    }
+    assert.deepEqual(errors, []);
+    await saveScreenshot(page, 'static-page');
+    await page.close();
+  });
+
+  it('runs under a strict Content-Security-Policy without violations', async () => {
+    const { page, errors } = await open(`${strictSite.origin}/strict-csp.html`);
+    assert.notEqual(await firstSlideTitle(page), '');
+    await page.locator('business-directory [part~="name"]').first().waitFor({ timeout: 15_000 });
+    const violations = await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
+    assert.deepEqual(violations, []);
+    assert.deepEqual(errors, []);
+    await saveScreenshot(page, 'strict-csp-page');
+    await page.close();
+  });
+
+  it('never downloads the sign-in chunk on a page without a sign-in button', async () => {
+    const manifest = JSON.parse(await readFile('dist/.vite/manifest.json', 'utf8')) as Record<string, { file: string }>;
+    const signInChunk = manifest['src/connect/client.ts']?.file;
+    assert.ok(signInChunk, 'the build has a separate chunk for src/connect/client.ts');
+    const { page, requests } = await open(`${site.origin}/campaigns-only.html`);
+    await firstSlideTitle(page);
+    await page.waitForTimeout(500);
+    assert.equal(requests.some((url) => url.endsWith(signInChunk)), false, 'campaign-only page loaded the sign-in chunk');
+    const signInPage = await open(`${site.origin}/plain.html`);
+    await signInPage.page.waitForResponse((response) => response.url().endsWith(signInChunk), { timeout: 15_000 });
+    await page.close();
+    await signInPage.page.close();
+  });
+});

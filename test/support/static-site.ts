@@ -1,0 +1,55 @@
+/**
+ * A merchant's plain static web host for end-to-end tests: HTML files with a script tag, the built
+ * dist/ as it would be uploaded, the Marketing proxy at /api/marketing, and optionally a strict
+ * Content-Security-Policy on every response. No build step, no dev server.
+ */
+import { Hono } from 'hono';
+import { serve, type ServerType } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createMarketingProxy } from '../../src/proxy/index.ts';
+
+export interface StaticSiteOptions {
+  upstreamUrl: string;
+  apiKey: string;
+  connectUrl: string;
+  /** Placeholders such as `%CONNECT_URL%` replaced in the HTML pages, as a merchant would type them. */
+  replacements?: Record<string, string>;
+  /** Sent as Content-Security-Policy on every response when set. */
+  csp?: (origin: string) => string;
+}
+
+export interface StaticSite {
+  origin: string;
+  close(): Promise<void>;
+}
+
+export async function startStaticSite(options: StaticSiteOptions): Promise<StaticSite> {
+  const proxy = createMarketingProxy({ upstreamUrl: options.upstreamUrl, apiKey: options.apiKey, connectUrl: options.connectUrl });
+  const app = new Hono();
+  let origin = '';
+  app.use('*', async (c, next) => {
+    await next();
+    if (options.csp) c.header('Content-Security-Policy', options.csp(origin));
+  });
+  app.all('/api/marketing', (c) => proxy(c.req.raw));
+  app.get('/:page{[\\w-]+\\.html}', async (c, next) => {
+    const file = await readFile(join('test/e2e/fixtures', c.req.param('page'))).catch(() => undefined);
+    if (!file) return next();
+    let page = file.toString('utf8');
+    for (const [placeholder, value] of Object.entries(options.replacements ?? {})) page = page.replaceAll(placeholder, value);
+    return c.html(page);
+  });
+  app.use('/dist/*', serveStatic({ root: '.' }));
+  app.use('/*', serveStatic({ root: 'test/e2e/fixtures' }));
+  const server: ServerType = await new Promise((resolve) => {
+    const started = serve({ fetch: app.fetch, port: 0, hostname: 'localhost' }, () => resolve(started));
+  });
+  origin = `http://localhost:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+  };
+}
