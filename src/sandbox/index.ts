@@ -1,0 +1,18 @@
+/**
+ * The local sandbox of the loyalty service: Connect (an OpenID Connect provider, implicit flow) and
+ * Marketing (GraphQL), so the widgets run and are tested offline.
+ */
+export type { SandboxOptions } from './options.ts';
+export type { SandboxStats } from './marketing/resolvers.ts';
+export type {
+  AddressRecord,
+  BusinessAccountRecord,
+  CampaignRecord,
+  KeyValueRecord,
+  MarketingSeed,
+  ObjectiveRecord,
+} from './marketing/seed.ts';
+export { defaultSeed } from './marketing/seed.ts';
+export { startMarketing, type RunningMarketing } from './marketing/start.ts';
+export { DEFAULT_LIMIT, MAX_LIMIT } from './marketing/paging.ts';
+export { CAMPAIGN_IMAGE_RATIO } from './marketing/images.ts';

@@ -1,0 +1,93 @@
+/**
+ * Images the sandbox serves itself, so the demo works offline: campaign images (16:9, a gradient
+ * with the title) and business logos (square, initials), rendered as SVG at the requested width.
+ * Every piece of text is XML-escaped; records may hold hostile strings.
+ */
+
+/** Every generated campaign image is 16:9, so clients can reserve the box before it loads. */
+export const CAMPAIGN_IMAGE_RATIO = { width: 16, height: 9 };
+export const MAX_IMAGE_WIDTH = 4096;
+
+const FALLBACK_COLORS: [string, string] = ['#37474f', '#b0bec5'];
+const COLOR = /^#[0-9a-f]{3,8}$/i;
+
+export function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+function safeColors(colors: [string, string] | undefined): [string, string] {
+  return colors && COLOR.test(colors[0]) && COLOR.test(colors[1]) ? colors : FALLBACK_COLORS;
+}
+
+/** Splits text into at most `maxLines` lines of about `perLine` characters, with an ellipsis when cut. */
+function wrap(text: string, perLine: number, maxLines: number): string[] {
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (current && (current + ' ' + word).length > perLine) {
+      lines.push(current);
+      current = word;
+    } else {
+      current = current ? `${current} ${word}` : word;
+    }
+  }
+  if (current) lines.push(current);
+  if (lines.length > maxLines) {
+    lines.length = maxLines;
+    lines[maxLines - 1] = `${lines[maxLines - 1]!.slice(0, perLine - 1)}…`;
+  }
+  return lines.map((line) => (line.length > perLine ? `${line.slice(0, perLine - 1)}…` : line));
+}
+
+function svg(width: number, height: number, viewBox: string, label: string, body: string): string {
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${viewBox}" role="img" aria-label="${escapeXml(label)}">` +
+    `<title>${escapeXml(label)}</title>${body}</svg>`
+  );
+}
+
+export function campaignImageSvg(input: { title: string; subtitle: string | null; colors?: [string, string] }, width: number): string {
+  const height = Math.round((width * CAMPAIGN_IMAGE_RATIO.height) / CAMPAIGN_IMAGE_RATIO.width);
+  const [from, to] = safeColors(input.colors);
+  const titleLines = wrap(input.title, 26, 2);
+  const titleText = titleLines
+    .map((line, index) => `<tspan x="96" dy="${index === 0 ? 0 : 100}">${escapeXml(line)}</tspan>`)
+    .join('');
+  const subtitle = input.subtitle
+    ? `<text x="96" y="${430 + titleLines.length * 100}" font-family="system-ui, sans-serif" font-size="48" fill="#ffffff" fill-opacity="0.85">${escapeXml(wrap(input.subtitle, 48, 1)[0] ?? '')}</text>`
+    : '';
+  const body =
+    `<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>` +
+    `<rect width="1600" height="900" fill="url(#g)"/>` +
+    `<circle cx="1380" cy="180" r="260" fill="#ffffff" fill-opacity="0.12"/>` +
+    `<circle cx="1500" cy="760" r="180" fill="#000000" fill-opacity="0.08"/>` +
+    `<text x="96" y="400" font-family="system-ui, sans-serif" font-size="88" font-weight="700" fill="#ffffff">${titleText}</text>` +
+    subtitle;
+  return svg(width, height, '0 0 1600 900', input.title, body);
+}
+
+function initials(name: string): string {
+  const letters = name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((word) => Array.from(word)[0]?.toUpperCase() ?? '');
+  return letters.join('') || '?';
+}
+
+export function logoSvg(input: { name: string; colors?: [string, string] }, width: number): string {
+  const [from, to] = safeColors(input.colors);
+  const body =
+    `<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>` +
+    `<rect width="512" height="512" rx="96" fill="url(#g)"/>` +
+    `<text x="256" y="256" dy="0.35em" text-anchor="middle" font-family="system-ui, sans-serif" font-size="200" font-weight="700" fill="#ffffff">${escapeXml(initials(input.name))}</text>`;
+  return svg(width, width, '0 0 512 512', `${input.name} logo`, body);
+}
+
+/** Parses the `w` query parameter of an image request; undefined when it is not a width we serve. */
+export function parseImageWidth(raw: string | undefined): number | undefined {
+  if (raw === undefined) return 640;
+  if (!/^\d{1,4}$/.test(raw)) return undefined;
+  const width = Number(raw);
+  return width >= 1 && width <= MAX_IMAGE_WIDTH ? width : undefined;
+}

@@ -1,0 +1,142 @@
+/**
+ * The Marketing sandbox's state (seeded records, coupons issued, request counters) and the GraphQL
+ * resolvers over it. Errors carry `extensions.code`: BAD_USER_INPUT, NOT_FOUND, NO_COUPON_OBJECTIVE.
+ */
+import { randomBytes, randomInt } from 'node:crypto';
+import { GraphQLError } from 'graphql';
+import { badUserInput, PageTokens, type PageArgs } from './paging.ts';
+import { MAX_IMAGE_WIDTH } from './images.ts';
+import { buildMarketingSchema } from './schema.ts';
+import type { BusinessAccountRecord, CampaignRecord, MarketingSeed } from './seed.ts';
+
+export interface SandboxStats {
+  couponsMinted: number;
+  graphqlRequests: number;
+  /** Requests per root field (campaigns, campaign, businessAccounts, requestCoupon). */
+  byOperation: Record<string, number>;
+}
+
+export interface MarketingContext {
+  state: MarketingState;
+}
+
+interface Filter<T> {
+  eq?: T | null;
+}
+
+// No 0/O/1/I, so a code read aloud or typed from a receipt is unambiguous.
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+export class MarketingState {
+  readonly campaigns: CampaignRecord[];
+  readonly businessAccounts: BusinessAccountRecord[];
+  readonly tokens = new PageTokens(randomBytes(32));
+  private readonly issuedCodes = new Set<string>();
+  private counters: SandboxStats = { couponsMinted: 0, graphqlRequests: 0, byOperation: {} };
+
+  constructor(
+    seed: MarketingSeed,
+    /** Origin the sandbox's own image URLs are built on, e.g. http://localhost:4002. */
+    public origin: string,
+  ) {
+    this.campaigns = seed.campaigns;
+    this.businessAccounts = seed.businessAccounts;
+  }
+
+  stats(): SandboxStats {
+    return structuredClone(this.counters);
+  }
+
+  resetStats(): void {
+    this.counters = { couponsMinted: 0, graphqlRequests: 0, byOperation: {} };
+  }
+
+  countRequest(rootFields: readonly string[]): void {
+    this.counters.graphqlRequests += 1;
+    for (const field of rootFields) this.counters.byOperation[field] = (this.counters.byOperation[field] ?? 0) + 1;
+  }
+
+  mintCouponCode(): string {
+    let code: string;
+    do {
+      const chars = Array.from({ length: 8 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
+      code = `SAVE-${chars.slice(0, 4)}-${chars.slice(4)}`;
+    } while (this.issuedCodes.has(code));
+    this.issuedCodes.add(code);
+    this.counters.couponsMinted += 1;
+    return code;
+  }
+
+  imageUrl(id: string, width: number): string {
+    return `${this.origin}/images/${encodeURIComponent(id)}.svg?w=${width}`;
+  }
+}
+
+function matches<T>(value: T, filter: Filter<T> | null | undefined): boolean {
+  return filter?.eq == null || filter.eq === value;
+}
+
+function checkWidth(width: number): void {
+  if (width < 1 || width > MAX_IMAGE_WIDTH) throw badUserInput(`width must be between 1 and ${MAX_IMAGE_WIDTH}, got ${width}`);
+}
+
+type CampaignsArgs = PageArgs & { filter?: { businessAccountId?: Filter<string> | null } | null };
+type BusinessAccountsArgs = PageArgs & { filter?: { category?: Filter<string> | null; pending?: Filter<boolean> | null } | null };
+
+export function createMarketingSchema() {
+  return buildMarketingSchema<MarketingContext>({
+    Query: {
+      campaigns: (_root, args: CampaignsArgs, { state }: MarketingContext) => {
+        const businessAccountId = args.filter?.businessAccountId;
+        const selected = state.campaigns.filter((campaign) => matches(campaign.businessAccountId, businessAccountId));
+        return state.tokens.page(selected, args, `campaigns:${JSON.stringify(businessAccountId?.eq ?? null)}`);
+      },
+      campaign: (_root, args: { id: string }, { state }: MarketingContext) =>
+        state.campaigns.find((campaign) => campaign.id === args.id) ?? null,
+      businessAccounts: (_root, args: BusinessAccountsArgs, { state }: MarketingContext) => {
+        const { category, pending } = args.filter ?? {};
+        const selected = state.businessAccounts.filter(
+          (account) => matches(account.category, category) && matches(account.pending, pending),
+        );
+        return state.tokens.page(selected, args, `businessAccounts:${JSON.stringify([category?.eq ?? null, pending?.eq ?? null])}`);
+      },
+    },
+    Mutation: {
+      requestCoupon: (_root, args: { campaignId: string }, { state }: MarketingContext) => {
+        const campaign = state.campaigns.find((candidate) => candidate.id === args.campaignId);
+        if (!campaign) {
+          throw new GraphQLError(`No campaign has the id ${JSON.stringify(args.campaignId)}`, { extensions: { code: 'NOT_FOUND' } });
+        }
+        if (campaign.objective?.type !== 'coupon') {
+          throw new GraphQLError(`Campaign ${JSON.stringify(campaign.id)} has no coupon objective, so it issues no coupons`, {
+            extensions: { code: 'NO_COUPON_OBJECTIVE' },
+          });
+        }
+        return { coupon: { code: state.mintCouponCode() } };
+      },
+    },
+    // A campaign record also serves as its own content object.
+    Campaign: { content: (campaign: CampaignRecord) => campaign },
+    CampaignContent: {
+      featuredImage: (campaign: CampaignRecord, args: { width: number }, { state }: MarketingContext) => {
+        checkWidth(args.width);
+        if (campaign.featuredImageUrl === null) return null;
+        if (campaign.featuredImageUrl !== undefined) return { url: campaign.featuredImageUrl.replaceAll('{width}', String(args.width)) };
+        return { url: state.imageUrl(campaign.id, args.width) };
+      },
+      objective: (campaign: CampaignRecord) => {
+        const objective = campaign.objective;
+        if (!objective) return null;
+        return objective.type === 'coupon'
+          ? { __typename: 'CouponObjective', price: objective.price }
+          : { __typename: 'VisitObjective', visitsRequired: objective.visitsRequired, reward: objective.reward };
+      },
+    },
+    BusinessAccount: {
+      logo: (account: BusinessAccountRecord, _args: unknown, { state }: MarketingContext) => {
+        if (account.logoUrl === null) return null;
+        return { url: account.logoUrl ?? state.imageUrl(account.id, 256) };
+      },
+    },
+  });
+}

@@ -1,0 +1,33 @@
+/** The sandbox's options and their defaults (environment variables first, then fixed defaults). */
+import type { MarketingSeed } from './marketing/seed.ts';
+
+export interface SandboxOptions {
+  /** Connect's port; default env CONNECT_PORT ?? 4001; 0 picks a free port. */
+  connectPort?: number;
+  /** Marketing's port; default env MARKETING_PORT ?? 4002; 0 picks a free port. */
+  marketingPort?: number;
+  /** Host to bind and to put in URLs; default 'localhost' (loopback only). */
+  host?: string;
+  /** The Marketing API key; default env SANDBOX_API_KEY ?? 'sandbox-api-key'. */
+  apiKey?: string;
+  /** Where apps, users, keys, tokens and sessions persist; default '.sandbox-data' (git-ignored). */
+  dataDir?: string;
+  /** Access and ID token lifetime in seconds; default 3600. */
+  tokenLifetimeSeconds?: number;
+  /** The demo site's origin; the seeded demo app's redirect URIs are built on it. Default http://localhost:${DEMO_PORT ?? 5173}. */
+  demoOrigin?: string;
+  /** Replaces the default Marketing records (for tests, e.g. hostile text); missing parts keep the default. */
+  seed?: Partial<MarketingSeed>;
+}
+
+export const DEFAULT_API_KEY = 'sandbox-api-key';
+
+export function resolveHost(options: SandboxOptions): string {
+  return options.host ?? 'localhost';
+}
+
+export function resolveApiKey(options: SandboxOptions): string {
+  const key = options.apiKey ?? process.env.SANDBOX_API_KEY ?? DEFAULT_API_KEY;
+  if (!key) throw new Error('The sandbox API key must not be empty');
+  return key;
+}
