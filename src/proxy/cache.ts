@@ -1,0 +1,65 @@
+/**
+ * A short-lived cache of successful query responses, kept in the proxy's store (so instances share
+ * it), with stale-while-revalidate: a stale entry is served at once while one background request
+ * refreshes it. Concurrent misses for the same key share one upstream call.
+ */
+import { SingleFlight } from './single-flight.ts';
+import type { ProxyStore } from './store.ts';
+
+export interface CacheSettings {
+  /** Seconds a response is served as fresh. */
+  ttlSeconds: number;
+  /** Further seconds a response may be served stale while it is refreshed in the background. */
+  staleWhileRevalidateSeconds: number;
+}
+
+/** 30 s fresh, then up to 120 s stale while a background request refreshes it. */
+export const DEFAULT_CACHE: CacheSettings = { ttlSeconds: 30, staleWhileRevalidateSeconds: 120 };
+
+export type CacheState = 'HIT' | 'MISS' | 'STALE';
+
+export interface CachedBody {
+  body: string;
+  state: CacheState;
+}
+
+export class ResponseCache {
+  private readonly loads = new SingleFlight<string>();
+
+  constructor(
+    private readonly store: ProxyStore,
+    readonly settings: CacheSettings,
+    private readonly onRefreshError: (error: unknown) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get cacheControl(): string {
+    return `public, max-age=${this.settings.ttlSeconds}, stale-while-revalidate=${this.settings.staleWhileRevalidateSeconds}`;
+  }
+
+  async get(key: string, load: () => Promise<string>): Promise<CachedBody> {
+    const storeKey = `cache:${key}`;
+    const entry = await this.store.get(storeKey);
+    if (entry !== undefined) {
+      // Entry layout: "<stored at, ms since epoch>\n<body>" — no JSON round trip on the hot path.
+      const newline = entry.indexOf('\n');
+      const age = this.now() - Number(entry.slice(0, newline));
+      const body = entry.slice(newline + 1);
+      if (age < this.settings.ttlSeconds * 1000) return { body, state: 'HIT' };
+      if (age < (this.settings.ttlSeconds + this.settings.staleWhileRevalidateSeconds) * 1000) {
+        if (!this.loads.has(storeKey)) this.refresh(storeKey, load).catch(this.onRefreshError);
+        return { body, state: 'STALE' };
+      }
+    }
+    return { body: await this.refresh(storeKey, load), state: 'MISS' };
+  }
+
+  private refresh(storeKey: string, load: () => Promise<string>): Promise<string> {
+    return this.loads.run(storeKey, async () => {
+      const body = await load();
+      const lifetimeMs = (this.settings.ttlSeconds + this.settings.staleWhileRevalidateSeconds) * 1000;
+      await this.store.set(storeKey, `${this.now()}\n${body}`, lifetimeMs);
+      return body;
+    });
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * `Idempotency-Key` for mutations: the first request with a key takes a lock in the store (atomic
+ * add), runs, and records its outcome for 24 h; every other request with that key (concurrent, a
+ * retry, or on another instance sharing the store) gets the recorded outcome and never mints again.
+ * The same key with other variables is refused (409). Keys are scoped by shopper when signed in.
+ *
+ * The lock is released without recording when the request provably did nothing upstream (it was
+ * rate limited, or the upstream refused the connection), so a retry with the same key can succeed.
+ */
+import { errorBody, ProxyError } from './errors.ts';
+import type { ProxyStore } from './store.ts';
+
+export interface Outcome {
+  status: number;
+  body: string;
+}
+
+export const IDEMPOTENCY_RECORD_TTL_MS = 24 * 60 * 60_000;
+const POLL_INTERVAL_MS = 20;
+const KEY_FORMAT = /^[\x21-\x7e]{1,128}$/;
+
+interface PendingRecord {
+  state: 'pending';
+  fingerprint: string;
+}
+interface DoneRecord extends Outcome {
+  state: 'done';
+  fingerprint: string;
+}
+type StoredRecord = PendingRecord | DoneRecord;
+
+/** Reads and checks the header; `undefined` when absent, 400 when malformed. */
+export function idempotencyKeyOf(request: Request): string | undefined {
+  const key = request.headers.get('idempotency-key');
+  if (key === null) return undefined;
+  if (!KEY_FORMAT.test(key)) {
+    throw new ProxyError(400, 'bad_request', 'Idempotency-Key must be 1 to 128 printable ASCII characters without spaces.');
+  }
+  return key;
+}
+
+function reused(): ProxyError {
+  return new ProxyError(409, 'idempotency_key_reused', 'This Idempotency-Key was already used with other variables.');
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Running {
+  fingerprint: string;
+  settled: Promise<{ outcome: Outcome; ran: boolean }>;
+}
+
+export class IdempotencyKeys {
+  private readonly running = new Map<string, Running>();
+
+  /**
+   * @param lockTtlMs how long a lock may stay pending before it is considered abandoned (a crashed
+   *   instance); longer than the upstream timeout.
+   */
+  constructor(
+    private readonly store: ProxyStore,
+    private readonly lockTtlMs: number,
+  ) {}
+
+  /**
+   * Runs `execute` at most once per key and returns its outcome, or the outcome recorded for the key
+   * (`replayed: true`). When `execute` throws and `shouldRelease(error)` says it did nothing, the key
+   * is freed instead of recorded.
+   */
+  async run(
+    scopedKey: string,
+    fingerprint: string,
+    execute: () => Promise<Outcome>,
+    shouldRelease: (error: unknown) => boolean,
+  ): Promise<Outcome & { replayed: boolean }> {
+    const storeKey = `idem:${scopedKey}`;
+    const current = this.running.get(storeKey);
+    if (current) {
+      // Concurrent requests in this process wait for the first one instead of polling the store.
+      if (current.fingerprint !== fingerprint) throw reused();
+      return { ...(await current.settled).outcome, replayed: true };
+    }
+    const entry: Running = { fingerprint, settled: this.settle(storeKey, fingerprint, execute, shouldRelease) };
+    this.running.set(storeKey, entry);
+    try {
+      const { outcome, ran } = await entry.settled;
+      return { ...outcome, replayed: !ran };
+    } finally {
+      if (this.running.get(storeKey) === entry) this.running.delete(storeKey);
+    }
+  }
+
+  private async settle(
+    storeKey: string,
+    fingerprint: string,
+    execute: () => Promise<Outcome>,
+    shouldRelease: (error: unknown) => boolean,
+  ): Promise<{ outcome: Outcome; ran: boolean }> {
+    const deadline = Date.now() + this.lockTtlMs + 1000;
+    const pending = JSON.stringify({ state: 'pending', fingerprint } satisfies PendingRecord);
+    for (;;) {
+      const raw = await this.store.get(storeKey);
+      if (raw !== undefined) {
+        const record = JSON.parse(raw) as StoredRecord;
+        if (record.fingerprint !== fingerprint) throw reused();
+        if (record.state === 'done') return { outcome: { status: record.status, body: record.body }, ran: false };
+      } else if (await this.store.add(storeKey, pending, this.lockTtlMs)) {
+        return { outcome: await this.executeHoldingLock(storeKey, fingerprint, execute, shouldRelease), ran: true };
+      }
+      if (Date.now() > deadline) {
+        throw new ProxyError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry later.');
+      }
+      await sleep(POLL_INTERVAL_MS);
+    }
+  }
+
+  private async executeHoldingLock(
+    storeKey: string,
+    fingerprint: string,
+    execute: () => Promise<Outcome>,
+    shouldRelease: (error: unknown) => boolean,
+  ): Promise<Outcome> {
+    let outcome: Outcome;
+    try {
+      outcome = await execute();
+    } catch (error) {
+      if (shouldRelease(error) || !(error instanceof ProxyError)) {
+        await this.store.delete(storeKey);
+        throw error;
+      }
+      // A definite answer (e.g. an unknown campaign) or an ambiguous one (a timeout after the
+      // upstream may have minted) is recorded, so a retry cannot mint a second coupon.
+      outcome = { status: error.status, body: errorBody(error.code, error.message) };
+    }
+    const done: DoneRecord = { state: 'done', fingerprint, ...outcome };
+    await this.store.set(storeKey, JSON.stringify(done), IDEMPOTENCY_RECORD_TTL_MS);
+    return outcome;
+  }
+}

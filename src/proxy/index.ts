@@ -1,0 +1,251 @@
+/**
+ * The Marketing proxy: a Fetch-API handler that forwards the widgets' named operations to the
+ * Marketing GraphQL API with the `x-api-key` the browser must never see. Works as it is in Fetch
+ * runtimes (Next.js route handlers, Cloudflare Workers, Deno, Bun) and through `toNodeHandler`
+ * (./node.ts) in `http.createServer`, Express, Connect and vite.
+ */
+import { DEFAULT_CACHE, ResponseCache, type CacheSettings, type CacheState } from './cache.ts';
+import { corsHeadersFor, normalizeOrigins, preflightResponse } from './cors.ts';
+import { sha256Hex } from './digest.ts';
+import { errorResponse, jsonResponse, NO_STORE, ProxyError, scrub } from './errors.ts';
+import { IdempotencyKeys, idempotencyKeyOf, type Outcome } from './idempotency.ts';
+import { BUILT_IN_OPERATIONS, canonicalVariables, documentFor, type PersistedOperation } from './operations.ts';
+import { checkRateLimitRule, consumeRateLimit, DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limit.ts';
+import { readOperationCall, type OperationCall } from './request.ts';
+import { SigninChecker } from './signin.ts';
+import { createMemoryStore, type ProxyStore } from './store.ts';
+import { callUpstream, UpstreamError, type UpstreamSettings } from './upstream.ts';
+
+export { IMAGE_WIDTHS, BUILT_IN_OPERATIONS, type PersistedOperation, type VariableRule } from './operations.ts';
+export { DEFAULT_CACHE, type CacheSettings } from './cache.ts';
+export { DEFAULT_RATE_LIMITS, type RateLimits, type RateLimitRule } from './rate-limit.ts';
+export { createMemoryStore, type ProxyStore, type CounterState, type MemoryStoreOptions } from './store.ts';
+export { createRedisStore, type RedisStoreOptions } from './redis-store.ts';
+export { MAX_BODY_BYTES } from './request.ts';
+
+/** Default upstream timeout: a coupon widget should answer or fail within seconds. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** One line of the access log: no secrets, no tokens, no variables. */
+export interface AccessLogEntry {
+  time: string;
+  method: string;
+  operation?: string;
+  status: number;
+  durationMs: number;
+  cache?: CacheState;
+  replayed?: boolean;
+  error?: string;
+  /** For unexpected (500) failures only: what went wrong, with secrets removed. */
+  detail?: string;
+}
+
+export interface MarketingProxyOptions {
+  /** The Marketing GraphQL endpoint (the spec's test or production address, or the sandbox). */
+  upstreamUrl: string;
+  /** Sent upstream as `x-api-key`; never in any response, header, log or error. */
+  apiKey: string;
+  /** Exact origins allowed cross-origin (e.g. `https://shop.example`); same-origin always works. */
+  allowedOrigins?: string[];
+  /** Connect's authority, for `requireSignin`'s `/me` check. */
+  connectUrl?: string;
+  /** Coupon requests need the shopper's Connect access token (`Authorization: Bearer`). */
+  requireSignin?: boolean;
+  /** Memory by default; `createRedisStore({ url })` to share state between instances. */
+  store?: ProxyStore;
+  /** Behind a reverse proxy you trust: honour `X-Forwarded-Host`/`-Proto` and the last `X-Forwarded-For` hop. */
+  trustProxy?: boolean;
+  /** Upstream (and Connect) timeout in ms; default 10 000. */
+  timeoutMs?: number;
+  /** Query response cache; `false` disables it. Default 30 s fresh + 120 s stale-while-revalidate. */
+  cache?: Partial<CacheSettings> | false;
+  /** Coupon rate limits; each rule may be `false`. Defaults in DEFAULT_RATE_LIMITS. */
+  rateLimits?: Partial<RateLimits>;
+  /** Extra (or replacement) named operations with their documents, for hosts that need more fields. */
+  operations?: Record<string, PersistedOperation>;
+  /** Receives one access-log entry per request; default writes it as one JSON line to stdout. */
+  logger?: (entry: AccessLogEntry) => void;
+  /** The fetch used upstream and for Connect; default the global fetch. */
+  fetch?: typeof fetch;
+  /** The client's address, for runtimes where the adapter cannot tell (e.g. a CDN header). */
+  clientAddress?: (request: Request) => string | undefined;
+}
+
+/** What a runtime adapter knows about the connection; `toNodeHandler` passes the socket's address. */
+export interface RequestContext {
+  clientAddress?: string;
+}
+
+export type MarketingProxyHandler = (request: Request, context?: RequestContext) => Promise<Response>;
+
+const OPERATION_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+function httpUrl(value: unknown, name: string): string {
+  let url: URL | undefined;
+  try {
+    url = typeof value === 'string' ? new URL(value) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new TypeError(`createMarketingProxy: "${name}" must be an http(s) URL.`);
+  }
+  return url.href;
+}
+
+function resolveOperations(extra: Record<string, PersistedOperation> = {}): Record<string, PersistedOperation> {
+  const operations: Record<string, PersistedOperation> = Object.assign(Object.create(null), BUILT_IN_OPERATIONS);
+  for (const [name, operation] of Object.entries(extra)) {
+    if (!OPERATION_NAME.test(name)) throw new TypeError(`createMarketingProxy: operation name "${name}" must be a GraphQL name.`);
+    if ((operation.kind !== 'query' && operation.kind !== 'mutation') || !operation.document || typeof operation.variables !== 'object') {
+      throw new TypeError(`createMarketingProxy: operation "${name}" needs kind 'query' | 'mutation', a document and its variables.`);
+    }
+    operations[name] = operation;
+  }
+  return operations;
+}
+
+function resolveCache(cache: MarketingProxyOptions['cache']): CacheSettings | undefined {
+  if (cache === false) return undefined;
+  const settings = { ...DEFAULT_CACHE, ...cache };
+  if (!(settings.ttlSeconds > 0) || !(settings.staleWhileRevalidateSeconds >= 0)) {
+    throw new TypeError('createMarketingProxy: cache.ttlSeconds must be > 0 and staleWhileRevalidateSeconds ≥ 0 (or cache: false).');
+  }
+  return settings;
+}
+
+const writeJsonLine = (entry: AccessLogEntry) => console.log(JSON.stringify(entry));
+
+export function createMarketingProxy(options: MarketingProxyOptions): MarketingProxyHandler {
+  if (!options || typeof options !== 'object') throw new TypeError('createMarketingProxy: options are required.');
+  if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') {
+    throw new TypeError('createMarketingProxy: "apiKey" (the Marketing API key) is required.');
+  }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError('createMarketingProxy: "timeoutMs" must be a positive number.');
+  const apiKey = options.apiKey;
+  const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+  const upstream: UpstreamSettings = { url: httpUrl(options.upstreamUrl, 'upstreamUrl'), apiKey, timeoutMs, fetch: fetchImpl };
+  const allowedOrigins = normalizeOrigins(options.allowedOrigins ?? []);
+  const trustProxy = options.trustProxy === true;
+  const store = options.store ?? createMemoryStore();
+  const operations = resolveOperations(options.operations);
+  const cacheSettings = resolveCache(options.cache);
+  const cache = cacheSettings && new ResponseCache(store, cacheSettings, (error) => log({ ...baseEntry('REVALIDATE'), status: 0, error: errorCode(error) }));
+  const rateLimits: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
+  checkRateLimitRule('perAddress', rateLimits.perAddress);
+  checkRateLimitRule('perShopper', rateLimits.perShopper);
+  if (options.requireSignin && !options.connectUrl) {
+    throw new TypeError('createMarketingProxy: "requireSignin" needs "connectUrl" (the Connect authority) to check tokens.');
+  }
+  const signin = options.requireSignin
+    ? new SigninChecker({ connectUrl: httpUrl(options.connectUrl, 'connectUrl'), timeoutMs, fetch: fetchImpl, store })
+    : undefined;
+  const idempotency = new IdempotencyKeys(store, timeoutMs * 2 + 5_000);
+  const logger = options.logger ?? writeJsonLine;
+  const log = (entry: AccessLogEntry) => {
+    try {
+      logger(entry);
+    } catch {
+      // A failing logger must not turn a served request into an error.
+    }
+  };
+
+  function baseEntry(method: string): AccessLogEntry {
+    return { time: new Date().toISOString(), method, status: 0, durationMs: 0 };
+  }
+
+  function errorCode(error: unknown): string {
+    return error instanceof ProxyError ? error.code : 'internal_error';
+  }
+
+  function clientAddressOf(request: Request, context: RequestContext): string {
+    const custom = options.clientAddress?.(request);
+    if (custom) return custom;
+    if (trustProxy) {
+      const hops = request.headers.get('x-forwarded-for')?.split(',');
+      const last = hops?.[hops.length - 1]?.trim();
+      if (last) return last;
+    }
+    return context.clientAddress ?? 'unknown';
+  }
+
+  async function query(call: OperationCall, cors: Record<string, string>, entry: AccessLogEntry): Promise<Response> {
+    const load = () => callUpstream(upstream, documentFor(call.operation, call.variables), call.variables, true);
+    if (!cache) return jsonResponse(200, await load(), { 'cache-control': NO_STORE, ...cors });
+    const { body, state } = await cache.get(`${call.name}:${canonicalVariables(call.variables)}`, load);
+    entry.cache = state;
+    return jsonResponse(200, body, { 'cache-control': cache.cacheControl, 'x-cache': state, ...cors });
+  }
+
+  async function mutate(
+    call: OperationCall,
+    request: Request,
+    context: RequestContext,
+    cors: Record<string, string>,
+    entry: AccessLogEntry,
+  ): Promise<Response> {
+    const idempotencyKey = idempotencyKeyOf(request);
+    const shopper = signin ? await signin.shopper(request) : undefined;
+    const address = clientAddressOf(request, context);
+    // Without sign-in, "a shopper" is the best the proxy can tell apart: an address and a browser.
+    const shopperKey = shopper
+      ? `id:${shopper.loyaltyId}`
+      : `anon:${await sha256Hex(`${address}\n${request.headers.get('user-agent') ?? ''}`)}`;
+    const mint = async (): Promise<Outcome> => {
+      await consumeRateLimit(store, `addr:${address}`, rateLimits.perAddress);
+      await consumeRateLimit(store, `shopper:${shopperKey}`, rateLimits.perShopper);
+      const document = documentFor(call.operation, call.variables);
+      return { status: 200, body: await callUpstream(upstream, document, call.variables, false) };
+    };
+    let outcome: Outcome;
+    const headers: Record<string, string> = { 'cache-control': NO_STORE, ...cors };
+    if (idempotencyKey === undefined) {
+      outcome = await mint();
+    } else {
+      const scope = shopper ? shopper.loyaltyId : '-';
+      const result = await idempotency.run(
+        `${scope}:${idempotencyKey}`,
+        `${call.name}:${canonicalVariables(call.variables)}`,
+        mint,
+        (error) => (error instanceof ProxyError && error.status === 429) || (error instanceof UpstreamError && !error.sent),
+      );
+      outcome = result;
+      if (result.replayed) {
+        headers['idempotent-replayed'] = 'true';
+        entry.replayed = true;
+      }
+    }
+    return jsonResponse(outcome.status, outcome.body, headers);
+  }
+
+  return async function marketingProxy(request: Request, context: RequestContext = {}): Promise<Response> {
+    const started = performance.now();
+    const entry = baseEntry(request.method);
+    let cors: Record<string, string> = {};
+    let response: Response;
+    try {
+      cors = corsHeadersFor(request, allowedOrigins, trustProxy);
+      if (request.method === 'OPTIONS') {
+        response = preflightResponse(cors);
+      } else if (request.method !== 'POST') {
+        throw new ProxyError(405, 'method_not_allowed', 'Use POST with a JSON body.', { allow: 'POST, OPTIONS' });
+      } else {
+        const call = await readOperationCall(request, operations);
+        entry.operation = call.name;
+        response =
+          call.operation.kind === 'query' ? await query(call, cors, entry) : await mutate(call, request, context, cors, entry);
+      }
+    } catch (error) {
+      const known =
+        error instanceof ProxyError ? error : new ProxyError(500, 'internal_error', 'The Marketing proxy failed to handle the request.');
+      if (!(error instanceof ProxyError)) entry.detail = scrub(error instanceof Error ? error.message : String(error), [apiKey]);
+      entry.error = known.code;
+      response = errorResponse(known, cors);
+    }
+    entry.status = response.status;
+    entry.durationMs = Math.round((performance.now() - started) * 100) / 100;
+    log(entry);
+    return response;
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * The Node adapter: turns the proxy's Fetch-API handler into a `(req, res, next?)` listener for
+ * `http.createServer`, Express, Connect and vite (`server.middlewares.use('/api/marketing', …)`).
+ * The conversion between IncomingMessage/ServerResponse and Request/Response is @hono/node-server's
+ * (body streaming, client disconnects, malformed requests), not ours.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import { errorResponse, ProxyError } from './errors.ts';
+import type { MarketingProxyHandler } from './index.ts';
+
+export interface NodeHandlerOptions {
+  /** Host to assume when a request has no Host header (HTTP/1.0); such requests are refused otherwise. */
+  hostname?: string;
+}
+
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => Promise<void>;
+
+/**
+ * A body parser mounted before the proxy (e.g. `express.json()`) has already read the stream; hand
+ * the adapter the bytes again so the proxy still sees (and checks) the body.
+ */
+function keepParsedBody(req: IncomingMessage & { body?: unknown; rawBody?: unknown }): void {
+  if (!req.readableEnded || req.rawBody instanceof Buffer || req.body === undefined) return;
+  const { body } = req;
+  req.rawBody = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+}
+
+export function toNodeHandler(handler: MarketingProxyHandler, options: NodeHandlerOptions = {}): NodeHandler {
+  const listener = getRequestListener(
+    (request, env) => handler(request, { clientAddress: env.incoming.socket?.remoteAddress }),
+    {
+      hostname: options.hostname,
+      // A library mounted in someone else's server leaves their global Request/Response alone.
+      overrideGlobalObjects: false,
+      errorHandler: (error) =>
+        errorResponse(
+          error instanceof Error && error.name === 'RequestError'
+            ? new ProxyError(400, 'bad_request', 'Malformed HTTP request.')
+            : new ProxyError(500, 'internal_error', 'The Marketing proxy failed to handle the request.'),
+        ),
+    },
+  );
+  return async (req, res, next) => {
+    try {
+      keepParsedBody(req);
+      await listener(req, res);
+    } catch (error) {
+      if (next) next(error);
+      else if (!res.headersSent) res.writeHead(500).end();
+    }
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * The one place that talks to the Marketing API: adds `x-api-key`, enforces the timeout, retries a
+ * query once after a network failure (never a mutation: it may have minted), and turns every upstream
+ * answer into either the proxy's success body `{"data": …}` or a ProxyError with a fitting status.
+ */
+import { ProxyError, scrub } from './errors.ts';
+import type { Variables } from './operations.ts';
+
+export interface UpstreamSettings {
+  url: string;
+  apiKey: string;
+  timeoutMs: number;
+  fetch: typeof fetch;
+}
+
+/** Upstream GraphQL error codes and the HTTP status the browser gets for them; others give 502. */
+export const UPSTREAM_ERROR_STATUS: Readonly<Record<string, number>> = {
+  BAD_USER_INPUT: 400,
+  NOT_FOUND: 404,
+  NO_COUPON_OBJECTIVE: 422,
+};
+
+/** An upstream failure; `sent` is false when the request provably never reached the upstream. */
+export class UpstreamError extends ProxyError {
+  constructor(status: number, code: string, message: string, readonly sent: boolean) {
+    super(status, code, message);
+  }
+}
+
+interface GraphQLAnswer {
+  data?: unknown;
+  errors?: { message?: unknown; extensions?: { code?: unknown } }[];
+}
+
+function refusedBeforeSending(error: unknown): boolean {
+  let cause: unknown = error;
+  for (let depth = 0; depth < 5 && cause instanceof Error; depth += 1) {
+    const code = (cause as Error & { code?: unknown }).code;
+    if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') return true;
+    if (cause instanceof AggregateError) return cause.errors.every(refusedBeforeSending);
+    cause = cause.cause;
+  }
+  return false;
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+}
+
+async function send(settings: UpstreamSettings, body: string): Promise<Response> {
+  try {
+    return await settings.fetch(settings.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': settings.apiKey },
+      body,
+      signal: AbortSignal.timeout(settings.timeoutMs),
+      redirect: 'error',
+    });
+  } catch (error) {
+    if (isTimeout(error)) {
+      throw new UpstreamError(504, 'upstream_timeout', 'The Marketing API did not answer in time.', true);
+    }
+    const sent = !refusedBeforeSending(error);
+    throw new UpstreamError(502, 'upstream_unavailable', 'The Marketing API could not be reached.', sent);
+  }
+}
+
+function toProxyError(answer: GraphQLAnswer, secrets: readonly string[]): ProxyError {
+  const first = answer.errors?.[0];
+  const rawCode = first?.extensions?.code;
+  const code = typeof rawCode === 'string' && /^[A-Za-z0-9_]{1,64}$/.test(rawCode) ? rawCode : 'upstream_error';
+  const message = typeof first?.message === 'string' ? scrub(first.message, secrets) : 'The Marketing API reported an error.';
+  // Upstream codes are passed on in the proxy's own lower-case style: NOT_FOUND → not_found.
+  return new UpstreamError(UPSTREAM_ERROR_STATUS[code] ?? 502, code.toLowerCase(), message, true);
+}
+
+/**
+ * Sends one operation upstream and returns the body to pass on, `{"data": …}`. `retry` allows one
+ * more attempt after a network failure (for queries only).
+ */
+export async function callUpstream(
+  settings: UpstreamSettings,
+  query: string,
+  variables: Variables,
+  retry: boolean,
+): Promise<string> {
+  const requestBody = JSON.stringify({ query, variables });
+  let response: Response;
+  try {
+    response = await send(settings, requestBody);
+  } catch (error) {
+    if (!retry || !(error instanceof UpstreamError) || error.code !== 'upstream_unavailable') throw error;
+    response = await send(settings, requestBody);
+  }
+  const secrets = [settings.apiKey];
+  let answer: GraphQLAnswer;
+  try {
+    answer = (await response.json()) as GraphQLAnswer;
+  } catch (error) {
+    if (isTimeout(error)) throw new UpstreamError(504, 'upstream_timeout', 'The Marketing API did not answer in time.', true);
+    throw new UpstreamError(502, 'upstream_error', `The Marketing API answered with HTTP ${response.status} and no JSON.`, true);
+  }
+  if (answer === null || typeof answer !== 'object') {
+    throw new UpstreamError(502, 'upstream_error', 'The Marketing API answered with an unexpected body.', true);
+  }
+  if (Array.isArray(answer.errors) && answer.errors.length > 0) throw toProxyError(answer, secrets);
+  if (!response.ok || answer.data === undefined || answer.data === null) {
+    throw new UpstreamError(502, 'upstream_error', `The Marketing API answered with HTTP ${response.status}.`, true);
+  }
+  return JSON.stringify({ data: answer.data });
+}
