@@ -1,0 +1,76 @@
+import { css } from 'lit';
+
+export const businessDirectoryStyles = css`
+  :host {
+    display: block;
+  }
+  .list {
+    display: grid;
+    grid-template-columns: repeat(auto-fill, minmax(min(100%, var(--loyalty-directory-card-min-width, 16rem)), 1fr));
+    gap: var(--_space);
+    margin: 0;
+    padding: 0;
+    list-style: none;
+  }
+  .card {
+    display: grid;
+    grid-template-columns: auto 1fr;
+    align-content: start;
+    gap: 0.25rem calc(var(--_space) * 0.75);
+    block-size: 100%;
+    padding: var(--_space);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: var(--_surface);
+  }
+  .card > :not(.logo, .name, .category) {
+    grid-column: 1 / -1;
+  }
+  .logo {
+    grid-row: span 2;
+    inline-size: 3rem;
+    block-size: 3rem;
+    border-radius: calc(var(--_radius) / 2);
+    object-fit: cover;
+  }
+  .name {
+    margin: 0;
+    font-size: 1.1em;
+  }
+  .category {
+    margin: 0;
+    color: var(--_muted);
+    font-size: 0.9em;
+  }
+  p,
+  address,
+  dl {
+    margin: 0;
+  }
+  address {
+    font-style: normal;
+  }
+  a {
+    color: var(--_primary);
+    overflow-wrap: anywhere;
+  }
+  .properties div {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5em;
+  }
+  dt {
+    color: var(--_muted);
+  }
+  dd {
+    margin: 0;
+  }
+  .skeleton.card-skeleton {
+    block-size: 12rem;
+  }
+  .footer {
+    display: flex;
+    justify-content: center;
+    margin-block-start: var(--_space);
+  }
+`;

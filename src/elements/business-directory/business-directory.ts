@@ -1,0 +1,154 @@
+import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { property } from 'lit/decorators.js';
+import { clientFor } from '../../marketing/client.ts';
+import type { BusinessAccount } from '../../marketing/types.ts';
+import { resolveEndpoint } from '../../shared/config.ts';
+import { LocaleController } from '../../shared/i18n.ts';
+import { themeStyles } from '../../shared/theme.styles.ts';
+import { renderFailure, renderSkeleton } from '../internal/status.ts';
+import { statusStyles } from '../internal/status.styles.ts';
+import { failureOf, isWaiting, PagedList } from '../internal/tasks.ts';
+import { businessDirectoryStyles } from './business-directory.styles.ts';
+import './business-directory.messages.ts';
+
+/** Digits and a leading `+` only: what a `tel:` link may carry, whatever the API sent. */
+export function telHref(phone: string): string | undefined {
+  const digits = phone.replace(/\D/g, '');
+  return digits ? `tel:${phone.trim().startsWith('+') ? '+' : ''}${digits}` : undefined;
+}
+
+/**
+ * @summary The loyalty program's approved businesses: logo, name, category, description, address,
+ * phone, website and the program's own properties, page by page.
+ * @tag business-directory
+ *
+ * @csspart base - The wrapper of the whole directory.
+ * @csspart list - The list of businesses.
+ * @csspart item - One business (a list item).
+ * @csspart card - The card inside an item.
+ * @csspart logo - A business's logo.
+ * @csspart name - A business's name (a heading).
+ * @csspart category - A business's category.
+ * @csspart description - A business's description.
+ * @csspart address - A business's postal address.
+ * @csspart phone - The phone link.
+ * @csspart website - The website link.
+ * @csspart properties - The definition list of the program's custom properties.
+ * @csspart load-more-button - The button that loads the next page.
+ * @csspart empty - The message shown when there is no business.
+ * @csspart error - A failure message with its retry button.
+ * @csspart retry-button - The retry button of a failure.
+ * @csspart skeleton - A placeholder shown while loading.
+ *
+ * @cssproperty --loyalty-color-primary - Links and buttons.
+ * @cssproperty --loyalty-color-on-primary - Text on primary buttons.
+ * @cssproperty --loyalty-color-surface - Card background.
+ * @cssproperty --loyalty-color-text - Text colour.
+ * @cssproperty --loyalty-color-muted - Secondary text (category, property names).
+ * @cssproperty --loyalty-color-border - Card borders and skeletons.
+ * @cssproperty --loyalty-color-danger - Failure border.
+ * @cssproperty --loyalty-radius - Corner radius.
+ * @cssproperty --loyalty-spacing - Base spacing.
+ * @cssproperty --loyalty-directory-card-min-width - Narrowest card before the grid wraps (default 16rem).
+ */
+export class BusinessDirectory extends LitElement {
+  static override styles = [themeStyles, statusStyles, businessDirectoryStyles];
+
+  /** URL of the merchant's Marketing proxy; defaults to the page's `<meta name="loyalty-endpoint">`, then `/api/marketing`. */
+  @property() endpoint?: string;
+
+  /** Shows only businesses of this category. */
+  @property() category?: string;
+
+  /** How many businesses to load per page (1 to 50). */
+  @property({ type: Number }) limit = 12;
+
+  private readonly locale = new LocaleController(this);
+
+  private readonly accounts = new PagedList(
+    this,
+    ([endpoint, category, limit], nextToken, signal) =>
+      clientFor(endpoint).businessAccounts({ category, limit, nextToken }, { signal }),
+    () => [resolveEndpoint(this.endpoint), this.category?.trim() || undefined, this.limit] as const,
+  );
+
+  /** Approved accounts of the chosen category: a pending account is never shown, whatever the proxy sent. */
+  private get visible(): BusinessAccount[] {
+    const category = this.category?.trim().toLowerCase();
+    return this.accounts.items.filter((account) => !account.pending && (!category || account.category.toLowerCase() === category));
+  }
+
+  override render(): TemplateResult {
+    const { accounts, locale } = this;
+    const waiting = isWaiting(accounts.first);
+    const failure = failureOf(accounts.first);
+    const visible = this.visible;
+    return html`<section part="base" aria-label=${locale.t('directory.label')} aria-busy=${waiting ? 'true' : 'false'}>
+      ${waiting
+        ? html`<div class="list">${renderSkeleton(3, 'card-skeleton')}</div>`
+        : failure
+          ? renderFailure(locale, failure, () => void accounts.first.run())
+          : visible.length === 0 && !accounts.nextToken
+            ? html`<p part="empty">${locale.t('directory.empty')}</p>`
+            : html`<ul part="list" class="list">
+                ${visible.map((account) => html`<li part="item">${this.renderAccount(account)}</li>`)}
+              </ul>`}
+      ${waiting || failure ? nothing : this.renderFooter(visible.length)}
+    </section>`;
+  }
+
+  private renderAccount(account: BusinessAccount): TemplateResult {
+    const { address, websiteUrl } = account;
+    const tel = telHref(account.phoneNumber);
+    const street = address?.streetAddress;
+    const locality = address ? [address.postalCode, address.city].filter(Boolean).join(' ') : '';
+    return html`<article part="card" class="card">
+      ${account.logoUrl
+        ? html`<img part="logo" class="logo" src=${account.logoUrl} alt="" width="48" height="48" loading="lazy" decoding="async" referrerpolicy="no-referrer" />`
+        : nothing}
+      <h3 part="name" class="name">${account.name}</h3>
+      ${account.category ? html`<p part="category" class="category">${account.category}</p>` : nothing}
+      ${account.description ? html`<p part="description">${account.description}</p>` : nothing}
+      ${street || locality ? html`<address part="address">${street}${street && locality ? html`<br />` : nothing}${locality}</address>` : nothing}
+      ${account.phoneNumber
+        ? html`<p>
+            <span class="visually-hidden">${this.locale.t('directory.phone')}: </span>${tel
+              ? html`<a part="phone" href=${tel}>${account.phoneNumber}</a>`
+              : account.phoneNumber}
+          </p>`
+        : nothing}
+      ${websiteUrl
+        ? html`<p>
+            <span class="visually-hidden">${this.locale.t('directory.website')}: </span
+            ><a part="website" href=${websiteUrl} target="_blank" rel="noopener noreferrer">${new URL(websiteUrl).host}</a>
+          </p>`
+        : nothing}
+      ${account.customProperties.length
+        ? html`<dl part="properties" class="properties">
+            ${account.customProperties.map(({ key, value }) => html`<div><dt>${key}</dt><dd>${value}</dd></div>`)}
+          </dl>`
+        : nothing}
+    </article>`;
+  }
+
+  private renderFooter(count: number): TemplateResult {
+    const { accounts, locale } = this;
+    const moreFailure = failureOf(accounts.more);
+    return html`<div class="footer">
+        ${moreFailure
+          ? renderFailure(locale, moreFailure, () => accounts.loadMore())
+          : accounts.nextToken
+            ? html`<button
+                part="load-more-button"
+                class="button secondary"
+                type="button"
+                aria-disabled=${accounts.loadingMore ? 'true' : 'false'}
+                @click=${() => accounts.loadMore()}
+              >
+                ${locale.t(accounts.loadingMore ? 'directory.loadingMore' : 'directory.more')}
+              </button>`
+            : nothing}
+      </div>
+      <p class="visually-hidden" role="status">${count ? locale.t('directory.count', { count }) : ''}</p>`;
+  }
+}

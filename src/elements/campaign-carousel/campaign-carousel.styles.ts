@@ -1,0 +1,102 @@
+import { css } from 'lit';
+
+export const campaignCarouselStyles = css`
+  :host {
+    display: block;
+    --_slide-width: var(--loyalty-carousel-slide-width, min(85%, 20rem));
+  }
+  .base {
+    display: grid;
+    gap: calc(var(--_space) / 2);
+  }
+  .controls {
+    display: flex;
+    justify-content: flex-end;
+    gap: 0.5rem;
+  }
+  .icon-button {
+    display: inline-grid;
+    place-items: center;
+    inline-size: 2.75rem;
+    block-size: 2.75rem;
+    padding: 0;
+    border: 1px solid var(--_border);
+    border-radius: 50%;
+    background: var(--_surface);
+    color: var(--_text);
+    font-size: 1.25rem;
+    line-height: 1;
+    cursor: pointer;
+  }
+  .icon-button:disabled {
+    opacity: 0.4;
+    cursor: default;
+  }
+  :host(:dir(rtl)) .arrow {
+    transform: scaleX(-1);
+  }
+  .slides {
+    display: grid;
+    grid-auto-flow: column;
+    grid-auto-columns: var(--_slide-width);
+    gap: var(--loyalty-carousel-gap, var(--_space));
+    padding: 4px;
+    overflow-x: auto;
+    overscroll-behavior-x: contain;
+    scroll-snap-type: x mandatory;
+    scroll-behavior: smooth;
+    scrollbar-width: thin;
+  }
+  .slide {
+    display: flex;
+    flex-direction: column;
+    overflow: hidden;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: var(--_surface);
+    scroll-snap-align: start;
+    cursor: pointer;
+  }
+  .media {
+    aspect-ratio: 16 / 9;
+    background: color-mix(in srgb, var(--_border) 50%, var(--_surface));
+  }
+  .media img {
+    display: block;
+    inline-size: 100%;
+    block-size: 100%;
+    object-fit: cover;
+  }
+  .body {
+    display: grid;
+    align-content: start;
+    gap: 0.35rem;
+    padding: var(--_space);
+  }
+  h3,
+  p {
+    margin: 0;
+  }
+  h3 {
+    font-size: 1.1em;
+  }
+  .subtitle {
+    color: var(--_muted);
+  }
+  .price {
+    color: var(--_primary);
+    font-weight: 700;
+  }
+  .skeleton.slide {
+    aspect-ratio: 4 / 5;
+    border: 0;
+  }
+  .slides > .error {
+    align-self: center;
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .slides {
+      scroll-behavior: auto;
+    }
+  }
+`;

@@ -1,0 +1,297 @@
+import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
+import { clientFor } from '../../marketing/client.ts';
+import type { Campaign } from '../../marketing/types.ts';
+import { resolveEndpoint } from '../../shared/config.ts';
+import { emit } from '../../shared/emit.ts';
+import { LocaleController } from '../../shared/i18n.ts';
+import { themeStyles } from '../../shared/theme.styles.ts';
+import '../coupon-claim/index.ts';
+import { formatPrice, renderFailure, renderSkeleton } from '../internal/status.ts';
+import { statusStyles } from '../internal/status.styles.ts';
+import { failureOf, isWaiting, PagedList } from '../internal/tasks.ts';
+import { campaignCarouselStyles } from './campaign-carousel.styles.ts';
+import './campaign-carousel.messages.ts';
+import { Rotation } from './rotation.ts';
+
+/** `sizes` for slide images: the laid-out width where supported (`auto`), else the default slide width. */
+const IMAGE_SIZES = 'auto, (min-width: 30rem) 20rem, 85vw';
+
+export interface CampaignSelectDetail {
+  campaign: Campaign;
+}
+
+/**
+ * @summary The loyalty program's campaigns as an accessible, swipeable carousel, page by page.
+ * @tag campaign-carousel
+ *
+ * @event campaign-select - The shopper activated a slide (click, Enter or Space). `detail: { campaign }`.
+ *
+ * @csspart base - The carousel region.
+ * @csspart controls - The row of control buttons.
+ * @csspart rotation-button - Stops or starts automatic rotation (only with `autoplay`).
+ * @csspart previous-button - Shows the previous slide.
+ * @csspart next-button - Shows the next slide.
+ * @csspart slides - The scrolling track of slides.
+ * @csspart slide - One campaign.
+ * @csspart media - The 16:9 box of a campaign's image.
+ * @csspart image - A campaign's image.
+ * @csspart title - A campaign's title.
+ * @csspart subtitle - A campaign's subtitle.
+ * @csspart description - A campaign's description.
+ * @csspart price - A coupon campaign's price.
+ * @csspart empty - The message shown when there is no campaign.
+ * @csspart error - A failure message with its retry button.
+ * @csspart retry-button - The retry button of a failure.
+ * @csspart skeleton - A placeholder slide shown while loading.
+ *
+ * @cssproperty --loyalty-color-primary - Prices and buttons.
+ * @cssproperty --loyalty-color-on-primary - Text on primary buttons.
+ * @cssproperty --loyalty-color-surface - Slide and control background.
+ * @cssproperty --loyalty-color-text - Text colour.
+ * @cssproperty --loyalty-color-muted - Subtitles.
+ * @cssproperty --loyalty-color-border - Slide borders, image placeholders and skeletons.
+ * @cssproperty --loyalty-color-danger - Failure border.
+ * @cssproperty --loyalty-radius - Corner radius.
+ * @cssproperty --loyalty-spacing - Base spacing.
+ * @cssproperty --loyalty-carousel-slide-width - Width of one slide (default `min(85%, 20rem)`).
+ * @cssproperty --loyalty-carousel-gap - Space between slides (default the base spacing).
+ */
+export class CampaignCarousel extends LitElement {
+  static override styles = [themeStyles, statusStyles, campaignCarouselStyles];
+
+  /** URL of the merchant's Marketing proxy; defaults to the page's `<meta name="loyalty-endpoint">`, then `/api/marketing`. */
+  @property() endpoint?: string;
+
+  /** Shows only this business account's campaigns (all campaigns when absent). */
+  @property({ attribute: 'business-account-id' }) businessAccountId?: string;
+
+  /** How many campaigns to load per page (1 to 50); the next page loads when the shopper reaches the end. */
+  @property({ type: Number }) limit = 6;
+
+  /** Seconds between automatic slide changes; the bare attribute means 5, absent means off. */
+  @property({ converter: (value) => (value === null ? 0 : value.trim() === '' ? 5 : Math.max(0, Number(value) || 0)) })
+  autoplay = 0;
+
+  /** Puts a "Get coupon" control on coupon campaigns. */
+  @property({ type: Boolean, reflect: true }) claim = false;
+
+  /** ISO 4217 code used to format numeric prices, e.g. `EUR`. */
+  @property() currency?: string;
+
+  /** Accessible name of the carousel (default "Campaigns", localized). */
+  @property() label?: string;
+
+  @state() private current = 0;
+  @state() private atEnd = false;
+  @state() private announcement = '';
+
+  @query('.slides') private scroller?: HTMLElement | null;
+
+  private readonly locale = new LocaleController(this);
+  private readonly campaigns = new PagedList(
+    this,
+    ([endpoint, businessAccountId, limit], nextToken, signal) =>
+      clientFor(endpoint).campaigns({ businessAccountId, limit, nextToken }, { signal }),
+    () => [resolveEndpoint(this.endpoint), this.businessAccountId?.trim() || undefined, this.limit] as const,
+  );
+  private readonly rotation = new Rotation(this, () => (this.campaigns.items.length > 1 ? this.autoplay : 0), () => this.advance());
+  private observer?: IntersectionObserver;
+  private observedRoot?: Element;
+  private frame = 0;
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.observer?.disconnect();
+    this.observer = this.observedRoot = undefined;
+    cancelAnimationFrame(this.frame);
+    this.frame = 0;
+  }
+
+  private get slides(): HTMLElement[] {
+    return [...this.renderRoot.querySelectorAll<HTMLElement>('.slide[data-index]')];
+  }
+
+  /** Where each slide starts relative to the track's start edge, in the reading direction. */
+  private offset(rect: DOMRect, track: DOMRect): number {
+    return this.locale.rtl ? track.right - rect.right : rect.left - track.left;
+  }
+
+  /** Reads which slide is at the start of the track and whether the last one is in full view. */
+  private measure(): void {
+    const { scroller, slides } = this;
+    const last = slides.at(-1);
+    if (!scroller || !last) return;
+    const track = scroller.getBoundingClientRect();
+    let nearest = 0;
+    slides.forEach((slide, index) => {
+      const distance = Math.abs(this.offset(slide.getBoundingClientRect(), track));
+      if (distance < Math.abs(this.offset(slides[nearest]!.getBoundingClientRect(), track))) nearest = index;
+    });
+    this.current = nearest;
+    this.atEnd = this.offset(last.getBoundingClientRect(), track) + last.offsetWidth <= track.width + 1;
+  }
+
+  private readonly scheduleMeasure = (): void => {
+    this.frame ||= requestAnimationFrame(() => {
+      this.frame = 0;
+      this.measure();
+    });
+  };
+
+  /** Scrolls so that slide `index` starts the track; native scroll snapping does the rest. */
+  private goTo(index: number, announce = false): void {
+    const { scroller, slides } = this;
+    const slide = slides[Math.max(0, Math.min(index, slides.length - 1))];
+    if (!scroller || !slide) return;
+    const track = scroller.getBoundingClientRect();
+    const distance = this.offset(slide.getBoundingClientRect(), track);
+    scroller.scrollBy({ left: this.locale.rtl ? -distance : distance });
+    this.current = Number(slide.dataset.index);
+    if (announce) this.announcement = `${slide.getAttribute('aria-label')}: ${slide.querySelector('h3')?.textContent ?? ''}`;
+  }
+
+  private advance(): void {
+    this.goTo(this.atEnd && !this.campaigns.nextToken ? 0 : this.current + 1);
+  }
+
+  private select(campaign: Campaign | undefined): void {
+    if (campaign) emit<CampaignSelectDetail>(this, 'campaign-select', { campaign });
+  }
+
+  private onClick(event: MouseEvent): void {
+    const path = event.composedPath();
+    // Controls inside a slide (the coupon claim) do their own thing.
+    if (path.some((node) => node instanceof HTMLElement && node.localName === 'coupon-claim')) return;
+    const slide = path.find((node): node is HTMLElement => node instanceof HTMLElement && node.dataset.index !== undefined);
+    if (slide) this.select(this.campaigns.items[Number(slide.dataset.index)]);
+  }
+
+  private onKeydown(event: KeyboardEvent): void {
+    const slide = event.target as HTMLElement;
+    if (slide.dataset.index === undefined) return;
+    const index = Number(slide.dataset.index);
+    const forward = this.locale.rtl ? 'ArrowLeft' : 'ArrowRight';
+    const backward = this.locale.rtl ? 'ArrowRight' : 'ArrowLeft';
+    const targets: Record<string, number> = { [forward]: index + 1, [backward]: index - 1, Home: 0, End: this.slides.length - 1 };
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      this.select(this.campaigns.items[index]);
+      return;
+    }
+    const target = targets[event.key];
+    if (target === undefined) return;
+    event.preventDefault();
+    const next = this.slides[Math.max(0, Math.min(target, this.slides.length - 1))];
+    next?.focus({ preventScroll: true });
+    if (next) this.goTo(Number(next.dataset.index));
+  }
+
+  protected override updated(): void {
+    const { scroller } = this;
+    if (scroller && scroller !== this.observedRoot) {
+      this.observer?.disconnect();
+      this.observedRoot = scroller;
+      // The next page loads when the last slide comes into view, not before.
+      this.observer = new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && this.campaigns.loadMore(), {
+        root: scroller,
+        threshold: 0.5,
+      });
+    }
+    const last = this.slides.at(-1);
+    if (this.observer && last) {
+      this.observer.disconnect();
+      this.observer.observe(last);
+    }
+    this.scheduleMeasure();
+  }
+
+  override render(): TemplateResult {
+    const { campaigns, locale } = this;
+    const waiting = isWaiting(campaigns.first);
+    const failure = failureOf(campaigns.first);
+    return html`<section
+      part="base"
+      class="base"
+      aria-roledescription=${locale.t('carousel.roledescription')}
+      aria-label=${this.label || locale.t('carousel.label')}
+      aria-busy=${waiting ? 'true' : 'false'}
+      @pointerenter=${() => this.rotation.hover(true)}
+      @pointerleave=${() => this.rotation.hover(false)}
+      @focusin=${() => this.rotation.stop()}
+    >
+      ${waiting
+        ? html`<div class="slides">${renderSkeleton(3, 'slide')}</div>`
+        : failure
+          ? renderFailure(locale, failure, () => void campaigns.first.run())
+          : campaigns.items.length === 0
+            ? html`<p part="empty">${locale.t('carousel.empty')}</p>`
+            : this.renderCarousel(campaigns.items)}
+      <p class="visually-hidden" role="status">${this.announcement}</p>
+    </section>`;
+  }
+
+  private renderCarousel(items: readonly Campaign[]): TemplateResult {
+    const { campaigns, locale, rotation } = this;
+    const moreFailure = failureOf(campaigns.more);
+    const arrow = (glyph: string) => html`<span class="arrow" aria-hidden="true">${glyph}</span>`;
+    return html`<div part="controls" class="controls">
+        ${rotation.enabled
+          ? html`<button part="rotation-button" class="icon-button" type="button" aria-label=${locale.t(rotation.playing ? 'carousel.stop' : 'carousel.start')} @click=${() => rotation.toggle()}>
+              <span aria-hidden="true">${rotation.playing ? '❚❚' : '▶'}</span>
+            </button>`
+          : nothing}
+        <button part="previous-button" class="icon-button" type="button" aria-controls="slides" aria-label=${locale.t('carousel.previous')} ?disabled=${this.current === 0} @click=${() => this.goTo(this.current - 1, true)}>
+          ${arrow('‹')}
+        </button>
+        <button part="next-button" class="icon-button" type="button" aria-controls="slides" aria-label=${locale.t('carousel.next')} ?disabled=${this.atEnd && !campaigns.nextToken} @click=${() => this.goTo(this.current + 1, true)}>
+          ${arrow('›')}
+        </button>
+      </div>
+      <div id="slides" part="slides" class="slides" @scroll=${this.scheduleMeasure} @click=${this.onClick} @keydown=${this.onKeydown}>
+        ${items.map((campaign, index) => this.renderSlide(campaign, index, items.length))}
+        ${campaigns.loadingMore ? renderSkeleton(1, 'slide') : nothing}
+        ${moreFailure ? renderFailure(locale, moreFailure, () => campaigns.loadMore()) : nothing}
+      </div>`;
+  }
+
+  private renderSlide(campaign: Campaign, index: number, count: number): TemplateResult {
+    const { images, objective } = campaign;
+    const price = objective.kind === 'coupon' ? formatPrice(objective.price, this.locale.lang, this.currency) : '';
+    const fallback = images.find((image) => image.width >= 640) ?? images.at(-1);
+    return html`<div
+      part="slide"
+      class="slide"
+      role="group"
+      aria-roledescription=${this.locale.t('carousel.slide')}
+      aria-label=${this.locale.t('carousel.position', { index: index + 1, count })}
+      tabindex=${index === this.current ? 0 : -1}
+      data-index=${index}
+    >
+      <div part="media" class="media">
+        ${fallback
+          ? html`<img
+              part="image"
+              src=${fallback.url}
+              srcset=${images.map((image) => `${image.url} ${image.width}w`).join(', ')}
+              sizes=${IMAGE_SIZES}
+              width="1600"
+              height="900"
+              alt=""
+              loading="lazy"
+              decoding="async"
+            />`
+          : nothing}
+      </div>
+      <div class="body">
+        <h3 part="title">${campaign.title}</h3>
+        ${campaign.subtitle ? html`<p part="subtitle" class="subtitle">${campaign.subtitle}</p>` : nothing}
+        ${campaign.description ? html`<p part="description">${campaign.description}</p>` : nothing}
+        ${price ? html`<p part="price" class="price">${price}</p>` : nothing}
+        ${this.claim && objective.kind === 'coupon'
+          ? html`<coupon-claim compact campaign-id=${campaign.id} .campaign=${campaign} endpoint=${this.endpoint ?? nothing} currency=${this.currency ?? nothing}></coupon-claim>`
+          : nothing}
+      </div>
+    </div>`;
+  }
+}

@@ -1,0 +1,78 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+
+/**
+ * Automatic slide rotation, WAI-ARIA APG style: only when asked for, never under
+ * `prefers-reduced-motion`, paused while the pointer is over the carousel, stopped for good when
+ * focus enters it (until the shopper starts it again with the rotation button).
+ */
+export class Rotation implements ReactiveController {
+  /** The shopper has not stopped it. */
+  playing = true;
+  private hovered = false;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private timerSeconds = 0;
+  private readonly reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
+  private readonly onMotionChange = (): void => this.host.requestUpdate();
+
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    private readonly seconds: () => number,
+    private readonly advance: () => void,
+  ) {
+    host.addController(this);
+  }
+
+  /** Whether the carousel rotates at all (and so shows its rotation button). */
+  get enabled(): boolean {
+    return this.seconds() > 0 && !this.reducedMotion.matches;
+  }
+
+  get running(): boolean {
+    return this.enabled && this.playing && !this.hovered;
+  }
+
+  toggle(): void {
+    this.playing = !this.playing;
+    this.host.requestUpdate();
+  }
+
+  stop(): void {
+    if (!this.playing) return;
+    this.playing = false;
+    this.host.requestUpdate();
+  }
+
+  hover(on: boolean): void {
+    this.hovered = on;
+    this.sync();
+  }
+
+  hostConnected(): void {
+    this.reducedMotion.addEventListener('change', this.onMotionChange);
+  }
+
+  hostDisconnected(): void {
+    this.reducedMotion.removeEventListener('change', this.onMotionChange);
+    this.clear();
+  }
+
+  hostUpdated(): void {
+    this.sync();
+  }
+
+  private sync(): void {
+    const seconds = this.running ? this.seconds() : 0;
+    if (seconds === this.timerSeconds) return;
+    this.clear();
+    if (seconds > 0) {
+      this.timerSeconds = seconds;
+      this.timer = setInterval(this.advance, seconds * 1000);
+    }
+  }
+
+  private clear(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.timerSeconds = 0;
+  }
+}

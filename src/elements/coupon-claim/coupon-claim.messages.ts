@@ -1,0 +1,43 @@
+import { registerMessages } from '../../shared/i18n.ts';
+
+registerMessages({
+  en: {
+    'coupon.get': 'Get coupon',
+    'coupon.getting': 'Getting your coupon…',
+    'coupon.another': 'Get another coupon',
+    'coupon.signin': 'Sign in to get this coupon',
+    'coupon.signinMissing': 'Please sign in with this page’s sign-in button first.',
+    'coupon.codeLabel': 'Your coupon code',
+    'coupon.copy': 'Copy code',
+    'coupon.copied': 'Coupon code copied.',
+    'coupon.copyFailed': 'Copying is not available here: select the code and copy it.',
+    'coupon.claimed': 'Your coupon is ready: {code}',
+    'coupon.none': 'This campaign has no coupon to claim.',
+  },
+  fr: {
+    'coupon.get': 'Obtenir le coupon',
+    'coupon.getting': 'Obtention de votre coupon…',
+    'coupon.another': 'Obtenir un autre coupon',
+    'coupon.signin': 'Connectez-vous pour obtenir ce coupon',
+    'coupon.signinMissing': 'Connectez-vous d’abord avec le bouton de connexion de cette page.',
+    'coupon.codeLabel': 'Votre code de coupon',
+    'coupon.copy': 'Copier le code',
+    'coupon.copied': 'Code du coupon copié.',
+    'coupon.copyFailed': 'La copie n’est pas disponible ici : sélectionnez le code et copiez-le.',
+    'coupon.claimed': 'Votre coupon est prêt : {code}',
+    'coupon.none': 'Cette campagne ne propose pas de coupon.',
+  },
+  ar: {
+    'coupon.get': 'احصل على القسيمة',
+    'coupon.getting': 'جارٍ الحصول على قسيمتك…',
+    'coupon.another': 'احصل على قسيمة أخرى',
+    'coupon.signin': 'سجّل الدخول للحصول على هذه القسيمة',
+    'coupon.signinMissing': 'يُرجى تسجيل الدخول أولًا بزر تسجيل الدخول في هذه الصفحة.',
+    'coupon.codeLabel': 'رمز قسيمتك',
+    'coupon.copy': 'نسخ الرمز',
+    'coupon.copied': 'تم نسخ رمز القسيمة.',
+    'coupon.copyFailed': 'النسخ غير متاح هنا: حدّد الرمز وانسخه.',
+    'coupon.claimed': 'قسيمتك جاهزة: {code}',
+    'coupon.none': 'لا تتضمن هذه الحملة قسيمة.',
+  },
+});

@@ -1,0 +1,49 @@
+import { css } from 'lit';
+
+export const couponClaimStyles = css`
+  :host {
+    display: block;
+  }
+  .base {
+    display: grid;
+    gap: calc(var(--_space) / 2);
+    justify-items: start;
+  }
+  p {
+    margin: 0;
+  }
+  .title {
+    font-weight: 600;
+  }
+  .price {
+    color: var(--_muted);
+  }
+  .coupon {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: calc(var(--_space) / 2);
+  }
+  .code-label {
+    flex-basis: 100%;
+    color: var(--_muted);
+    font-size: 0.9em;
+  }
+  .code {
+    padding-block: 0.25em;
+    padding-inline: 0.6em;
+    border: 2px dashed var(--_primary);
+    border-radius: var(--_radius);
+    font-family: var(--loyalty-code-font, ui-monospace, SFMono-Regular, Menlo, Consolas, monospace);
+    font-size: var(--loyalty-code-size, 1.5em);
+    font-weight: 700;
+    letter-spacing: 0.08em;
+    user-select: all;
+    direction: ltr;
+    unicode-bidi: isolate;
+  }
+  .skeleton.line {
+    inline-size: min(100%, 14rem);
+    block-size: 2.75rem;
+  }
+`;

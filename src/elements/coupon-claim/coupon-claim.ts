@@ -1,0 +1,246 @@
+import { Task } from '@lit/task';
+import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { session } from '../../connect/session.ts';
+import { clientFor } from '../../marketing/client.ts';
+import { claimCoupon, isClaiming, onCouponStored, storedCoupon } from '../../marketing/coupon-claims.ts';
+import { MarketingError } from '../../marketing/errors.ts';
+import type { Campaign } from '../../marketing/types.ts';
+import { resolveEndpoint } from '../../shared/config.ts';
+import { emit } from '../../shared/emit.ts';
+import { LocaleController } from '../../shared/i18n.ts';
+import { themeStyles } from '../../shared/theme.styles.ts';
+import { errorMessage, formatPrice, renderFailure, renderSkeleton } from '../internal/status.ts';
+import { statusStyles } from '../internal/status.styles.ts';
+import { AbortOnDisconnect, failureOf, isWaiting } from '../internal/tasks.ts';
+import { couponClaimStyles } from './coupon-claim.styles.ts';
+import './coupon-claim.messages.ts';
+
+export interface CouponClaimedDetail {
+  campaignId: string;
+  code: string;
+}
+
+export interface CouponClaimErrorDetail {
+  campaignId: string;
+  /** The error code (`rate_limited`, `network`, `signin_required`, …). */
+  code: string;
+  /** A localized sentence for the shopper. */
+  message: string;
+}
+
+/**
+ * @summary Lets the shopper claim a campaign's coupon, exactly once, and shows the code again after a reload.
+ * @tag coupon-claim
+ *
+ * @event coupon-claimed - A coupon was received. `detail: { campaignId, code }`.
+ * @event coupon-claim-error - A claim failed. `detail: { campaignId, code, message }`.
+ *
+ * @csspart base - The wrapper of the whole element.
+ * @csspart title - The campaign's title.
+ * @csspart price - The coupon's price.
+ * @csspart claim-button - The "Get coupon" button.
+ * @csspart signin-button - The button that asks the page's sign-in button to sign the shopper in.
+ * @csspart coupon - The box around the received code.
+ * @csspart code - The coupon code.
+ * @csspart copy-button - The copy-to-clipboard button.
+ * @csspart another-button - The "Get another coupon" button (with `allow-multiple`).
+ * @csspart message - Notes such as "this campaign has no coupon".
+ * @csspart error - A failure message with its retry button.
+ * @csspart retry-button - The retry button of a failure.
+ * @csspart skeleton - A placeholder shown while loading.
+ *
+ * @cssproperty --loyalty-color-primary - Buttons and the code's border.
+ * @cssproperty --loyalty-color-on-primary - Text on primary buttons.
+ * @cssproperty --loyalty-color-text - Text colour.
+ * @cssproperty --loyalty-color-muted - Secondary text (price, labels).
+ * @cssproperty --loyalty-color-border - Skeletons.
+ * @cssproperty --loyalty-color-danger - Failure border.
+ * @cssproperty --loyalty-radius - Corner radius.
+ * @cssproperty --loyalty-spacing - Base spacing.
+ * @cssproperty --loyalty-code-font - Font of the coupon code (default monospace).
+ * @cssproperty --loyalty-code-size - Size of the coupon code (default 1.5em).
+ */
+export class CouponClaim extends LitElement {
+  static override styles = [themeStyles, statusStyles, couponClaimStyles];
+
+  /** URL of the merchant's Marketing proxy; defaults to the page's `<meta name="loyalty-endpoint">`, then `/api/marketing`. */
+  @property() endpoint?: string;
+
+  /** The campaign whose coupon is claimed. */
+  @property({ attribute: 'campaign-id', reflect: true }) campaignId = '';
+
+  /** Only a signed-in shopper may claim; the shopper's access token is sent to the proxy. */
+  @property({ attribute: 'require-signin', type: Boolean, reflect: true }) requireSignin = false;
+
+  /** The shopper may ask for another coupon after receiving one. */
+  @property({ attribute: 'allow-multiple', type: Boolean, reflect: true }) allowMultiple = false;
+
+  /** ISO 4217 code used to format a numeric price, e.g. `EUR`. */
+  @property() currency?: string;
+
+  /** Only the claim controls, without title and price (for a campaign shown around it). */
+  @property({ type: Boolean, reflect: true }) compact = false;
+
+  /** The campaign when the page already has it (saves a request); must match `campaign-id`. */
+  @property({ attribute: false }) campaign?: Campaign;
+
+  @state() private claiming = false;
+  @state() private claimError: unknown;
+  @state() private announcement = '';
+  @state() private copyFailed = false;
+  @state() private noSignInButton = false;
+
+  private readonly locale = new LocaleController(this);
+  /** The shopper pressed "sign in to get this coupon": claim once they are signed in. */
+  private claimAfterSignIn = false;
+  /** Whether the failed claim was for another coupon, so that its retry is too (and reuses its key). */
+  private failedAnother = false;
+  private unsubscribe: (() => void)[] = [];
+
+  private readonly campaignTask = new Task(this, {
+    args: () => [resolveEndpoint(this.endpoint), this.campaignId.trim(), this.campaign] as const,
+    task: async ([endpoint, id, given], { signal }): Promise<Campaign> => {
+      if (!id) throw new MarketingError('config', 0, 'The campaign-id attribute is missing.');
+      if (given?.id === id) return given;
+      return clientFor(endpoint).campaign(id, { signal });
+    },
+  });
+
+  constructor() {
+    super();
+    new AbortOnDisconnect(this, [this.campaignTask]);
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.unsubscribe = [
+      session.subscribe((user) => {
+        this.requestUpdate();
+        if (user && this.claimAfterSignIn) {
+          this.claimAfterSignIn = false;
+          void this.claim();
+        }
+      }),
+      // Another element of this page claimed this campaign's coupon: show it here too.
+      onCouponStored((coupon) => coupon.campaignId === this.campaignId && this.requestUpdate()),
+    ];
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    for (const stop of this.unsubscribe.splice(0)) stop();
+  }
+
+  /** The shopper the coupon belongs to: the signed-in `sub`, or anonymous. */
+  private get shopper(): string | undefined {
+    return session.user?.sub;
+  }
+
+  /** Claims the coupon (or returns the one already kept). `another` asks for a new one (`allow-multiple`). */
+  async claim(another = false): Promise<void> {
+    const { campaignId } = this;
+    const user = session.user;
+    if (this.claiming || !campaignId || (this.requireSignin && !user)) return;
+    const hadFocus = this.matches(':focus-within');
+    this.claiming = true;
+    this.claimError = undefined;
+    try {
+      const { code } = await claimCoupon(clientFor(resolveEndpoint(this.endpoint)), {
+        campaignId,
+        shopper: user?.sub,
+        accessToken: user?.accessToken,
+        another: another && this.allowMultiple,
+      });
+      this.announcement = this.locale.t('coupon.claimed', { code });
+      emit<CouponClaimedDetail>(this, 'coupon-claimed', { campaignId, code });
+    } catch (error) {
+      this.claimError = error;
+      this.failedAnother = another;
+      const code = error instanceof MarketingError ? error.code : 'unknown';
+      emit<CouponClaimErrorDetail>(this, 'coupon-claim-error', { campaignId, code, message: errorMessage(this.locale, error) });
+    } finally {
+      this.claiming = false;
+    }
+    // The button that had focus is gone: keep keyboard users on what replaced it.
+    if (hadFocus) {
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>('[part~="copy-button"], [part~="retry-button"]')?.focus();
+    }
+  }
+
+  private signIn(): void {
+    this.claimAfterSignIn = true;
+    this.noSignInButton = !session.requestSignIn();
+  }
+
+  private async copy(code: string): Promise<void> {
+    try {
+      await navigator.clipboard.writeText(code);
+      this.copyFailed = false;
+      this.announcement = this.locale.t('coupon.copied');
+    } catch {
+      // No clipboard (insecure page, permission refused): select the code so the shopper can copy it.
+      this.copyFailed = true;
+      const codeElement = this.renderRoot.querySelector('[part~="code"]');
+      const selection = getSelection();
+      if (codeElement && selection) selection.selectAllChildren(codeElement);
+    }
+  }
+
+  override render(): TemplateResult {
+    const task = this.campaignTask;
+    const failure = failureOf(task);
+    return html`<div part="base" class="base" aria-busy=${isWaiting(task) ? 'true' : 'false'}>
+      ${isWaiting(task)
+        ? renderSkeleton(1, 'line')
+        : failure || !task.value
+          ? renderFailure(this.locale, failure, () => void task.run())
+          : this.renderCampaign(task.value)}
+      <p class="visually-hidden" role="status">${this.announcement}</p>
+    </div>`;
+  }
+
+  private renderCampaign(campaign: Campaign): TemplateResult {
+    const { objective } = campaign;
+    const price = objective.kind === 'coupon' ? formatPrice(objective.price, this.locale.lang, this.currency) : '';
+    return html`${this.compact
+      ? nothing
+      : html`<p part="title" class="title">${campaign.title}</p>
+          ${price ? html`<p part="price" class="price">${price}</p>` : nothing}`}
+    ${objective.kind === 'coupon' ? this.renderClaim() : html`<p part="message">${this.locale.t('coupon.none')}</p>`}`;
+  }
+
+  private renderClaim(): TemplateResult {
+    const { locale } = this;
+    const kept = storedCoupon(this.campaignId, this.shopper);
+    const claiming = this.claiming || isClaiming(this.campaignId, this.shopper);
+    if (this.claimError && !claiming) return renderFailure(locale, this.claimError, () => void this.claim(this.failedAnother));
+    if (kept && !claiming) {
+      return html`<div part="coupon" class="coupon">
+        <span class="code-label">${locale.t('coupon.codeLabel')}</span>
+        <strong part="code" class="code">${kept.code}</strong>
+        <button part="copy-button" class="button" type="button" @click=${() => void this.copy(kept.code)}>${locale.t('coupon.copy')}</button>
+        ${this.allowMultiple
+          ? html`<button part="another-button" class="button secondary" type="button" @click=${() => void this.claim(true)}>
+              ${locale.t('coupon.another')}
+            </button>`
+          : nothing}
+        ${this.copyFailed ? html`<p part="message">${locale.t('coupon.copyFailed')}</p>` : nothing}
+      </div>`;
+    }
+    if (this.requireSignin && !session.user) {
+      return html`<button part="signin-button" class="button" type="button" @click=${this.signIn}>${locale.t('coupon.signin')}</button>
+        ${this.noSignInButton ? html`<p part="message">${locale.t('coupon.signinMissing')}</p>` : nothing}`;
+    }
+    return html`<button
+      part="claim-button"
+      class="button"
+      type="button"
+      aria-disabled=${claiming ? 'true' : 'false'}
+      @click=${() => void this.claim()}
+    >
+      ${locale.t(claiming ? 'coupon.getting' : 'coupon.get')}
+    </button>`;
+  }
+}

@@ -1,0 +1,47 @@
+import { registerMessages } from '../../shared/i18n.ts';
+
+/** Strings shared by the Marketing elements: failures and their retry control. */
+registerMessages({
+  en: {
+    'marketing.retry': 'Try again',
+    'marketing.loading': 'Loading…',
+    'marketing.error.network': 'We could not reach the loyalty service. Check your connection.',
+    'marketing.error.rate_limited': 'Too many requests. Please try again {when}.',
+    'marketing.error.rate_limited_soon': 'Too many requests. Please try again in a moment.',
+    'marketing.error.not_found': 'This offer could not be found.',
+    'marketing.error.unauthorized': 'Please sign in again.',
+    'marketing.error.signin_required': 'Please sign in first.',
+    'marketing.error.forbidden': 'This is not available to you.',
+    'marketing.error.invalid_response': 'The loyalty service sent something we could not read.',
+    'marketing.error.config': 'This widget is not set up correctly.',
+    'marketing.error.other': 'Something went wrong. Please try again.',
+  },
+  fr: {
+    'marketing.retry': 'Réessayer',
+    'marketing.loading': 'Chargement…',
+    'marketing.error.network': 'Le service de fidélité est injoignable. Vérifiez votre connexion.',
+    'marketing.error.rate_limited': 'Trop de demandes. Réessayez {when}.',
+    'marketing.error.rate_limited_soon': 'Trop de demandes. Réessayez dans un instant.',
+    'marketing.error.not_found': 'Cette offre est introuvable.',
+    'marketing.error.unauthorized': 'Veuillez vous reconnecter.',
+    'marketing.error.signin_required': 'Veuillez d’abord vous connecter.',
+    'marketing.error.forbidden': 'Ceci ne vous est pas accessible.',
+    'marketing.error.invalid_response': 'Le service de fidélité a envoyé une réponse illisible.',
+    'marketing.error.config': 'Ce widget est mal configuré.',
+    'marketing.error.other': 'Une erreur est survenue. Veuillez réessayer.',
+  },
+  ar: {
+    'marketing.retry': 'إعادة المحاولة',
+    'marketing.loading': 'جارٍ التحميل…',
+    'marketing.error.network': 'تعذّر الوصول إلى خدمة الولاء. تحقّق من اتصالك.',
+    'marketing.error.rate_limited': 'طلبات كثيرة جدًا. يُرجى المحاولة مرة أخرى {when}.',
+    'marketing.error.rate_limited_soon': 'طلبات كثيرة جدًا. يُرجى المحاولة بعد قليل.',
+    'marketing.error.not_found': 'تعذّر العثور على هذا العرض.',
+    'marketing.error.unauthorized': 'يُرجى تسجيل الدخول مرة أخرى.',
+    'marketing.error.signin_required': 'يُرجى تسجيل الدخول أولًا.',
+    'marketing.error.forbidden': 'هذا غير متاح لك.',
+    'marketing.error.invalid_response': 'أرسلت خدمة الولاء ردًا تعذّرت قراءته.',
+    'marketing.error.config': 'لم يتم إعداد هذه الأداة بشكل صحيح.',
+    'marketing.error.other': 'حدث خطأ ما. يُرجى المحاولة مرة أخرى.',
+  },
+});

@@ -1,0 +1,58 @@
+import { css } from 'lit';
+
+/** Buttons, failure block and skeleton shared by the Marketing elements (after `themeStyles`). */
+export const statusStyles = css`
+  .button {
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    gap: 0.4em;
+    min-block-size: 2.75rem;
+    padding-block: 0.5em;
+    padding-inline: 1.1em;
+    border: 1px solid var(--_primary);
+    border-radius: var(--_radius);
+    background: var(--_primary);
+    color: var(--_on-primary);
+    font-weight: 600;
+    cursor: pointer;
+  }
+  .button.secondary {
+    background: transparent;
+    color: var(--_primary);
+  }
+  .button:disabled,
+  .button[aria-disabled='true'] {
+    opacity: 0.6;
+    cursor: default;
+  }
+  .error {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: calc(var(--_space) / 2);
+    padding: calc(var(--_space) * 0.75);
+    border: 1px solid var(--_danger);
+    border-radius: var(--_radius);
+    color: var(--_text);
+  }
+  .error p {
+    margin: 0;
+    flex: 1 1 12rem;
+  }
+  .skeleton {
+    border-radius: var(--_radius);
+    background: linear-gradient(90deg, var(--_border) 25%, color-mix(in srgb, var(--_border) 40%, var(--_surface)) 50%, var(--_border) 75%) 0 0 / 200% 100%;
+    animation: loyalty-shimmer 1.4s linear infinite;
+  }
+  @keyframes loyalty-shimmer {
+    to {
+      background-position: -200% 0;
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .skeleton {
+      animation: none;
+    }
+  }
+`;

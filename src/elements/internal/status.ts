@@ -1,0 +1,52 @@
+/**
+ * Rendering shared by the Marketing elements: the failure block with its retry control, the
+ * loading skeleton, and price formatting.
+ */
+import { html, type TemplateResult } from 'lit';
+import type { LocaleController } from '../../shared/i18n.ts';
+import { MarketingError } from '../../marketing/errors.ts';
+import './messages.ts';
+
+const KNOWN = new Set(['network', 'signin_required', 'invalid_response', 'config']);
+const BY_STATUS: Record<number, string> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found' };
+
+/** A shopper-facing, localized sentence for any failure. */
+export function errorMessage(locale: LocaleController, error: unknown): string {
+  if (!(error instanceof MarketingError)) return locale.t('marketing.error.other');
+  if (error.code === 'rate_limited' || error.status === 429) {
+    if (error.retryAfter === undefined) return locale.t('marketing.error.rate_limited_soon');
+    const when = new Intl.RelativeTimeFormat(locale.lang, { numeric: 'auto' }).format(Math.max(1, error.retryAfter), 'second');
+    return locale.t('marketing.error.rate_limited', { when });
+  }
+  return locale.t(`marketing.error.${KNOWN.has(error.code) ? error.code : (BY_STATUS[error.status] ?? 'other')}`);
+}
+
+/** The failure block: a message and a native retry button. */
+export function renderFailure(locale: LocaleController, error: unknown, retry: () => void): TemplateResult {
+  return html`<div part="error" class="error" role="alert">
+    <p>${errorMessage(locale, error)}</p>
+    <button part="retry-button" class="button secondary" type="button" @click=${retry}>${locale.t('marketing.retry')}</button>
+  </div>`;
+}
+
+/** Grey boxes in the shape of what is loading; hidden from assistive technology (the host is `aria-busy`). */
+export function renderSkeleton(count: number, className: string): TemplateResult {
+  return html`${Array.from({ length: count }, () => html`<div part="skeleton" class="skeleton ${className}" aria-hidden="true"></div>`)}`;
+}
+
+/**
+ * A price as the shopper should read it: with `Intl.NumberFormat` when it is a plain number and the
+ * merchant set a currency, otherwise exactly as the API gave it (free text such as "10% off").
+ */
+export function formatPrice(price: string | null, lang: string, currency: string | undefined): string {
+  if (price === null) return '';
+  const trimmed = price.trim();
+  if (currency && /^-?\d+(\.\d+)?$/.test(trimmed)) {
+    try {
+      return new Intl.NumberFormat(lang, { style: 'currency', currency }).format(Number(trimmed));
+    } catch {
+      // An unknown currency code: fall through to the text as given.
+    }
+  }
+  return price;
+}

@@ -1,0 +1,89 @@
+/**
+ * Task plumbing shared by the Marketing elements: requests are aborted when an element leaves the
+ * page (and run again if it comes back), and paginated lists load their next page on demand.
+ */
+import { Task, TaskStatus } from '@lit/task';
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { isAbortError } from '../../marketing/errors.ts';
+import type { Page } from '../../marketing/types.ts';
+
+/** The task's failure, unless it only failed because it was aborted. */
+export function failureOf(task: Task): unknown {
+  return task.status === TaskStatus.ERROR && !isAbortError(task.error) ? task.error : undefined;
+}
+
+/** Whether there is nothing to show yet (not started, running, or aborted while the element was away). */
+export function isWaiting(task: Task): boolean {
+  return task.status === TaskStatus.INITIAL || task.status === TaskStatus.PENDING || (task.status === TaskStatus.ERROR && isAbortError(task.error));
+}
+
+/** Aborts the running tasks when the host is disconnected and runs them again when it is reconnected. */
+export class AbortOnDisconnect implements ReactiveController {
+  private interrupted: Task[] = [];
+
+  constructor(
+    host: ReactiveControllerHost,
+    private readonly tasks: Task[],
+  ) {
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    for (const task of this.interrupted.splice(0)) void task.run();
+  }
+
+  hostDisconnected(): void {
+    for (const task of this.tasks) {
+      if (task.status !== TaskStatus.PENDING) continue;
+      this.interrupted.push(task);
+      task.abort();
+    }
+  }
+}
+
+export type PageLoader<A extends ReadonlyArray<unknown>, T> = (args: A, nextToken: string | null, signal: AbortSignal) => Promise<Page<T>>;
+
+/** A list read page by page: `first` loads when its arguments change, `loadMore()` appends the next page. */
+export class PagedList<const A extends ReadonlyArray<unknown>, T> {
+  items: readonly T[] = [];
+  nextToken: string | null = null;
+  readonly first: Task<A, void>;
+  readonly more: Task<readonly [], void>;
+  private args: A | undefined;
+
+  constructor(host: ReactiveControllerHost, load: PageLoader<A, T>, args: () => A) {
+    this.first = new Task(host, {
+      args,
+      task: async (current, { signal }) => {
+        this.more.abort();
+        this.args = current;
+        this.items = [];
+        this.nextToken = null;
+        const page = await load(current, null, signal);
+        this.items = page.items;
+        this.nextToken = page.nextToken;
+      },
+    });
+    this.more = new Task<readonly [], void>(host, {
+      autoRun: false,
+      task: async (_, { signal }) => {
+        const { args: current, nextToken } = this;
+        if (!current || !nextToken) return;
+        const page = await load(current, nextToken, signal);
+        if (current !== this.args) return; // The list was reloaded meanwhile.
+        this.items = [...this.items, ...page.items];
+        this.nextToken = page.nextToken;
+      },
+    });
+    new AbortOnDisconnect(host, [this.first, this.more]);
+  }
+
+  /** Loads the next page unless there is none or it is already loading. */
+  loadMore(): void {
+    if (this.nextToken && this.more.status !== TaskStatus.PENDING) void this.more.run([]);
+  }
+
+  get loadingMore(): boolean {
+    return this.more.status === TaskStatus.PENDING;
+  }
+}
