@@ -1,0 +1,87 @@
+/**
+ * Starts a real, throwaway `redis-server` on a free loopback port (no persistence) for the Redis
+ * store tests, and stops it. A missing redis-server is an error, not a skip: CI installs it.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+export interface RunningRedis {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function waitUntilReady(child: ChildProcess, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => fail(new Error(`redis-server on port ${port} was not ready within 10 s:\n${output}`)), 10_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) done();
+    };
+    const onExit = (code: number | null) => fail(new Error(`redis-server exited (code ${code}) before it was ready:\n${output}`));
+    const cleanup = () => {
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      child.off('exit', onExit);
+    };
+    const done = () => {
+      cleanup();
+      resolve();
+    };
+    const fail = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
+
+export async function startRedis(): Promise<RunningRedis> {
+  const binary = process.env.REDIS_SERVER ?? 'redis-server';
+  if (spawnSync(binary, ['--version']).error) {
+    throw new Error(
+      `${binary} is not installed or not on PATH; the Redis store tests need a real Redis ` +
+        '(Debian: apt-get install redis-server; .ci/run installs it).',
+    );
+  }
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const port = await freePort();
+    const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      await waitUntilReady(child, port);
+    } catch (error) {
+      lastError = error; // most likely the port was taken between our check and redis binding it
+      child.kill('SIGKILL');
+      continue;
+    }
+    child.stdout?.resume();
+    child.stderr?.resume();
+    return {
+      url: `redis://127.0.0.1:${port}`,
+      port,
+      stop: () =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        }),
+    };
+  }
+  throw lastError;
+}
