@@ -16,3 +16,8 @@ export { defaultSeed } from './marketing/seed.ts';
 export { startMarketing, type RunningMarketing } from './marketing/start.ts';
 export { DEFAULT_LIMIT, MAX_LIMIT } from './marketing/paging.ts';
 export { CAMPAIGN_IMAGE_RATIO } from './marketing/images.ts';
+export { startSandbox, type RunningSandbox } from './sandbox.ts';
+export { startConnect, type RunningConnect } from './connect/start.ts';
+export type { AppRegistration, RegisterAppInput } from './connect/apps.ts';
+export { DEMO_APP_ID } from './connect/apps.ts';
+export { SEED_USERS, type SeedUser } from './connect/users.ts';

@@ -6,7 +6,6 @@
  * but POST, 413 for bodies over 100 kB, 400 for a body that is not JSON, a document that does not
  * parse or validate, or variables that do not fit; 200 otherwise, with resolver errors in `errors`.
  */
-import { timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import {
@@ -19,6 +18,7 @@ import {
   type GraphQLFormattedError,
   type GraphQLSchema,
 } from 'graphql';
+import { sameSecret } from '../crypto.ts';
 import { campaignImageSvg, logoSvg, parseImageWidth } from './images.ts';
 import { createMarketingSchema, MarketingState } from './resolvers.ts';
 
@@ -28,12 +28,6 @@ type ErrorCode = 'UNAUTHORIZED' | 'METHOD_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | '
 
 function errorBody(message: string, code: ErrorCode) {
   return { errors: [{ message, extensions: { code } }] };
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** Hides internal failures (a bug, not the caller's fault) behind a generic message. */

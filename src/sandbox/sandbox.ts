@@ -1,0 +1,47 @@
+/** Starts both sandbox services: Connect and Marketing. */
+import type { AppRegistration, RegisterAppInput } from './connect/apps.ts';
+import { startConnect } from './connect/start.ts';
+import type { SandboxStats } from './marketing/resolvers.ts';
+import { startMarketing } from './marketing/start.ts';
+import type { SandboxOptions } from './options.ts';
+
+export interface RunningSandbox {
+  /** e.g. http://localhost:4001; also the issuer. */
+  connectUrl: string;
+  /** e.g. http://localhost:4002/graphql */
+  marketingUrl: string;
+  apiKey: string;
+  /** Seeded; app_id is always 'loyalty-demo'. */
+  demoApp: AppRegistration;
+  registerApp(input: RegisterAppInput): Promise<AppRegistration>;
+  /** Rotates in a new signing key (new kid, signs from now on; older keys stay in /jwks). */
+  addSigningKey(): Promise<string>;
+  /** Counters since start (or resetStats), counted at the GraphQL server. */
+  stats(): SandboxStats;
+  resetStats(): void;
+  close(): Promise<void>;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const connect = await startConnect(options);
+  let marketing;
+  try {
+    marketing = await startMarketing(options);
+  } catch (error) {
+    await connect.close();
+    throw error;
+  }
+  return {
+    connectUrl: connect.connectUrl,
+    marketingUrl: marketing.marketingUrl,
+    apiKey: marketing.apiKey,
+    demoApp: connect.demoApp,
+    registerApp: connect.registerApp,
+    addSigningKey: connect.addSigningKey,
+    stats: marketing.stats,
+    resetStats: marketing.resetStats,
+    close: async () => {
+      await Promise.all([connect.close(), marketing.close()]);
+    },
+  };
+}

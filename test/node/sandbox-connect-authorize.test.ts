@@ -1,0 +1,127 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startConnect, type AppRegistration, type RunningConnect } from '../../src/sandbox/index.ts';
+import { TestBrowser } from './support/browser.ts';
+import { authUrl, randomNonce, temporaryDataDir } from './support/connect.ts';
+
+const REDIRECT_URI = 'http://localhost:7000/callback';
+
+describe('Connect sandbox: GET /auth parameter checks', () => {
+  let connect: RunningConnect;
+  let app: AppRegistration;
+  let data: Awaited<ReturnType<typeof temporaryDataDir>>;
+  const params = (overrides: Record<string, string | undefined> = {}): Record<string, string> => {
+    const all: Record<string, string | undefined> = {
+      client_id: app.app_id,
+      redirect_uri: REDIRECT_URI,
+      response_type: 'id_token token',
+      scope: 'openid profile',
+      nonce: randomNonce(),
+      state: 'xyz',
+      ...overrides,
+    };
+    return Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  };
+
+  /** An error shown on the provider: 400, HTML, and never a redirect. */
+  async function expectErrorPage(url: string, text: RegExp): Promise<string> {
+    const response = await new TestBrowser().get(url);
+    assert.equal(response.status, 400, url);
+    assert.equal(response.headers.get('location'), null, url);
+    assert.match(response.headers.get('content-type')!, /^text\/html/);
+    const html = await response.text();
+    assert.match(html, text, url);
+    assert.doesNotMatch(html, /action="\/signin"/);
+    return html;
+  }
+
+  /** An error sent back to the proven redirect URI in the fragment, with the state. */
+  async function expectFragmentError(query: Record<string, string>, error: string, description: RegExp = /./): Promise<void> {
+    const response = await new TestBrowser().get(authUrl(connect.connectUrl, query));
+    assert.equal(response.status, 302, JSON.stringify(query));
+    const location = new URL(response.headers.get('location')!);
+    assert.equal(`${location.origin}${location.pathname}`, REDIRECT_URI);
+    const fragment = new URLSearchParams(location.hash.slice(1));
+    assert.equal(fragment.get('error'), error, JSON.stringify(query));
+    assert.match(fragment.get('error_description') ?? '', description);
+    assert.equal(fragment.get('state'), query.state ?? null);
+    assert.equal(fragment.get('access_token'), null);
+  }
+
+  before(async () => {
+    data = await temporaryDataDir();
+    connect = await startConnect({ connectPort: 0, dataDir: data.dir });
+    app = await connect.registerApp({ name: 'Strict checks', redirectUris: [REDIRECT_URI, 'https://shop.example/return?from=loyalty'] });
+  });
+  after(async () => {
+    await connect.close();
+    await data.remove();
+  });
+
+  it('shows a page for a missing or unknown client_id', async () => {
+    await expectErrorPage(authUrl(connect.connectUrl, params({ client_id: undefined })), /no client_id/);
+    await expectErrorPage(authUrl(connect.connectUrl, params({ client_id: 'app_unknown' })), /No app is registered with the client_id “app_unknown”/);
+    await expectErrorPage(`${authUrl(connect.connectUrl, params())}&client_id=${app.app_id}`, /more than one client_id/);
+  });
+
+  it('shows a page, never a redirect, for a redirect_uri that is not registered exactly', async () => {
+    const nearMisses = [
+      'http://localhost:7000/callback/',
+      'http://localhost:7001/callback',
+      'http://LOCALHOST:7000/callback',
+      'http://localhost:7000/Callback',
+      'https://localhost:7000/callback',
+      'http://localhost:7000/callback?x=1',
+      'http://localhost:7000/callback#frag',
+      'http://localhost:7000/callback/../callback',
+      'https://shop.example/return',
+      'https://evil.example/callback',
+      'javascript:alert(1)',
+    ];
+    for (const redirectUri of nearMisses) await expectErrorPage(authUrl(connect.connectUrl, params({ redirect_uri: redirectUri })), /is not registered/);
+    await expectErrorPage(authUrl(connect.connectUrl, params({ redirect_uri: undefined })), /no redirect_uri/);
+    // Even when everything else is wrong too, an unproven redirect URI gets the page.
+    await expectErrorPage(authUrl(connect.connectUrl, { client_id: app.app_id, redirect_uri: 'https://evil.example/' }), /is not registered/);
+  });
+
+  it('escapes a hostile redirect_uri on the error page', async () => {
+    const html = await expectErrorPage(authUrl(connect.connectUrl, params({ redirect_uri: 'https://x.example/"><img src=x onerror=alert(1)>' })), /is not registered/);
+    assert.doesNotMatch(html, /<img/);
+  });
+
+  it('accepts a registered redirect_uri with a query string, exactly', async () => {
+    const response = await new TestBrowser().get(authUrl(connect.connectUrl, params({ redirect_uri: 'https://shop.example/return?from=loyalty' })));
+    assert.equal(response.status, 200);
+  });
+
+  it('sends unsupported_response_type to the redirect URI for any other response_type', async () => {
+    for (const responseType of ['code', 'token', 'id_token code', 'id_token token code', 'id_token id_token', 'ID_TOKEN']) {
+      await expectFragmentError(params({ response_type: responseType }), 'unsupported_response_type');
+    }
+    await expectFragmentError(params({ response_type: undefined }), 'invalid_request', /response_type/);
+  });
+
+  it('sends invalid_scope without openid or with an unknown scope', async () => {
+    await expectFragmentError(params({ scope: 'profile' }), 'invalid_scope', /openid/);
+    await expectFragmentError(params({ scope: undefined }), 'invalid_scope', /openid/);
+    await expectFragmentError(params({ scope: 'openid email' }), 'invalid_scope', /email/);
+  });
+
+  it('sends invalid_request for a missing, short or repeated nonce', async () => {
+    await expectFragmentError(params({ nonce: undefined }), 'invalid_request', /nonce/);
+    await expectFragmentError(params({ nonce: 'short' }), 'invalid_request', /nonce/);
+    const query = params();
+    const response = await new TestBrowser().get(`${authUrl(connect.connectUrl, query)}&nonce=again-${randomNonce()}`);
+    assert.equal(new URLSearchParams(new URL(response.headers.get('location')!).hash.slice(1)).get('error'), 'invalid_request');
+  });
+
+  it('sends invalid_request for OpenID parameters the spec says must not be used', async () => {
+    await expectFragmentError(params({ prompt: 'none' }), 'invalid_request', /prompt/);
+    await expectFragmentError(params({ response_mode: 'query' }), 'invalid_request', /response_mode/);
+    assert.equal((await new TestBrowser().get(authUrl(connect.connectUrl, params({ response_mode: 'fragment' })))).status, 200);
+  });
+
+  it('omits state from the error when the request had none', async () => {
+    await expectFragmentError(params({ state: undefined, scope: 'profile' }), 'invalid_scope');
+  });
+});
