@@ -6,7 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
+import { defaultSeed, startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
+import { hostileBusinessAccounts, hostileCampaigns } from '../browser/marketing/hostile-seed.ts';
 import { createMarketingProxy } from '../../src/proxy/index.ts';
 import { toNodeHandler } from '../../src/proxy/node.ts';
 
@@ -27,13 +28,23 @@ export interface TestServices {
 
 export async function startTestServices({ testOrigin }: { testOrigin: string }): Promise<TestServices> {
   const dataDir = await mkdtemp(join(tmpdir(), 'loyalty-sandbox-'));
-  const sandbox = await startSandbox({ connectPort: 0, marketingPort: 0, dataDir });
+  // The default records plus a hostile business account and campaign (unsafe URLs, markup in text).
+  const seed = defaultSeed();
+  const sandbox = await startSandbox({
+    connectPort: 0,
+    marketingPort: 0,
+    dataDir,
+    seed: { businessAccounts: [...seed.businessAccounts, ...hostileBusinessAccounts], campaigns: [...seed.campaigns, ...hostileCampaigns] },
+  });
   const redirectUri = `${testOrigin}/test/browser/fixtures/callback.html`;
   const app = await sandbox.registerApp({ name: 'Widget tests', redirectUris: [redirectUri, `${testOrigin}/`] });
   const handler = createMarketingProxy({
     upstreamUrl: sandbox.marketingUrl,
     apiKey: sandbox.apiKey,
     connectUrl: sandbox.connectUrl,
+    // One browser is one anonymous shopper to the proxy; the suites claim more coupons than the
+    // production default of 5 per 10 minutes allows.
+    rateLimits: { perShopper: { limit: 200, windowSeconds: 600 }, perAddress: { limit: 500, windowSeconds: 600 } },
   });
   const listener = toNodeHandler(handler);
   return {

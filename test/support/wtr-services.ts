@@ -18,29 +18,33 @@ export function testServicesPlugin() {
   let services: TestServices | undefined;
   return {
     name: 'loyalty-test-services',
-    async serverStart({ config, app }: { config: { port?: number }; app: { use(mw: (ctx: KoaLikeContext, next: () => Promise<void>) => Promise<void>): void } }) {
+    async serverStart({ config }: { config: { port?: number } }) {
       services = await startTestServices({ testOrigin: `http://localhost:${config.port ?? 8765}` });
+    },
+    // Koa composes its middleware before serverStart runs, so a late app.use() is never reached;
+    // the serve hook is. Requests answered here write to the Node response directly
+    // (ctx.respond = false), and the returned placeholder body stops the other middleware.
+    async serve(ctx: KoaLikeContext) {
       const running = services;
-      app.use(async (ctx, next) => {
-        if (ctx.path === '/api/marketing' || ctx.path.startsWith('/api/marketing/')) {
-          ctx.respond = false;
-          await running.proxyListener(ctx.req, ctx.res);
-          return;
-        }
-        if (ctx.path === '/__env.json') {
-          ctx.respond = false;
-          ctx.res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-          ctx.res.end(JSON.stringify(running.env));
-          return;
-        }
-        if (ctx.path === '/__sandbox/stats') {
-          ctx.respond = false;
-          ctx.res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-          ctx.res.end(JSON.stringify(running.sandbox.stats()));
-          return;
-        }
-        await next();
-      });
+      if (!running) return undefined;
+      if (ctx.path === '/api/marketing' || ctx.path.startsWith('/api/marketing/')) {
+        ctx.respond = false;
+        await running.proxyListener(ctx.req, ctx.res);
+        return { body: '' };
+      }
+      if (ctx.path === '/__env.json') {
+        ctx.respond = false;
+        ctx.res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+        ctx.res.end(JSON.stringify(running.env));
+        return { body: '' };
+      }
+      if (ctx.path === '/__sandbox/stats') {
+        ctx.respond = false;
+        ctx.res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+        ctx.res.end(JSON.stringify(running.sandbox.stats()));
+        return { body: '' };
+      }
+      return undefined;
     },
     async serverStop() {
       await services?.close();

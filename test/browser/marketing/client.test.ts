@@ -1,0 +1,186 @@
+import { expect } from '@open-wc/testing';
+import { clientFor, MarketingClient, MarketingError } from '../../../src/marketing/index.ts';
+import { toBusinessAccount, toCampaign } from '../../../src/marketing/types.ts';
+import { recordFetches, stubFetch } from './helpers.ts';
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('MarketingClient against the real proxy', () => {
+  let fetches: ReturnType<typeof recordFetches>;
+  beforeEach(() => (fetches = recordFetches()));
+  afterEach(() => fetches.restore());
+
+  it('reads typed campaign pages and follows nextToken', async () => {
+    const client = new MarketingClient('/api/marketing');
+    const first = await client.campaigns({ limit: 4 });
+    expect(first.items).to.have.length(4);
+    expect(first.nextToken).to.be.a('string');
+    const campaign = first.items[0]!;
+    expect(campaign.id).to.be.a('string');
+    expect(campaign.title).to.be.a('string');
+    expect(campaign.images.map((image) => image.width)).to.deep.equal([320, 640, 960, 1280]);
+    for (const image of campaign.images) expect(image.url).to.match(new RegExp(`^http://localhost:\\d+/.*w=${image.width}`));
+    const second = await client.campaigns({ limit: 4, nextToken: first.nextToken });
+    expect(second.items.map((c) => c.id)).to.not.include.members(first.items.map((c) => c.id));
+    expect(fetches.of('campaigns')[1]!.variables).to.deep.equal({ limit: 4, nextToken: first.nextToken });
+  });
+
+  it('maps coupon and other objectives, and filters by business account', async () => {
+    const page = await clientFor('/api/marketing').campaigns({ businessAccountId: 'biz-harbor-coffee', limit: 50 });
+    expect(page.items.every((c) => c.businessAccountId === 'biz-harbor-coffee')).to.equal(true);
+    const latte = page.items.find((c) => c.id === 'camp-harbor-morning-latte')!;
+    expect(latte.objective).to.deep.equal({ kind: 'coupon', price: '2.50' });
+    const tenth = page.items.find((c) => c.id === 'camp-harbor-tenth-cup')!;
+    expect(tenth.objective).to.deep.equal({ kind: 'other', typename: 'VisitObjective' });
+  });
+
+  it('reads one campaign, and an unknown id is not_found', async () => {
+    const client = clientFor('/api/marketing');
+    expect((await client.campaign('camp-peak-rental')).title).to.equal('Weekend tent rental');
+    const error = await rejection(client.campaign('no-such-campaign'));
+    expect(error).to.be.instanceOf(MarketingError);
+    expect((error as MarketingError).code).to.equal('not_found');
+  });
+
+  it('reads business accounts with their pending flag', async () => {
+    const page = await clientFor('/api/marketing').businessAccounts({ limit: 50 });
+    const nova = page.items.find((a) => a.id === 'biz-nova-fitness');
+    if (nova) expect(nova.pending).to.equal(true);
+    const harbor = page.items.find((a) => a.id === 'biz-harbor-coffee')!;
+    expect(harbor.pending).to.equal(false);
+    expect(harbor.address).to.deep.equal({ streetAddress: '14 Quay Street', postalCode: '94107', city: 'San Francisco' });
+    expect(harbor.websiteUrl).to.equal('https://harborcoffee.example/');
+  });
+
+  it('turns a refused request into a MarketingError with the proxy code and status', async () => {
+    const error = (await rejection(clientFor('/api/marketing').campaigns({ limit: 500 }))) as MarketingError;
+    expect(error).to.be.instanceOf(MarketingError);
+    expect(error.status).to.equal(400);
+    expect(error.code).to.be.a('string').and.not.equal('network');
+  });
+
+  it('shares one network request between identical concurrent calls', async () => {
+    const a = clientFor('/api/marketing');
+    const b = new MarketingClient(`${location.origin}/api/marketing`);
+    const [one, two, three] = await Promise.all([a.campaigns({ limit: 3 }), b.campaigns({ limit: 3 }), a.campaigns({ limit: 3, businessAccountId: undefined })]);
+    expect(fetches.of('campaigns')).to.have.length(1);
+    expect(one).to.deep.equal(two);
+    expect(three).to.deep.equal(one);
+    await a.campaigns({ limit: 3 });
+    expect(fetches.of('campaigns'), 'no caching once settled').to.have.length(2);
+  });
+
+  it('keeps a shared request alive while one caller still waits, and aborts it when all gave up', async () => {
+    const client = clientFor('/api/marketing');
+    const quitter = new AbortController();
+    const stayer = client.campaigns({ limit: 2 }, { signal: new AbortController().signal });
+    const leaving = client.campaigns({ limit: 2 }, { signal: quitter.signal });
+    quitter.abort();
+    expect(((await rejection(leaving)) as DOMException).name).to.equal('AbortError');
+    expect((await stayer).items).to.have.length(2);
+    expect(fetches.of('campaigns')).to.have.length(1);
+
+    const first = new AbortController();
+    const second = new AbortController();
+    const both = [client.campaigns({ limit: 5 }, { signal: first.signal }), client.campaigns({ limit: 5 }, { signal: second.signal })];
+    first.abort();
+    second.abort();
+    for (const call of both) expect(((await rejection(call)) as DOMException).name).to.equal('AbortError');
+    // A new call after everyone aborted starts afresh instead of joining the aborted request.
+    expect((await client.campaigns({ limit: 5 })).items).to.have.length(5);
+  });
+
+  it('never shares coupon requests without an idempotency key', async () => {
+    const client = clientFor('/api/marketing');
+    const [one, two] = await Promise.all([client.requestCoupon('camp-peak-rental'), client.requestCoupon('camp-peak-rental')]);
+    expect(one.code).to.not.equal(two.code);
+    expect(fetches.of('requestCoupon')).to.have.length(2);
+  });
+
+  it('sends the idempotency key and access token as headers', async () => {
+    const key = crypto.randomUUID();
+    const client = clientFor('/api/marketing');
+    const one = await client.requestCoupon('camp-peak-rental', { idempotencyKey: key, accessToken: 'token-abc' });
+    const again = await client.requestCoupon('camp-peak-rental', { idempotencyKey: key, accessToken: 'token-abc' });
+    expect(again.code).to.equal(one.code);
+    const call = fetches.of('requestCoupon')[0]!;
+    expect(call.headers.get('idempotency-key')).to.equal(key);
+    expect(call.headers.get('authorization')).to.equal('Bearer token-abc');
+  });
+});
+
+describe('MarketingClient failures', () => {
+  it('reports an unreachable proxy as a network error', async () => {
+    const error = (await rejection(new MarketingClient('http://localhost:9/api/marketing').campaigns())) as MarketingError;
+    expect(error).to.be.instanceOf(MarketingError);
+    expect(error.code).to.equal('network');
+    expect(error.status).to.equal(0);
+  });
+
+  it('reports a garbage endpoint as a config error', () => {
+    expect(() => new MarketingClient('http://[broken')).to.throw(MarketingError, /not a valid URL/);
+  });
+
+  it('reads Retry-After from a 429', async () => {
+    const stub = stubFetch(
+      () => new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'Slow down' } }), { status: 429, headers: { 'retry-after': '42' } }),
+    );
+    try {
+      const error = (await rejection(clientFor('/api/marketing').campaigns())) as MarketingError;
+      expect([error.code, error.status, error.retryAfter, error.message]).to.deep.equal(['rate_limited', 429, 42, 'Slow down']);
+    } finally {
+      stub.restore();
+    }
+  });
+
+  it('refuses bodies that are not JSON, or not the expected shape, with a clear error', async () => {
+    const bodies = ['<html>oops</html>', '{"data":{"campaigns":{"items":[{"id":5}]}}}', '{"data":{"campaigns":{"items":"x"}}}', '[]', '{"data":null}'];
+    for (const body of bodies) {
+      const stub = stubFetch(() => new Response(body, { status: 200 }));
+      try {
+        const error = (await rejection(clientFor('/api/marketing').campaigns())) as MarketingError;
+        expect(error, body).to.be.instanceOf(MarketingError);
+        expect(error.code, body).to.equal('invalid_response');
+      } finally {
+        stub.restore();
+      }
+    }
+    const stub = stubFetch(() => new Response('bad gateway', { status: 502 }));
+    try {
+      const error = (await rejection(clientFor('/api/marketing').campaigns())) as MarketingError;
+      expect([error.code, error.status]).to.deep.equal(['bad_gateway', 502]);
+    } finally {
+      stub.restore();
+    }
+  });
+});
+
+describe('mapping the wire shape', () => {
+  it('drops unsafe image, logo and website URLs', () => {
+    const campaign = toCampaign({
+      id: 'c',
+      content: { title: 't', img320: { url: 'javascript:alert(1)' }, img640: { url: 'https://cdn.example/a.png' }, img960: null, objective: null },
+    });
+    expect(campaign.images).to.deep.equal([{ width: 640, url: 'https://cdn.example/a.png' }]);
+    expect(campaign.objective).to.deep.equal({ kind: 'other', typename: '' });
+    const account = toBusinessAccount({ name: 'n', websiteUrl: 'javascript:alert(1)', logo: { url: 'http://evil.example/x.png' }, pending: false });
+    expect(account.websiteUrl).to.equal(undefined);
+    expect(account.logoUrl).to.equal(undefined);
+  });
+
+  it('treats an account without a clear pending flag as pending', () => {
+    expect(toBusinessAccount({ name: 'n' }).pending).to.equal(true);
+    expect(() => toBusinessAccount({ name: 'n', pending: 'no' })).to.throw(MarketingError, /pending should be a boolean/);
+  });
+
+  it('names the offending field', () => {
+    expect(() => toCampaign({ id: 'c', content: { title: { html: '<b>' } } })).to.throw(MarketingError, /campaign\.content\.title should be a string/);
+  });
+});

@@ -1,0 +1,57 @@
+/** Helpers shared by the Marketing browser tests (the real sandbox and proxy are behind /api/marketing). */
+import type { SandboxStats } from '../../../src/sandbox/index.ts';
+
+export async function sandboxStats(): Promise<SandboxStats> {
+  const response = await fetch('/__sandbox/stats');
+  return (await response.json()) as SandboxStats;
+}
+
+export interface RecordedCall {
+  operation: string;
+  variables: Record<string, unknown>;
+  headers: Headers;
+}
+
+/**
+ * Records every call to the Marketing proxy made through `window.fetch` (the calls still go to the
+ * real proxy). `fail(n)` makes the next n calls look like network failures after they reached the
+ * server, as when a response is lost on a flaky connection.
+ */
+export function recordFetches() {
+  const original = window.fetch;
+  const calls: RecordedCall[] = [];
+  let lostResponses = 0;
+  window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+    if (!url.pathname.startsWith('/api/marketing')) return original(input, init);
+    const body = JSON.parse(String(init?.body)) as { operation: string; variables: Record<string, unknown> };
+    calls.push({ ...body, headers: new Headers(init?.headers) });
+    const response = await original(input, init);
+    if (lostResponses > 0) {
+      lostResponses--;
+      throw new TypeError('Failed to fetch');
+    }
+    return response;
+  };
+  return {
+    calls,
+    of: (operation: string) => calls.filter((call) => call.operation === operation),
+    loseResponses(count: number) {
+      lostResponses = count;
+    },
+    restore() {
+      window.fetch = original;
+    },
+  };
+}
+
+/** Answers every Marketing call with this response (for shapes the real proxy never sends). */
+export function stubFetch(respond: () => Response | Promise<Response>) {
+  const original = window.fetch;
+  window.fetch = async () => respond();
+  return { restore: () => (window.fetch = original) };
+}
+
+export function clearStoredClaims(): void {
+  for (const key of Object.keys(localStorage)) if (key.startsWith('loyalty-widgets:')) localStorage.removeItem(key);
+}
