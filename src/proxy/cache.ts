@@ -34,7 +34,7 @@ export class ResponseCache {
   ) {}
 
   get cacheControl(): string {
-    return `public, max-age=${this.settings.ttlSeconds}, stale-while-revalidate=${this.settings.staleWhileRevalidateSeconds}`;
+    return `public, max-age=${Math.ceil(this.settings.ttlSeconds)}, stale-while-revalidate=${Math.ceil(this.settings.staleWhileRevalidateSeconds)}`;
   }
 
   async get(key: string, load: () => Promise<string>): Promise<CachedBody> {

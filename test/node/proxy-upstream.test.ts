@@ -1,0 +1,218 @@
+/**
+ * The proxy's side towards the Marketing API, over real HTTP: the response cache (hits, in-flight
+ * sharing, stale-while-revalidate) against the sandbox, and failures against hand-made upstreams
+ * (slow → 504, down → 502, one dropped connection → one retry for queries only, key echoed → scrubbed).
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { post, serveProxy, startFakeUpstream, startUpstream, TEST_API_KEY, type ProxyUnderTest, type Upstream } from './support/proxy-server.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  let body = '';
+  for await (const chunk of req) body += chunk;
+  return body;
+}
+
+describe('Marketing proxy towards the upstream', () => {
+  let upstream: Upstream;
+  const campaignsCalls = () => upstream.stats().byOperation.campaigns ?? 0;
+
+  before(async () => {
+    upstream = await startUpstream();
+  });
+  after(() => upstream.dispose());
+
+  describe('response cache', () => {
+    let proxy: ProxyUnderTest;
+    before(async () => {
+      proxy = await serveProxy({ upstreamUrl: upstream.marketingUrl });
+    });
+    after(() => proxy.close());
+
+    it('answers a repeated query from the cache, keyed by operation and variables (in any order)', async () => {
+      const before = campaignsCalls();
+      const first = await post(proxy.url, { operation: 'campaigns', variables: { limit: 3, businessAccountId: 'biz-harbor-coffee' } });
+      const second = await post(proxy.url, { operation: 'campaigns', variables: { businessAccountId: 'biz-harbor-coffee', limit: 3 } });
+      assert.equal(first.headers.get('x-cache'), 'MISS');
+      assert.equal(second.headers.get('x-cache'), 'HIT');
+      assert.equal(second.text, first.text);
+      assert.equal(second.headers.get('cache-control'), 'public, max-age=30, stale-while-revalidate=120');
+      assert.equal(campaignsCalls() - before, 1);
+      const other = await post(proxy.url, { operation: 'campaigns', variables: { limit: 4, businessAccountId: 'biz-harbor-coffee' } });
+      assert.equal(other.headers.get('x-cache'), 'MISS');
+      assert.equal(campaignsCalls() - before, 2);
+      assert.deepEqual(proxy.logs.slice(-3).map((entry) => entry.cache), ['MISS', 'HIT', 'MISS']);
+    });
+
+    it('shares one upstream call among concurrent identical queries', async () => {
+      const before = campaignsCalls();
+      const replies = await Promise.all(Array.from({ length: 20 }, () => post(proxy.url, { operation: 'campaigns', variables: { limit: 7 } })));
+      assert.ok(replies.every((reply) => reply.status === 200));
+      assert.equal(new Set(replies.map((reply) => reply.text)).size, 1);
+      assert.equal(campaignsCalls() - before, 1);
+    });
+
+    it('never caches errors or coupons', async () => {
+      const before = upstream.stats().byOperation;
+      for (let index = 0; index < 2; index += 1) {
+        const error = await post(proxy.url, { operation: 'campaigns', variables: { nextToken: 'forged' } });
+        assert.equal(error.status, 400);
+        assert.equal(error.headers.get('cache-control'), 'no-store');
+        assert.equal(error.headers.get('x-cache'), null);
+        await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-beans' } });
+      }
+      const after = upstream.stats().byOperation;
+      assert.equal((after.campaigns ?? 0) - (before.campaigns ?? 0), 2);
+      assert.equal((after.requestCoupon ?? 0) - (before.requestCoupon ?? 0), 2);
+    });
+
+    it('serves a stale entry at once while one background request refreshes it, then expires it', async () => {
+      const quick = await serveProxy({ upstreamUrl: upstream.marketingUrl, cache: { ttlSeconds: 0.2, staleWhileRevalidateSeconds: 0.6 } });
+      try {
+        const query = { operation: 'businessAccounts', variables: { limit: 2 } };
+        const calls = () => upstream.stats().byOperation.businessAccounts ?? 0;
+        const before = calls();
+        assert.equal((await post(quick.url, query)).headers.get('x-cache'), 'MISS');
+        await sleep(300);
+        const stale = await Promise.all([post(quick.url, query), post(quick.url, query)]);
+        assert.deepEqual(stale.map((reply) => reply.headers.get('x-cache')), ['STALE', 'STALE']);
+        await sleep(50);
+        assert.equal(calls() - before, 2, 'one refresh for both stale answers');
+        assert.equal((await post(quick.url, query)).headers.get('x-cache'), 'HIT');
+        await sleep(900);
+        assert.equal((await post(quick.url, query)).headers.get('x-cache'), 'MISS', 'past stale-while-revalidate it is gone');
+      } finally {
+        await quick.close();
+      }
+    });
+
+    it('can be switched off', async () => {
+      const uncached = await serveProxy({ upstreamUrl: upstream.marketingUrl, cache: false });
+      try {
+        const before = campaignsCalls();
+        for (let index = 0; index < 2; index += 1) {
+          const reply = await post(uncached.url, { operation: 'campaigns', variables: { limit: 1 } });
+          assert.equal(reply.headers.get('x-cache'), null);
+          assert.equal(reply.headers.get('cache-control'), 'no-store');
+        }
+        assert.equal(campaignsCalls() - before, 2);
+      } finally {
+        await uncached.close();
+      }
+    });
+  });
+
+  describe('failures', () => {
+    it('answers 504 upstream_timeout when the upstream is too slow', async () => {
+      const held: ServerResponse[] = [];
+      const slow = await startFakeUpstream((_req, res) => void held.push(res));
+      const proxy = await serveProxy({ upstreamUrl: slow.url, timeoutMs: 200, cache: false });
+      try {
+        for (const body of [{ operation: 'campaigns' }, { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-beans' } }]) {
+          const reply = await post(proxy.url, body);
+          assert.equal(reply.status, 504);
+          assert.equal(reply.body.error.code, 'upstream_timeout');
+        }
+        assert.equal(proxy.logs.at(-1)!.error, 'upstream_timeout');
+      } finally {
+        await proxy.close();
+        await slow.close();
+      }
+    });
+
+    it('answers 502 upstream_unavailable when the upstream is down', async () => {
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const { port } = closed.address() as { port: number };
+      await new Promise((resolve) => closed.close(resolve));
+      const proxy = await serveProxy({ upstreamUrl: `http://127.0.0.1:${port}/graphql` });
+      try {
+        const reply = await post(proxy.url, { operation: 'campaign', variables: { id: 'x' } });
+        assert.equal(reply.status, 502);
+        assert.equal(reply.body.error.code, 'upstream_unavailable');
+        assert.ok(!reply.text.includes(String(port)), 'no internal address in the message');
+      } finally {
+        await proxy.close();
+      }
+    });
+
+    it('retries a query once after a dropped connection, but never a coupon request', async () => {
+      let attempts = 0;
+      let dropNext = true;
+      const flaky = await startFakeUpstream(async (req, res) => {
+        attempts += 1;
+        const body = await readBody(req);
+        if (dropNext) {
+          dropNext = false;
+          req.socket.destroy();
+          return;
+        }
+        const forwarded = await fetch(upstream.marketingUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': String(req.headers['x-api-key']) }, body });
+        res.writeHead(forwarded.status, { 'content-type': 'application/json' }).end(await forwarded.text());
+      });
+      const proxy = await serveProxy({ upstreamUrl: flaky.url, cache: false });
+      try {
+        const query = await post(proxy.url, { operation: 'campaign', variables: { id: 'camp-harbor-beans' } });
+        assert.equal(query.status, 200, query.text);
+        assert.equal(query.body.data.campaign.id, 'camp-harbor-beans');
+        assert.equal(attempts, 2);
+
+        attempts = 0;
+        dropNext = true;
+        const minted = upstream.stats().couponsMinted;
+        const mutation = await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-beans' } });
+        assert.equal(mutation.status, 502);
+        assert.equal(mutation.body.error.code, 'upstream_unavailable');
+        assert.equal(attempts, 1);
+        assert.equal(upstream.stats().couponsMinted, minted);
+      } finally {
+        await proxy.close();
+        await flaky.close();
+      }
+    });
+
+    it('scrubs the API key from upstream error text, and maps auth failures to 502', async () => {
+      const echoing = await startFakeUpstream((req, res) => {
+        const message = `Invalid API key ${String(req.headers['x-api-key'])} for this endpoint`;
+        res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ errors: [{ message, extensions: { code: 'UNAUTHORIZED' } }] }));
+      });
+      const proxy = await serveProxy({ upstreamUrl: echoing.url });
+      try {
+        const reply = await post(proxy.url, { operation: 'campaigns' });
+        assert.equal(reply.status, 502);
+        assert.equal(reply.body.error.code, 'unauthorized');
+        assert.match(reply.body.error.message, /\[redacted\]/);
+        assert.ok(!reply.text.includes(TEST_API_KEY));
+        assert.ok(!JSON.stringify(proxy.logs).includes(TEST_API_KEY));
+      } finally {
+        await proxy.close();
+        await echoing.close();
+      }
+      const wrongKey = await serveProxy({ upstreamUrl: upstream.marketingUrl, apiKey: 'not-the-key' });
+      try {
+        const reply = await post(wrongKey.url, { operation: 'campaigns' });
+        assert.equal(reply.status, 502);
+        assert.ok(!reply.text.includes('not-the-key'));
+      } finally {
+        await wrongKey.close();
+      }
+    });
+
+    it('answers 502 upstream_error for an upstream that does not speak GraphQL', async () => {
+      const html = await startFakeUpstream((_req, res) => void res.writeHead(500, { 'content-type': 'text/html' }).end('<h1>Oops</h1>'));
+      const proxy = await serveProxy({ upstreamUrl: html.url });
+      try {
+        const reply = await post(proxy.url, { operation: 'campaigns' });
+        assert.equal(reply.status, 502);
+        assert.equal(reply.body.error.code, 'upstream_error');
+      } finally {
+        await proxy.close();
+        await html.close();
+      }
+    });
+  });
+});
