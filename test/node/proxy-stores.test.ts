@@ -1,0 +1,143 @@
+/**
+ * The proxy's stores: one contract run against the memory store and against a real redis-server
+ * (started here on a free port), then two proxy instances sharing one Redis the way instances behind
+ * a load balancer do: one coupon per Idempotency-Key across both, shared rate limits and cache.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { createMemoryStore, createRedisStore, type ProxyStore } from '../../src/proxy/index.ts';
+import { startRedis, type RunningRedis } from './support/redis.ts';
+import { post, serveProxy, startUpstream, type ProxyUnderTest, type Upstream } from './support/proxy-server.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function storeContract(name: string, open: () => Promise<ProxyStore>, close: (store: ProxyStore) => Promise<void>) {
+  describe(`${name} store`, () => {
+    let store: ProxyStore;
+    before(async () => {
+      store = await open();
+    });
+    after(() => close(store));
+
+    it('gets what was set until it expires', async () => {
+      const key = randomUUID();
+      assert.equal(await store.get(key), undefined);
+      await store.set(key, 'é value\nwith lines', 150);
+      assert.equal(await store.get(key), 'é value\nwith lines');
+      await sleep(250);
+      assert.equal(await store.get(key), undefined);
+    });
+
+    it('adds only when absent, atomically under concurrency', async () => {
+      const key = randomUUID();
+      const results = await Promise.all(Array.from({ length: 50 }, (_, index) => store.add(key, `v${index}`, 5_000)));
+      assert.equal(results.filter(Boolean).length, 1);
+      const winner = results.indexOf(true);
+      assert.equal(await store.get(key), `v${winner}`);
+      await store.delete(key);
+      assert.equal(await store.add(key, 'again', 5_000), true);
+    });
+
+    it('counts in a window that starts at the first increment and does not extend', async () => {
+      const key = randomUUID();
+      const counts = await Promise.all(Array.from({ length: 20 }, () => store.increment(key, 300)));
+      assert.deepEqual(counts.map((state) => state.count).sort((a, b) => a - b), Array.from({ length: 20 }, (_, index) => index + 1));
+      assert.ok(counts.every((state) => state.resetMs > 0 && state.resetMs <= 300));
+      await sleep(400);
+      assert.equal((await store.increment(key, 300)).count, 1);
+    });
+  });
+}
+
+storeContract('memory', async () => createMemoryStore(), async (store) => store.close?.());
+
+describe('memory store bounds', () => {
+  it('drops the oldest keys beyond maxEntries', async () => {
+    const store = createMemoryStore({ maxEntries: 3 });
+    for (const key of ['a', 'b', 'c', 'd']) await store.set(key, key, 60_000);
+    assert.equal(await store.get('a'), undefined);
+    assert.equal(await store.get('d'), 'd');
+  });
+});
+
+describe('Redis', () => {
+  let redis: RunningRedis;
+  before(async () => {
+    redis = await startRedis();
+  });
+  after(() => redis?.stop());
+
+  storeContract(
+    'Redis',
+    async () => createRedisStore({ url: redis.url, keyPrefix: `test-${randomUUID()}:` }),
+    async (store) => store.close?.(),
+  );
+
+  it('refuses a URL that is not redis://', () => {
+    assert.throws(() => createRedisStore({ url: 'http://127.0.0.1:6379' }), /redis:\/\//);
+    assert.throws(() => createRedisStore({ url: 'not a url' }), /redis:\/\//);
+  });
+
+  describe('two proxy instances sharing one Redis', () => {
+    let upstream: Upstream;
+    let stores: ProxyStore[];
+    let instances: ProxyUnderTest[];
+
+    before(async () => {
+      upstream = await startUpstream();
+      const keyPrefix = `shared-${randomUUID()}:`;
+      stores = [createRedisStore({ url: redis.url, keyPrefix }), createRedisStore({ url: redis.url, keyPrefix })];
+      instances = await Promise.all(
+        stores.map((store) =>
+          serveProxy({
+            upstreamUrl: upstream.marketingUrl,
+            store,
+            trustProxy: true,
+            rateLimits: { perAddress: { limit: 4, windowSeconds: 60 }, perShopper: false },
+          }),
+        ),
+      );
+    });
+    after(async () => {
+      await Promise.all(instances.map((instance) => instance.close()));
+      await Promise.all(stores.map((store) => store.close?.()));
+      await upstream.dispose();
+    });
+
+    it('mint exactly one coupon for 200 concurrent requests with one Idempotency-Key spread over both', async () => {
+      const key = randomUUID();
+      const minted = upstream.stats().couponsMinted;
+      const headers = { 'idempotency-key': key, 'x-forwarded-for': '198.51.100.1' };
+      const replies = await Promise.all(
+        Array.from({ length: 200 }, (_, index) =>
+          post(instances[index % 2]!.url, { operation: 'requestCoupon', variables: { campaignId: 'camp-greenleaf-veg-box' } }, headers),
+        ),
+      );
+      assert.deepEqual(replies.map((reply) => reply.status).filter((status) => status !== 200), []);
+      assert.equal(upstream.stats().couponsMinted - minted, 1);
+      assert.equal(new Set(replies.map((reply) => reply.body.data.requestCoupon.coupon.code)).size, 1);
+      const otherVariables = await post(instances[1]!.url, { operation: 'requestCoupon', variables: { campaignId: 'camp-peak-rental' } }, headers);
+      assert.equal(otherVariables.status, 409);
+    });
+
+    it('share rate limits', async () => {
+      const headers = { 'x-forwarded-for': '198.51.100.2' };
+      const body = { operation: 'requestCoupon', variables: { campaignId: 'camp-greenleaf-veg-box' } };
+      const statuses = [];
+      for (let index = 0; index < 5; index += 1) statuses.push((await post(instances[index % 2]!.url, body, headers)).status);
+      assert.deepEqual(statuses, [200, 200, 200, 200, 429]);
+      const limited = await post(instances[0]!.url, body, headers);
+      assert.equal(limited.status, 429);
+      assert.ok(Number(limited.headers.get('retry-after')) > 0);
+    });
+
+    it('share the response cache', async () => {
+      const query = { operation: 'campaigns', variables: { limit: 9 } };
+      const before = upstream.stats().byOperation.campaigns ?? 0;
+      assert.equal((await post(instances[0]!.url, query)).headers.get('x-cache'), 'MISS');
+      assert.equal((await post(instances[1]!.url, query)).headers.get('x-cache'), 'HIT');
+      assert.equal((upstream.stats().byOperation.campaigns ?? 0) - before, 1);
+    });
+  });
+});
