@@ -21,6 +21,41 @@ export interface LoyaltyUser {
 }
 
 export type SessionChangeReason = 'signin' | 'signout' | 'expired' | 'restored';
+
+/** Where the signed-in user is kept between page loads: the tab (default), the browser, or nowhere. */
+export type SessionStorageKind = 'session' | 'local' | 'memory';
+
+/** The storage key of the signed-in user (the `loyalty-widgets:` prefix marks every key we write). */
+export const USER_STORAGE_KEY = 'loyalty-widgets:user';
+
+/** setTimeout cannot wait longer than this (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function webStorage(kind: SessionStorageKind): Storage | undefined {
+  try {
+    if (kind === 'session') return globalThis.sessionStorage;
+    if (kind === 'local') return globalThis.localStorage;
+  } catch {
+    // Storage can be disabled by the browser's privacy settings: keep the session in memory.
+  }
+  return undefined;
+}
+
+/** A stored user, accepted only when every field has the right type and it has not expired. */
+function parseStoredUser(text: string | null): LoyaltyUser | null {
+  if (!text) return null;
+  try {
+    const value = JSON.parse(text) as Partial<LoyaltyUser> | null;
+    if (!value || typeof value.sub !== 'string' || typeof value.accessToken !== 'string') return null;
+    if (typeof value.expiresAt !== 'number' || value.expiresAt <= Date.now() || typeof value.scope !== 'string') return null;
+    const user: LoyaltyUser = { sub: value.sub, accessToken: value.accessToken, expiresAt: value.expiresAt, scope: value.scope };
+    if (typeof value.username === 'string') user.username = value.username;
+    if (typeof value.loyaltyId === 'string') user.loyaltyId = value.loyaltyId;
+    return user;
+  } catch {
+    return null;
+  }
+}
 export type SessionListener = (user: LoyaltyUser | null, reason: SessionChangeReason) => void;
 
 /** A function that starts a sign-in; it runs inside the shopper's click so a popup may open. */
@@ -30,6 +65,14 @@ class PageSession {
   private current: LoyaltyUser | null = null;
   private readonly listeners = new Set<SessionListener>();
   private readonly starters: SignInStarter[] = [];
+  private storageKind: SessionStorageKind | undefined;
+  private expiryTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly onStorage = (event: StorageEvent): void => {
+    if (event.key !== USER_STORAGE_KEY || event.storageArea !== webStorage('local')) return;
+    const user = parseStoredUser(event.newValue);
+    if (user) this.set(user, 'signin');
+    else if (this.current) this.set(null, 'signout');
+  };
 
   /** The signed-in shopper, or null. */
   get user(): LoyaltyUser | null {
@@ -37,10 +80,62 @@ class PageSession {
     return this.current;
   }
 
-  /** Replaces the session and tells every subscriber. */
+  /** Replaces the session, keeps it in the chosen storage, and tells every subscriber. */
   set(user: LoyaltyUser | null, reason: SessionChangeReason): void {
+    if (user && user.expiresAt <= Date.now()) {
+      user = null;
+      reason = 'expired';
+    }
     this.current = user;
+    this.persist(user);
+    this.armExpiry(user);
     for (const listener of [...this.listeners]) listener(user, reason);
+  }
+
+  /**
+   * Chooses where the user is kept (the first sign-in button on the page decides; later calls with
+   * another kind are ignored) and restores an unexpired user from there, with reason `restored`.
+   */
+  useStorage(kind: SessionStorageKind): void {
+    if (this.storageKind) return;
+    this.storageKind = kind;
+    if (kind === 'local') globalThis.addEventListener?.('storage', this.onStorage);
+    if (this.current) {
+      this.persist(this.current);
+      return;
+    }
+    const storage = webStorage(kind);
+    const stored = storage ? parseStoredUser(storage.getItem(USER_STORAGE_KEY)) : null;
+    if (stored) this.set(stored, 'restored');
+    else storage?.removeItem(USER_STORAGE_KEY);
+  }
+
+  private persist(user: LoyaltyUser | null): void {
+    try {
+      if (user) {
+        const storage = webStorage(this.storageKind ?? 'memory');
+        storage?.setItem(USER_STORAGE_KEY, JSON.stringify(user));
+      } else {
+        // Signing out forgets everything, wherever an earlier page kept it.
+        webStorage('session')?.removeItem(USER_STORAGE_KEY);
+        webStorage('local')?.removeItem(USER_STORAGE_KEY);
+      }
+    } catch {
+      // A full or disabled storage leaves the session in memory for this page.
+    }
+  }
+
+  /** Signs the shopper out when the access token runs out, so no element uses a dead token. */
+  private armExpiry(user: LoyaltyUser | null): void {
+    clearTimeout(this.expiryTimer);
+    this.expiryTimer = undefined;
+    if (!user) return;
+    const delay = Math.min(Math.max(user.expiresAt - Date.now(), 0), MAX_TIMER_MS);
+    this.expiryTimer = setTimeout(() => {
+      if (this.current !== user) return;
+      if (user.expiresAt <= Date.now()) this.set(null, 'expired');
+      else this.armExpiry(user);
+    }, delay);
   }
 
   /** Calls the listener on every change; returns the unsubscribe function. */

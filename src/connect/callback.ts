@@ -1,0 +1,76 @@
+/**
+ * Runs when the script loads on a page whose address carries a Connect sign-in response (the
+ * redirect URI may be any page of the merchant's site). It removes the tokens from the address bar
+ * at once, then either hands the response to the window that opened this popup, or keeps it for the
+ * sign-in button of this page to finish (redirect mode). Nothing here imports oidc-client-ts.
+ */
+import { REDIRECT_REQUEST_TYPE, STATE_STORAGE_PREFIX } from './options.ts';
+
+/**
+ * The message oidc-client-ts's popup window waits for (AbstractChildWindow: `source` "oidc-client",
+ * posted to our own origin only). test/browser/signin/internals.test.ts checks the library still
+ * accepts it.
+ */
+export const POPUP_MESSAGE_SOURCE = 'oidc-client';
+
+/** How long the popup waits for its opener to close it before closing itself. */
+const SELF_CLOSE_DELAY_MS = 3000;
+
+let captured: string | undefined;
+
+/** The fragment parameters of a URL, when they are a Connect sign-in response. */
+export function signInResponseParams(href: string): URLSearchParams | undefined {
+  const hash = new URL(href).hash.slice(1);
+  if (!hash) return undefined;
+  const params = new URLSearchParams(hash);
+  const isResponse = params.has('state') && (params.has('id_token') || params.has('access_token') || params.has('error'));
+  return isResponse ? params : undefined;
+}
+
+function pendingRequestType(state: string): string | undefined {
+  try {
+    const stored = sessionStorage.getItem(STATE_STORAGE_PREFIX + state);
+    return stored ? (JSON.parse(stored) as { request_type?: string }).request_type : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Looks at this page's address once. Returns true when the page is a popup that handed its response
+ * to the opener (the page should then do nothing else).
+ */
+export function captureSignInResponse(win: Window = window): boolean {
+  const href = win.location.href;
+  const params = signInResponseParams(href);
+  if (!params) return false;
+  // Tokens leave the address bar (and so history, bookmarks and shared links) before anything else.
+  win.history.replaceState(win.history.state, '', win.location.pathname + win.location.search);
+  const state = params.get('state') ?? '';
+  if (pendingRequestType(state) === REDIRECT_REQUEST_TYPE) {
+    captured = href;
+    return false;
+  }
+  const message = { source: POPUP_MESSAGE_SOURCE, url: href, keepOpen: false };
+  if (win.opener && win.opener !== win) {
+    // Only a window of our own origin can receive it; the opener checks the origin too.
+    (win.opener as Window).postMessage(message, win.location.origin);
+    setTimeout(() => win.close(), SELF_CLOSE_DELAY_MS);
+    return true;
+  }
+  // The opener link may have been cut (a provider's Cross-Origin-Opener-Policy): oidc-client-ts also
+  // listens on a same-origin BroadcastChannel named after the state. Otherwise it is an orphan or
+  // replayed response, which this page's button will refuse with state_mismatch.
+  const channel = new BroadcastChannel(`oidc-client-popup-${state}`);
+  channel.postMessage(message);
+  channel.close();
+  captured = href;
+  return false;
+}
+
+/** Takes the sign-in response captured at load, once. */
+export function takeCapturedResponse(): string | undefined {
+  const response = captured;
+  captured = undefined;
+  return response;
+}

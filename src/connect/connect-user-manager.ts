@@ -1,0 +1,182 @@
+/**
+ * oidc-client-ts's UserManager taught the implicit flow (`response_type=id_token token`) that the
+ * spec's Connect speaks. We keep what the library does well (the popup window and its
+ * origin-checked message channel, single-use state storage, discovery metadata, the User object and
+ * its events) and override the two protected steps it leaves to subclasses:
+ * - `_signinStart` builds the request exactly as the spec asks, nothing more;
+ * - `_signinEnd` reads the fragment response and runs every relying-party check (id-token.ts)
+ *   before any token is used. The access token is sent to `/me` only after all checks pass.
+ * oidc-client-ts is pinned to ~3.5.0; test/browser/signin/internals.test.ts fails if these
+ * internals change.
+ */
+import {
+  SigninState,
+  User,
+  UserManager,
+  WebStorageStateStore,
+  InMemoryWebStorage,
+  type CreateSigninRequestArgs,
+  type IWindow,
+  type NavigateResponse,
+  type OidcMetadata,
+  type UserProfile,
+} from 'oidc-client-ts';
+import { safeUrl } from '../shared/safe-url.ts';
+import { SignInError } from './errors.ts';
+import { ProviderKeys, randomToken, sha256Base64url, verifyIdToken } from './id-token.ts';
+import { STATE_STORAGE_PREFIX, type ConnectOptions } from './options.ts';
+import { fetchProfile, type ConnectProfile } from './profile.ts';
+
+/** The user oidc-client-ts hands back, with the `/me` profile when `profile` was granted. */
+export interface ConnectSignIn {
+  user: User;
+  /** Null when the `profile` scope was not requested or granted. */
+  profile: ConnectProfile | null;
+}
+
+const profiles = new WeakMap<User, ConnectProfile>();
+
+/** The `/me` profile read during the sign-in that produced this user, if any. */
+export function profileOf(user: User): ConnectProfile | null {
+  return profiles.get(user) ?? null;
+}
+
+function stripSlash(url: string): string {
+  return url.endsWith('/') ? url.slice(0, -1) : url;
+}
+
+export class ConnectUserManager extends UserManager {
+  readonly connect: ConnectOptions;
+
+  constructor(options: ConnectOptions) {
+    super({
+      authority: options.authority,
+      client_id: options.clientId,
+      redirect_uri: options.redirectUri,
+      popup_redirect_uri: options.redirectUri,
+      scope: options.scope,
+      response_type: 'id_token token',
+      response_mode: 'fragment',
+      automaticSilentRenew: false,
+      monitorSession: false,
+      loadUserInfo: false,
+      filterProtocolClaims: false,
+      staleStateAgeInSeconds: 15 * 60,
+      // The page-wide session (session.ts) persists the signed-in user; oidc-client-ts keeps it in memory only.
+      userStore: new WebStorageStateStore({ store: new InMemoryWebStorage() }),
+      // sessionStorage survives the redirect fallback and dies with the tab.
+      stateStore: new WebStorageStateStore({ prefix: STATE_STORAGE_PREFIX, store: sessionStorage }),
+    });
+    this.connect = options;
+  }
+
+  /** Discovery, with the issuer it must announce and the addresses we will use, checked. */
+  private async discovery(): Promise<{ issuer: string; authorization_endpoint: string; jwks_uri: string; algorithms: string[] | undefined }> {
+    let metadata: Partial<OidcMetadata>;
+    try {
+      metadata = await this.metadataService.getMetadata();
+    } catch (error) {
+      throw new SignInError('network', `Connect discovery could not be read from ${this.settings.metadataUrl}.`, { cause: error });
+    }
+    const { issuer } = metadata;
+    if (typeof issuer !== 'string' || stripSlash(issuer) !== stripSlash(this.connect.authority)) {
+      throw new SignInError('config', `Connect announces issuer "${String(issuer)}", not the authority ${this.connect.authority}.`);
+    }
+    const authorization_endpoint = safeUrl(metadata.authorization_endpoint);
+    const jwks_uri = safeUrl(metadata.jwks_uri);
+    if (!authorization_endpoint || !jwks_uri) {
+      throw new SignInError('config', 'Connect discovery lacks a usable authorization_endpoint or jwks_uri.');
+    }
+    const announced: unknown = (metadata as Record<string, unknown>).id_token_signing_alg_values_supported;
+    const algorithms = Array.isArray(announced) ? announced.filter((alg): alg is string => typeof alg === 'string') : undefined;
+    return { issuer, authorization_endpoint, jwks_uri, algorithms };
+  }
+
+  /** Builds the implicit request: client_id, response_type, nonce (hash of a kept secret), scope, redirect_uri, state. */
+  protected override async _signinStart(args: CreateSigninRequestArgs, handle: IWindow): Promise<NavigateResponse> {
+    try {
+      const { authorization_endpoint } = await this.discovery();
+      const nonceSecret = randomToken();
+      const state = await SigninState.create({
+        id: randomToken(),
+        authority: this.connect.authority,
+        client_id: this.connect.clientId,
+        redirect_uri: this.connect.redirectUri,
+        scope: this.connect.scope,
+        response_mode: 'fragment',
+        request_type: args.request_type,
+        nonce: nonceSecret,
+        data: args.state,
+      });
+      await this.clearStaleState();
+      await this.settings.stateStore.set(state.id, state.toStorageString());
+      const url = new URL(authorization_endpoint);
+      url.searchParams.set('client_id', this.connect.clientId);
+      url.searchParams.set('response_type', 'id_token token');
+      url.searchParams.set('scope', this.connect.scope);
+      url.searchParams.set('redirect_uri', this.connect.redirectUri);
+      url.searchParams.set('nonce', await sha256Base64url(nonceSecret));
+      url.searchParams.set('state', state.id);
+      return await handle.navigate({ url: url.href, state: state.id, response_mode: 'fragment' });
+    } catch (error) {
+      handle.close();
+      throw error;
+    }
+  }
+
+  /** Processes the fragment response; every check passes before a token is used. */
+  protected override async _signinEnd(url: string, _verifySub?: string): Promise<User> {
+    const params = new URLSearchParams(new URL(url).hash.slice(1));
+    const stateId = params.get('state');
+    // Removing the state makes it single use: a replayed response finds nothing.
+    const stored = stateId ? await this.settings.stateStore.remove(stateId) : null;
+    if (!stored) throw new SignInError('state_mismatch', 'The sign-in response does not answer a pending request of this page.');
+    const state = await SigninState.fromStorageString(stored);
+    if (state.client_id !== this.connect.clientId || state.authority !== this.connect.authority) {
+      throw new SignInError('state_mismatch', 'The sign-in response answers a request made for another app.');
+    }
+
+    const error = params.get('error');
+    if (error) {
+      const description = params.get('error_description') ?? error;
+      throw new SignInError(error === 'access_denied' ? 'access_denied' : 'config', `Connect answered ${error}: ${description}`);
+    }
+
+    const idToken = params.get('id_token');
+    const accessToken = params.get('access_token');
+    const tokenType = params.get('token_type');
+    const expiresIn = Number(params.get('expires_in'));
+    if (!idToken || !accessToken) throw new SignInError('invalid_token', 'The sign-in response lacks the ID token or the access token.');
+    if (tokenType?.toLowerCase() !== 'bearer') throw new SignInError('invalid_token', `Unexpected token_type "${String(tokenType)}".`);
+    if (!Number.isFinite(expiresIn) || expiresIn <= 0) throw new SignInError('invalid_token', 'The sign-in response has no valid expires_in.');
+
+    const metadata = await this.discovery();
+    const claims = await verifyIdToken(idToken, {
+      issuer: metadata.issuer,
+      clientId: this.connect.clientId,
+      announcedAlgorithms: metadata.algorithms,
+      keys: ProviderKeys.for(metadata.jwks_uri),
+      nonceSecret: state.nonce ?? '',
+      accessToken,
+    });
+
+    const grantedScope = params.get('scope') ?? state.scope;
+    const profile = grantedScope.split(' ').includes('profile')
+      ? await fetchProfile(this.connect.authority, accessToken, claims.sub)
+      : null;
+
+    const user = new User({
+      id_token: idToken,
+      access_token: accessToken,
+      token_type: 'Bearer',
+      scope: grantedScope,
+      profile: claims as UserProfile,
+      expires_at: Math.floor(Date.now() / 1000) + Math.floor(expiresIn),
+      userState: state.data,
+    });
+    if (profile) profiles.set(user, profile);
+    await this.storeUser(user);
+    await this._events.load(user);
+    return user;
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The light half of sign-in, loaded with the page: it prefetches the sign-in chunk (client.ts) and
+ * opens the popup synchronously inside the shopper's click, whether or not the chunk has arrived.
+ * Nothing here imports oidc-client-ts or jose.
+ */
+import { SignInError } from './errors.ts';
+import { STATE_STORAGE_PREFIX, type ConnectOptions } from './options.ts';
+import type { SignInResult } from './client.ts';
+
+type ClientModule = typeof import('./client.ts');
+
+/** How a sign-in is started: a popup that falls back to a full-page redirect when blocked (default), a popup only, or a redirect. */
+export type SignInMode = 'popup' | 'popup-only' | 'redirect';
+
+/** What a started sign-in turned into: a user, or the page navigating to Connect. */
+export type SignInOutcome = ({ kind: 'signed-in' } & SignInResult) | { kind: 'redirecting' };
+
+let loaded: ClientModule | undefined;
+let loading: Promise<ClientModule> | undefined;
+
+/** Loads the sign-in chunk once; a failed load can be retried. */
+export function loadSignInClient(): Promise<ClientModule> {
+  loading ??= import('./client.ts').then(
+    (module) => (loaded = module),
+    (error: unknown) => {
+      loading = undefined;
+      throw new SignInError('network', 'The sign-in code could not be loaded.', { cause: error });
+    },
+  );
+  return loading;
+}
+
+/** Starts loading the chunk in the background; errors are retried at the click. */
+export function prefetchSignInClient(): void {
+  loadSignInClient().catch(() => undefined);
+}
+
+/** Whether the chunk is already here (the click can then go straight to oidc-client-ts). */
+export function signInClientLoaded(): boolean {
+  return loaded !== undefined;
+}
+
+/** Popup size and position: centred over the page, like oidc-client-ts's PopupUtils.center. */
+export function centredPopupFeatures(): { width: number; height: number; left: number; top: number; location: boolean; toolbar: boolean } {
+  const width = Math.min(500, window.screen.availWidth || 500);
+  const height = Math.min(640, window.screen.availHeight || 640);
+  const left = Math.max(0, Math.round(window.screenX + (window.outerWidth - width) / 2));
+  const top = Math.max(0, Math.round(window.screenY + (window.outerHeight - height) / 2));
+  return { width, height, left, top, location: false, toolbar: false };
+}
+
+function serialize(features: Record<string, number | boolean>): string {
+  return Object.entries(features)
+    .map(([key, value]) => `${key}=${typeof value === 'boolean' ? (value ? 'yes' : 'no') : value}`)
+    .join(',');
+}
+
+let popupCount = 0;
+
+async function redirect(options: ConnectOptions): Promise<SignInOutcome> {
+  await (await loadSignInClient()).signInWithRedirect(options);
+  return { kind: 'redirecting' };
+}
+
+/**
+ * Starts a sign-in. Call it synchronously from the click handler: in popup modes the window is
+ * opened before this function returns, so no popup blocker trips; a blocked popup falls back to a
+ * redirect (mode `popup`) or fails with `popup_blocked` (mode `popup-only`).
+ */
+export function startSignIn(options: ConnectOptions, mode: SignInMode): Promise<SignInOutcome> {
+  if (mode === 'redirect') return redirect(options);
+  const features = centredPopupFeatures();
+  const target = `loyalty-signin-${Date.now().toString(36)}-${++popupCount}`;
+  // Opened empty here, in the click; oidc-client-ts's window.open(undefined, target) finds this same window.
+  const popup = window.open('', target, serialize(features));
+  if (!popup) {
+    if (mode === 'popup-only') return Promise.reject(new SignInError('popup_blocked', 'The browser blocked the sign-in window.'));
+    return redirect(options);
+  }
+  return loadSignInClient().then(
+    async (client) => ({ kind: 'signed-in' as const, ...(await client.signInWithPopup(options, target, features)) }),
+    (error: unknown) => {
+      popup.close();
+      throw error;
+    },
+  );
+}
+
+/** Finishes a redirect sign-in from the response captured at page load. */
+export async function finishSignIn(options: ConnectOptions, responseUrl: string): Promise<SignInResult> {
+  return (await loadSignInClient()).completeSignIn(options, responseUrl);
+}
+
+/** Forgets oidc-client-ts's copy of the user (if the chunk was ever loaded) and every pending request. */
+export function forgetSignIn(options: ConnectOptions | undefined): void {
+  if (options) void loaded?.forget(options);
+  try {
+    for (const key of Object.keys(sessionStorage)) if (key.startsWith(STATE_STORAGE_PREFIX)) sessionStorage.removeItem(key);
+  } catch {
+    // No storage, nothing kept.
+  }
+}

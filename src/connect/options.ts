@@ -1,0 +1,31 @@
+/** What a sign-in needs to know about the provider and the merchant's registered app. */
+export interface ConnectOptions {
+  /** `{connect_url}`: discovery is read from `{authority}/.well-known/openid-configuration`. */
+  authority: string;
+  /** The registered app's `app_id`. */
+  clientId: string;
+  /** Exactly one of the app's registered redirect URIs. */
+  redirectUri: string;
+  /** Space-separated scopes; always contains `openid`. */
+  scope: string;
+}
+
+/** The default scopes: `profile` gives the username and loyalty ID. */
+export const DEFAULT_SCOPE = 'openid profile';
+
+/** Prefix of every key this package writes to localStorage or sessionStorage. */
+export const STORAGE_PREFIX = 'loyalty-widgets:';
+
+/** Where pending sign-in requests (state, nonce secret) are kept: sessionStorage, single use. */
+export const STATE_STORAGE_PREFIX = `${STORAGE_PREFIX}state:`;
+
+/** oidc-client-ts marks its popup and redirect requests with these request types. */
+export const POPUP_REQUEST_TYPE = 'si:p';
+export const REDIRECT_REQUEST_TYPE = 'si:r';
+
+/** Adds `openid` when a page forgot it, and collapses whitespace. */
+export function normalizeScope(scope: string | null | undefined): string {
+  const scopes = (scope?.trim() || DEFAULT_SCOPE).split(/\s+/);
+  if (!scopes.includes('openid')) scopes.unshift('openid');
+  return [...new Set(scopes)].join(' ');
+}

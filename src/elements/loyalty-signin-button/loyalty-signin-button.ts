@@ -1,0 +1,309 @@
+import { LitElement, html, nothing, svg } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
+import { emit } from '../../shared/emit.ts';
+import { LocaleController } from '../../shared/i18n.ts';
+import { safeUrl } from '../../shared/safe-url.ts';
+import { captureSignInResponse, takeCapturedResponse } from '../../connect/callback.ts';
+import { SignInError, signInErrorCode, type SignInErrorCode } from '../../connect/errors.ts';
+import { finishSignIn, forgetSignIn, prefetchSignInClient, startSignIn, type SignInMode, type SignInOutcome } from '../../connect/launcher.ts';
+import type { SignInResult } from '../../connect/client.ts';
+import { normalizeScope, type ConnectOptions } from '../../connect/options.ts';
+import { session, type LoyaltyUser, type SessionChangeReason, type SessionStorageKind } from '../../connect/session.ts';
+import { signinButtonStyles } from './loyalty-signin-button.styles.ts';
+import './loyalty-signin-button.messages.ts';
+
+/** Detail of `loyalty-signin`. */
+export interface LoyaltySigninDetail {
+  user: LoyaltyUser;
+  /** False when signed in without the `profile` scope: no username, no loyalty ID. */
+  profile: boolean;
+  /** `signin` for a new sign-in, `restored` when the page found the session kept from an earlier load. */
+  reason: 'signin' | 'restored';
+}
+/** Detail of `loyalty-signout`. */
+export interface LoyaltySignoutDetail {
+  reason: 'signout' | 'expired';
+}
+/** Detail of `loyalty-signin-error`. */
+export interface LoyaltySigninErrorDetail {
+  code: SignInErrorCode;
+  message: string;
+}
+
+// A page opened as our sign-in popup hands the response to its opener and does nothing else;
+// a page coming back from a redirect sign-in keeps the response for its button to finish.
+const isHandOverPopup = captureSignInResponse();
+
+/** Connected buttons in connection order; the first one reports session changes no button caused. */
+const buttons: LoyaltySigninButton[] = [];
+/** The button whose action is changing the session right now, which reports that change. */
+let actingButton: LoyaltySigninButton | undefined;
+
+function act(button: LoyaltySigninButton, change: () => void): void {
+  actingButton = button;
+  try {
+    change();
+  } finally {
+    actingButton = undefined;
+  }
+}
+
+const walletIcon = svg`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M4 6.5A2.5 2.5 0 0 1 6.5 4H18v3h1a1 1 0 0 1 1 1v10.5a1.5 1.5 0 0 1-1.5 1.5h-12A2.5 2.5 0 0 1 4 17.5v-11Zm2.5-.5a.5.5 0 0 0 0 1H16V6H6.5ZM15 12.5a1.5 1.5 0 1 0 3 0 1.5 1.5 0 0 0-3 0Z"/></svg>`;
+
+/**
+ * A button that signs the shopper in with their loyalty wallet through Connect (OpenID Connect,
+ * implicit flow) in a popup, and shows who is signed in with a sign-out control. The sign-in
+ * machinery (oidc-client-ts, jose) loads lazily and is prefetched before the click.
+ *
+ * The session is page-wide: every button and widget on the page sees the same user; it is kept in
+ * sessionStorage by default (`storage="local"` or `"memory"` to change; the first button on the page
+ * decides) and restored on reload until the access token expires, then signed out.
+ *
+ * A program that is not available for Connect yet (the spec lists one) is shown with `unavailable`:
+ * the button is rendered disabled (`aria-disabled`) with the reason visible and tied to it with
+ * `aria-describedby`; clicking it does nothing. The reason is `unavailable-reason`, or a localized
+ * sentence naming `program`.
+ *
+ * @summary Sign in with the loyalty wallet (Connect) in a popup; shows the signed-in shopper.
+ * @tag loyalty-signin-button
+ *
+ * @event loyalty-signin - The shopper signed in or the session was restored. Detail `{ user, profile, reason }`; `profile` is false when signed in without the `profile` scope (no username or loyalty ID); `reason` is `signin` or `restored`.
+ * @event loyalty-signout - The shopper signed out or the session expired. Detail `{ reason }`: `signout` or `expired`.
+ * @event loyalty-signin-error - A sign-in failed and nothing was used. Detail `{ code, message }`, `code` one of `access_denied`, `popup_blocked`, `popup_closed`, `invalid_token`, `state_mismatch`, `network`, `config`.
+ *
+ * @slot - A custom label for the sign-in button.
+ * @slot icon - A custom icon before the label (a wallet by default).
+ *
+ * @csspart button - The sign-in button.
+ * @csspart icon - The icon's wrapper.
+ * @csspart label - The label's wrapper.
+ * @csspart user - The signed-in shopper's name.
+ * @csspart signout - The sign-out button.
+ * @csspart message - The line under the button: an error (`role="alert"`) or why a program is unavailable.
+ *
+ * @cssproperty --loyalty-color-primary - Button background and sign-out text colour.
+ * @cssproperty --loyalty-color-on-primary - Button text colour.
+ * @cssproperty --loyalty-color-surface - Background of an unavailable button.
+ * @cssproperty --loyalty-color-text - Text colour.
+ * @cssproperty --loyalty-color-muted - Colour of the unavailable reason.
+ * @cssproperty --loyalty-color-border - Border of an unavailable button.
+ * @cssproperty --loyalty-color-danger - Colour of error messages.
+ * @cssproperty --loyalty-radius - Corner radius of the buttons.
+ * @cssproperty --loyalty-spacing - Base spacing unit.
+ * @cssproperty --loyalty-focus-ring - Box shadow of the keyboard focus ring.
+ */
+export class LoyaltySigninButton extends LitElement {
+  static override styles = signinButtonStyles;
+
+  /** `{connect_url}`, the Connect provider; discovery is read from `{authority}/.well-known/openid-configuration`. */
+  @property() authority = '';
+
+  /** The registered app's `app_id`. */
+  @property({ attribute: 'client-id' }) clientId = '';
+
+  /** One of the app's registered redirect URIs, on this site. Defaults to the current page (origin and path). */
+  @property({ attribute: 'redirect-uri' }) redirectUri = '';
+
+  /** Space-separated scopes; `openid` is always included. */
+  @property() scope = 'openid profile';
+
+  /** `popup` (falls back to a full-page redirect when the popup is blocked), `popup-only`, or `redirect`. */
+  @property() mode: SignInMode = 'popup';
+
+  /** Where the session is kept between page loads: `session` (sessionStorage), `local` (localStorage) or `memory`. */
+  @property() storage: SessionStorageKind = 'session';
+
+  /** What screen readers announce while the sign-in runs (defaults to a localized "Signing in…"). */
+  @property({ attribute: 'pending-label' }) pendingLabel = '';
+
+  /** The loyalty program's name, shown in the reason when it is `unavailable`. */
+  @property() program = '';
+
+  /** The program is not available for Connect yet: the button is disabled and says why. */
+  @property({ type: Boolean, reflect: true }) unavailable = false;
+
+  /** Why the program is unavailable, replacing the default sentence. */
+  @property({ attribute: 'unavailable-reason' }) unavailableReason = '';
+
+  @state() private pending = false;
+  @state() private failure: SignInErrorCode | undefined;
+
+  @query('[part~="button"]') private signinButton?: HTMLButtonElement;
+  @query('[part~="signout"]') private signoutButton?: HTMLButtonElement;
+
+  private readonly locale = new LocaleController(this);
+  private unsubscribe?: () => void;
+  private unregisterStarter?: () => void;
+  private visibility?: IntersectionObserver;
+  private idleHandle?: number;
+
+  /** The signed-in shopper (`{ sub, username, loyaltyId, accessToken, expiresAt, scope }`), or null. */
+  get user(): LoyaltyUser | null {
+    return session.user;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    buttons.push(this);
+    this.unsubscribe = session.subscribe((user, reason) => this.onSessionChange(user, reason));
+    session.useStorage(this.storage);
+    if (isHandOverPopup || this.unavailable) return;
+    this.unregisterStarter = session.registerSignInStarter(() => this.signIn());
+    this.schedulePrefetch();
+    const response = takeCapturedResponse();
+    if (response) this.finishRedirect(response);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    buttons.splice(buttons.indexOf(this), 1);
+    this.unsubscribe?.();
+    this.unregisterStarter?.();
+    this.visibility?.disconnect();
+    if (this.idleHandle !== undefined) cancelIdleCallback(this.idleHandle);
+  }
+
+  /**
+   * Starts a sign-in. Call it from a click (or key press) handler: the popup opens before this
+   * method returns, so popup blockers let it through.
+   */
+  signIn(): void {
+    if (this.unavailable || this.pending || isHandOverPopup) return;
+    const options = this.optionsOrFail();
+    if (!options) return;
+    this.failure = undefined;
+    this.track(startSignIn(options, this.mode));
+  }
+
+  /** Shows the pending state while a sign-in runs, then fills the session or reports the failure. */
+  private track(signIn: Promise<SignInOutcome | SignInResult>): void {
+    this.pending = true;
+    signIn.then(
+      (outcome) => {
+        if ('kind' in outcome && outcome.kind === 'redirecting') return;
+        this.pending = false;
+        if ('user' in outcome) act(this, () => session.set(outcome.user, 'signin'));
+      },
+      (error: unknown) => {
+        this.pending = false;
+        this.fail(error);
+      },
+    );
+  }
+
+  /** Signs the shopper out and forgets everything kept about them (memory and storage). */
+  signOut(): void {
+    let options: ConnectOptions | undefined;
+    try {
+      options = this.connectOptions();
+    } catch {
+      options = undefined;
+    }
+    forgetSignIn(options);
+    this.failure = undefined;
+    act(this, () => session.set(null, 'signout'));
+  }
+
+  private connectOptions(): ConnectOptions {
+    const authority = safeUrl(this.authority.trim())?.replace(/\/$/, '');
+    if (!authority) throw new SignInError('config', `authority="${this.authority}" is not an https URL (or http on localhost).`);
+    const clientId = this.clientId.trim();
+    if (!clientId) throw new SignInError('config', 'client-id is missing: use the app_id of your registered app.');
+    const redirectUri = this.redirectUri.trim() || `${location.origin}${location.pathname}`;
+    let redirect: URL;
+    try {
+      redirect = new URL(redirectUri, location.href);
+    } catch {
+      throw new SignInError('config', `redirect-uri="${redirectUri}" is not a URL.`);
+    }
+    if (redirect.origin !== location.origin) {
+      throw new SignInError('config', `redirect-uri must be a page of this site (${location.origin}) so the sign-in can come back here.`);
+    }
+    return { authority, clientId, redirectUri: redirect.href, scope: normalizeScope(this.scope) };
+  }
+
+  private finishRedirect(responseUrl: string): void {
+    const options = this.optionsOrFail();
+    if (options) this.track(finishSignIn(options, responseUrl));
+  }
+
+  /** The connect options, or undefined after reporting a `config` error. */
+  private optionsOrFail(): ConnectOptions | undefined {
+    try {
+      return this.connectOptions();
+    } catch (error) {
+      this.fail(error);
+      return undefined;
+    }
+  }
+
+  private fail(error: unknown): void {
+    const code = signInErrorCode(error);
+    this.failure = code;
+    emit<LoyaltySigninErrorDetail>(this, 'loyalty-signin-error', { code, message: error instanceof Error ? error.message : String(error) });
+  }
+
+  private onSessionChange(user: LoyaltyUser | null, reason: SessionChangeReason): void {
+    const hadFocus = this.matches(':focus-within');
+    this.requestUpdate();
+    if (hadFocus) void this.updateComplete.then(() => (user ? this.signoutButton : this.signinButton)?.focus());
+    if ((actingButton ?? buttons[0]) !== this) return;
+    if (user) {
+      const profile = user.scope.split(' ').includes('profile');
+      emit<LoyaltySigninDetail>(this, 'loyalty-signin', { user, profile, reason: reason === 'restored' ? 'restored' : 'signin' });
+    } else {
+      emit<LoyaltySignoutDetail>(this, 'loyalty-signout', { reason: reason === 'expired' ? 'expired' : 'signout' });
+    }
+  }
+
+  /** Loads the sign-in chunk before the click: when idle, on hover or focus, or when the button is seen. */
+  private schedulePrefetch(): void {
+    if (session.user) return;
+    const prefetch = (): void => {
+      this.visibility?.disconnect();
+      prefetchSignInClient();
+    };
+    this.addEventListener('pointerenter', prefetch, { once: true });
+    this.addEventListener('focusin', prefetch, { once: true });
+    if ('requestIdleCallback' in window) this.idleHandle = requestIdleCallback(prefetch, { timeout: 5000 });
+    this.visibility = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) prefetch();
+    });
+    this.visibility.observe(this);
+  }
+
+  private unavailableText(): string {
+    if (this.unavailableReason.trim()) return this.unavailableReason.trim();
+    const program = this.program.trim();
+    return program ? this.locale.t('signin.unavailable', { program }) : this.locale.t('signin.unavailable-generic');
+  }
+
+  override render() {
+    const user = session.user;
+    const error = this.failure
+      ? html`<p part="message" role="alert">${this.locale.t(`signin.error.${this.failure}`)}</p>`
+      : html`<p part="message" role="alert" hidden></p>`;
+    if (user) {
+      const name = user.username ? this.locale.t('signin.signed-in-as', { username: user.username }) : this.locale.t('signin.signed-in');
+      return html`<div class="row">
+          <span part="user">${name}</span>
+          <button part="signout" type="button" @click=${() => this.signOut()}>${this.locale.t('signin.signout')}</button>
+        </div>
+        ${error}`;
+    }
+    const pendingLabel = this.pendingLabel.trim() || this.locale.t('signin.pending');
+    return html`<button
+        part="button"
+        type="button"
+        aria-busy=${this.pending ? 'true' : 'false'}
+        aria-disabled=${this.unavailable || this.pending ? 'true' : nothing}
+        aria-describedby=${this.unavailable ? 'reason' : nothing}
+        @click=${() => this.signIn()}
+      >
+        <span part="icon">${this.pending ? html`<span class="spinner"></span>` : html`<slot name="icon">${walletIcon}</slot>`}</span>
+        <span part="label"><slot>${this.locale.t('signin.label')}</slot></span>
+      </button>
+      <span class="visually-hidden" role="status">${this.pending ? pendingLabel : ''}</span>
+      ${this.unavailable ? html`<p part="message" id="reason">${this.unavailableText()}</p>` : error}`;
+  }
+}
