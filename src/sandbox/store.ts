@@ -48,7 +48,7 @@ export class JsonFile<T> {
   }
 
   write(value: T): void {
-    mkdirSync(dirname(this.path), { recursive: true });
+    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
     const temporary = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`, { mode: this.mode });
     renameSync(temporary, this.path);

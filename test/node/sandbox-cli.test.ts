@@ -1,0 +1,90 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { startConnect, type AppRegistration } from '../../src/sandbox/index.ts';
+import { TestBrowser } from './support/browser.ts';
+import { runCli, spawnCli } from './support/cli.ts';
+import { authUrl, randomNonce, temporaryDataDir } from './support/connect.ts';
+
+describe('Sandbox CLI', () => {
+  let data: Awaited<ReturnType<typeof temporaryDataDir>>;
+  before(async () => {
+    data = await temporaryDataDir();
+  });
+  after(() => data.remove());
+
+  it('register-app prints the registration as JSON and persists it for the server', async () => {
+    const { code, stdout } = await runCli(['register-app', '--name', 'Greenleaf online', '--redirect-uri', 'http://localhost:7100/cb', '--redirect-uri', 'https://greenleaf.example/cb', '--data-dir', data.dir]);
+    assert.equal(code, 0);
+    const app = JSON.parse(stdout) as AppRegistration;
+    assert.deepEqual(Object.keys(app).sort(), ['app_id', 'app_secret', 'name', 'redirect_uris']);
+    assert.equal(app.name, 'Greenleaf online');
+    assert.deepEqual(app.redirect_uris, ['http://localhost:7100/cb', 'https://greenleaf.example/cb']);
+    assert.ok(app.app_secret.length >= 32);
+
+    const connect = await startConnect({ connectPort: 0, dataDir: data.dir });
+    try {
+      const query = { client_id: app.app_id, redirect_uri: 'https://greenleaf.example/cb', response_type: 'id_token token', scope: 'openid', nonce: randomNonce() };
+      const page = await new TestBrowser().get(authUrl(connect.connectUrl, query));
+      assert.equal(page.status, 200);
+      assert.match(await page.text(), /Sign in to continue to Greenleaf online/);
+    } finally {
+      await connect.close();
+    }
+  });
+
+  it('refuses bad arguments with a clear message and exit code 2', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['register-app', '--name', 'x'], /--redirect-uri/],
+      [['register-app', '--redirect-uri', 'http://localhost/cb'], /--name/],
+      [['register-app', '--name', 'x', '--redirect-uri', 'not a url'], /not an absolute URL/],
+      [['register-app', '--name', 'x', '--redirect-uri', 'javascript:alert(1)'], /http or https/],
+      [['register-app', '--name', 'x', '--redirect-uri', 'http://localhost/cb#x'], /fragment/],
+      [['register-app', '--name', '   ', '--redirect-uri', 'http://localhost/cb'], /needs a name/],
+      [['launch'], /Unknown command: launch/],
+      [['--port', '1'], /Unknown option '--port'/],
+      [['add-key', '--name', 'x'], /belong to register-app/],
+    ];
+    await Promise.all(
+      cases.map(async ([args, message]) => {
+        const { code, stderr, stdout } = await runCli([...args, '--data-dir', data.dir]);
+        assert.equal(code, 2, args.join(' '));
+        assert.match(stderr, message, args.join(' '));
+        assert.match(stderr, /Usage: npm run sandbox/);
+        assert.equal(stdout, '');
+      }),
+    );
+  });
+
+  it('prints help', async () => {
+    const { code, stdout } = await runCli(['--help']);
+    assert.equal(code, 0);
+    assert.match(stdout, /register-app/);
+    assert.match(stdout, /add-key/);
+  });
+
+  it('serves both services on the configured ports and stops on SIGTERM', async () => {
+    const child = spawnCli(['--data-dir', data.dir], { CONNECT_PORT: '0', MARKETING_PORT: '0', SANDBOX_API_KEY: 'cli-key' });
+    try {
+      let stdout = '';
+      while (!/Press Ctrl\+C/.test(stdout)) {
+        const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
+        stdout += chunk.toString();
+      }
+      const connectUrl = /Connect \(OpenID issuer\)\s+(\S+)/.exec(stdout)![1]!;
+      const marketingUrl = /Marketing GraphQL\s+(\S+)/.exec(stdout)![1]!;
+      assert.match(stdout, /Marketing API key\s+cli-key/);
+      assert.match(stdout, /Demo app client_id\s+loyalty-demo/);
+      assert.match(stdout, /demo \/ demo/);
+      const discovery = (await (await fetch(`${connectUrl}/.well-known/openid-configuration`)).json()) as { issuer: string };
+      assert.equal(discovery.issuer, connectUrl);
+      const graphql = await fetch(marketingUrl, { method: 'POST', headers: { 'x-api-key': 'cli-key', 'content-type': 'application/json' }, body: '{"query":"{ campaign(id: \\"camp-peak-rental\\") { id } }"}' });
+      assert.deepEqual(await graphql.json(), { data: { campaign: { id: 'camp-peak-rental' } } });
+      const closed = once(child, 'close');
+      child.kill('SIGTERM');
+      assert.deepEqual(await closed, [0, null]);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+});
