@@ -1,0 +1,133 @@
+/**
+ * The `loyalty-proxy` CLI as a child process: it refuses to start on missing or malformed settings
+ * (exit code 1, every problem named, the key never echoed), and when configured serves the protocol
+ * at /api/marketing only, logs one JSON line per request, and stops cleanly on SIGTERM.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { startRedis, type RunningRedis } from './support/redis.ts';
+import { post, startUpstream, TEST_API_KEY, type Upstream } from './support/proxy-server.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const baseEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
+
+interface Cli {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+function runCli(env: Record<string, string>): Cli {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/proxy/cli.ts'], { cwd: root, env: { ...baseEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+async function listening(cli: Cli): Promise<string> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const match = /listening on (http:\/\/\S+\/api\/marketing)/.exec(cli.stderr());
+    if (match) return match[1]!;
+    if (cli.child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the CLI did not start:\n${cli.stderr()}`);
+}
+
+async function stop(cli: Cli): Promise<number | null> {
+  if (cli.child.exitCode === null) cli.child.kill('SIGTERM');
+  return cli.exited;
+}
+
+describe('loyalty-proxy CLI', () => {
+  let upstream: Upstream;
+  before(async () => {
+    upstream = await startUpstream();
+  });
+  after(() => upstream.dispose());
+
+  it('refuses to start without its required settings, naming each', async () => {
+    const cli = runCli({});
+    assert.equal(await cli.exited, 1);
+    assert.match(cli.stderr(), /MARKETING_API_URL is required/);
+    assert.match(cli.stderr(), /MARKETING_API_KEY is required/);
+  });
+
+  it('refuses malformed settings, without echoing the key', async () => {
+    const cli = runCli({
+      MARKETING_API_URL: 'marketing.example/graphql',
+      MARKETING_API_KEY: TEST_API_KEY,
+      PORT: '80a',
+      ALLOWED_ORIGINS: 'https://shop.example, shop.example/path',
+      REDIS_URL: 'http://127.0.0.1:6379',
+      REQUIRE_SIGNIN: 'true',
+    });
+    assert.equal(await cli.exited, 1);
+    const message = cli.stderr();
+    for (const problem of [/MARKETING_API_URL must be an http\(s\) URL/, /PORT must be a port number/, /ALLOWED_ORIGINS must be/, /REDIS_URL must be/, /REQUIRE_SIGNIN needs CONNECT_URL/]) {
+      assert.match(message, problem);
+    }
+    assert.ok(!message.includes(TEST_API_KEY));
+    const outOfRange = runCli({ MARKETING_API_URL: upstream.marketingUrl, MARKETING_API_KEY: TEST_API_KEY, PORT: '70000' });
+    assert.equal(await outOfRange.exited, 1);
+    assert.match(outOfRange.stderr(), /PORT must be a port number/);
+  });
+
+  it('serves the protocol at /api/marketing only, with one JSON access-log line per request', async () => {
+    const cli = runCli({ MARKETING_API_URL: upstream.marketingUrl, MARKETING_API_KEY: TEST_API_KEY, PORT: '0', HOST: '127.0.0.1', ALLOWED_ORIGINS: 'https://shop.example' });
+    try {
+      const url = await listening(cli);
+      const reply = await post(url, { operation: 'campaigns', variables: { limit: 1 } }, { origin: 'https://shop.example' });
+      assert.equal(reply.status, 200);
+      assert.equal(reply.headers.get('access-control-allow-origin'), 'https://shop.example');
+      assert.equal(reply.body.data.campaigns.items.length, 1);
+      const elsewhere = await post(url.replace('/api/marketing', '/graphql'), { operation: 'campaigns' });
+      assert.equal(elsewhere.status, 404);
+      assert.equal(elsewhere.body.error.code, 'not_found');
+      const withQuery = await post(`${url}?x=1`, { operation: 'campaign', variables: { id: 'camp-harbor-beans' } });
+      assert.equal(withQuery.status, 200);
+      assert.equal(await stop(cli), 0);
+      const lines = cli.stdout().trim().split('\n').map((line) => JSON.parse(line) as { operation: string; status: number });
+      assert.deepEqual(lines.map((line) => [line.operation, line.status]), [['campaigns', 200], ['campaign', 200]]);
+      assert.ok(!cli.stdout().includes(TEST_API_KEY) && !cli.stderr().includes(TEST_API_KEY));
+    } finally {
+      await stop(cli);
+    }
+  });
+
+  describe('with REDIS_URL', () => {
+    let redis: RunningRedis;
+    before(async () => {
+      redis = await startRedis();
+    });
+    after(() => redis?.stop());
+
+    it('keeps its state in Redis', async () => {
+      const cli = runCli({ MARKETING_API_URL: upstream.marketingUrl, MARKETING_API_KEY: TEST_API_KEY, PORT: '0', HOST: '127.0.0.1', REDIS_URL: redis.url });
+      try {
+        const url = await listening(cli);
+        assert.match(cli.stderr(), /shared Redis store/);
+        const reply = await post(url, { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-beans' } }, { 'idempotency-key': 'cli-redis-key' });
+        assert.equal(reply.status, 200, reply.text);
+        const replay = await post(url, { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-beans' } }, { 'idempotency-key': 'cli-redis-key' });
+        assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+        const { createClient } = await import('redis');
+        const client = await createClient({ url: redis.url }).connect();
+        try {
+          assert.ok((await client.keys('loyalty-proxy:idem:*')).length > 0, 'the idempotency record is in Redis');
+        } finally {
+          await client.close();
+        }
+      } finally {
+        assert.equal(await stop(cli), 0);
+      }
+    });
+  });
+});
