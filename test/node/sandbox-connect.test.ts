@@ -137,6 +137,7 @@ describe('Connect sandbox: the implicit flow', () => {
     await runImplicitFlow(browser, connect.connectUrl, params());
     const withProfile = await (await browser.get(authUrl(connect.connectUrl, params()))).text();
     assert.match(withProfile, /Allow Harbor Coffee web shop to know who you are\?/);
+    assert.match(withProfile, /you then go back to <code>http:\/\/localhost:7000<\/code>/);
     assert.match(withProfile, new RegExp(`your username: <code>demo</code>`));
     assert.match(withProfile, new RegExp(`your loyalty ID \\(wallet address\\): <code>${demo.loyaltyId}</code>`));
     const withoutProfile = await (await browser.get(authUrl(connect.connectUrl, params({ scope: 'openid' })))).text();

@@ -108,6 +108,8 @@ export function createConnectApp(deps: ConnectDeps): ConnectServer {
   });
   app.get('/assets/sandbox.css', (c) => c.body(SANDBOX_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=3600' }));
 
+  app.get('/favicon.ico', (c) => c.body(null, 204, { 'Cache-Control': 'public, max-age=86400' }));
+
   app.get('/auth', (c) => {
     const check = checkAuthRequest(new URL(c.req.url).searchParams, apps);
     if (check.outcome === 'page') return sendPage(c, errorPage('This sign-in link is not valid', check.message), 400);

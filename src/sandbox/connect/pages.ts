@@ -77,6 +77,7 @@ export function consentPage({ requestId, csrf, request, user }: ConsentPageInput
     'Allow access',
     html`<h1>Allow ${request.appName} to know who you are?</h1>
 ${grants}
+<p class="muted">Either way, you then go back to <code>${new URL(request.redirectUri).origin}</code>.</p>
 <form method="post" action="/consent">
 <input type="hidden" name="request" value="${requestId}">
 <input type="hidden" name="csrf" value="${csrf}">
@@ -85,7 +86,7 @@ ${grants}
 <button type="submit" name="decision" value="cancel" class="secondary">Cancel</button>
 </div>
 </form>
-<form method="post" action="/logout" class="muted">
+<form method="post" action="/logout" class="muted switch-account">
 <input type="hidden" name="request" value="${requestId}">
 <input type="hidden" name="csrf" value="${csrf}">
 <p>Signed in as <strong>${user.username}</strong>. <button type="submit" class="link">Use another account</button></p>

@@ -19,6 +19,6 @@ button.link { flex: none; min-height: 0; padding: 0; border: 0; background: none
 .error { margin: 1rem 0 0; padding: 0.75rem; border-radius: 8px; border: 1px solid var(--danger); color: var(--danger); }
 ul.grants { margin: 0.5rem 0 1rem; padding-inline-start: 1.25rem; }
 code { font-family: ui-monospace, monospace; font-size: 0.85em; overflow-wrap: anywhere; }
-.inline { display: inline; }
+.switch-account { margin-top: 1.25rem; }
 details { margin-top: 1.5rem; font-size: 0.9rem; color: var(--muted); }
 `;

@@ -57,8 +57,10 @@ export function campaignImageSvg(input: { title: string; subtitle: string | null
     ? `<text x="96" y="${430 + titleLines.length * 100}" font-family="system-ui, sans-serif" font-size="48" fill="#ffffff" fill-opacity="0.85">${escapeXml(wrap(input.subtitle, 48, 1)[0] ?? '')}</text>`
     : '';
   const body =
-    `<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>` +
-    `<rect width="1600" height="900" fill="url(#g)"/>` +
+    `<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient>` +
+    // A shade behind the text keeps white type readable on light gradients.
+    `<linearGradient id="shade" x1="0" y1="0" x2="1" y2="0"><stop offset="0" stop-color="#000" stop-opacity="0.4"/><stop offset="0.7" stop-color="#000" stop-opacity="0"/></linearGradient></defs>` +
+    `<rect width="1600" height="900" fill="url(#g)"/><rect width="1600" height="900" fill="url(#shade)"/>` +
     `<circle cx="1380" cy="180" r="260" fill="#ffffff" fill-opacity="0.12"/>` +
     `<circle cx="1500" cy="760" r="180" fill="#000000" fill-opacity="0.08"/>` +
     `<text x="96" y="400" font-family="system-ui, sans-serif" font-size="88" font-weight="700" fill="#ffffff">${titleText}</text>` +
