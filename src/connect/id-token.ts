@@ -5,9 +5,8 @@
  */
 import { base64url, decodeProtectedHeader, importJWK, jwtVerify, type JWK, type JWTPayload } from 'jose';
 import { SignInError } from './errors.ts';
+import { CLOCK_SKEW_SECONDS } from './options.ts';
 
-/** How far the shopper's clock may be off from the provider's, for `exp` (and `nbf`/`iat` sanity). */
-export const CLOCK_SKEW_SECONDS = 60;
 
 /** Asymmetric JWS algorithms only: never `none`, never HMAC (an HMAC "key" could be the public key). */
 const ASYMMETRIC_ALGORITHM = /^(?:(?:RS|PS|ES)(?:256|384|512)|EdDSA|Ed25519)$/;

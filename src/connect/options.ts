@@ -10,6 +10,9 @@ export interface ConnectOptions {
   scope: string;
 }
 
+/** How far the shopper's clock may be off from the provider's when checking `exp` (and `nbf`). */
+export const CLOCK_SKEW_SECONDS = 60;
+
 /** The default scopes: `profile` gives the username and loyalty ID. */
 export const DEFAULT_SCOPE = 'openid profile';
 

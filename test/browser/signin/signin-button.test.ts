@@ -1,0 +1,198 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import type { LoyaltySigninButton } from '../../../src/elements/loyalty-signin-button/index.ts';
+import { session, type LoyaltyUser } from '../../../src/connect/session.ts';
+import { hostileButton, nextEvent, resetSession, setScenario, signInOnce } from './helpers.ts';
+
+const part = (el: LoyaltySigninButton, name: string): HTMLElement | null => el.shadowRoot!.querySelector(`[part~="${name}"]`);
+
+function stubWindowOpen(result: Window | null): { calls: number; restore(): void } {
+  const original = window.open;
+  const stub = { calls: 0, restore: () => void (window.open = original) };
+  window.open = () => {
+    stub.calls++;
+    return result;
+  };
+  return stub;
+}
+
+function aUser(overrides: Partial<LoyaltyUser> = {}): LoyaltyUser {
+  return { sub: 'u1', username: 'ana', loyaltyId: '0xabc', accessToken: 'at', expiresAt: Date.now() + 60_000, scope: 'openid profile', ...overrides };
+}
+
+describe('<loyalty-signin-button>', () => {
+  afterEach(() => resetSession());
+
+  it('renders signed out with a labelled button, icon and slots, and is accessible', async () => {
+    const el = await hostileButton();
+    const button = part(el, 'button')!;
+    expect(button.tagName).to.equal('BUTTON');
+    expect(button.getAttribute('aria-busy')).to.equal('false');
+    expect(part(el, 'label')!.textContent).to.contain('Sign in with your loyalty wallet');
+    expect(part(el, 'icon')!.querySelector('slot[name="icon"] svg')).to.exist;
+    await expect(el).to.be.accessible();
+  });
+
+  it('takes a custom label and icon through slots', async () => {
+    const el = await fixture<LoyaltySigninButton>(html`<loyalty-signin-button authority="https://connect.example" client-id="a">
+      <span slot="icon">★</span>Join rewards</loyalty-signin-button>`);
+    const label = el.shadowRoot!.querySelector<HTMLSlotElement>('slot:not([name])')!.assignedNodes();
+    expect(label.map((node) => node.textContent).join('').trim()).to.equal('Join rewards');
+    expect(el.shadowRoot!.querySelector<HTMLSlotElement>('slot[name="icon"]')!.assignedElements()[0]!.textContent).to.equal('★');
+  });
+
+  it('is busy while the sign-in runs and announces the pending label', async () => {
+    await setScenario('hold');
+    const el = await hostileButton();
+    el.pendingLabel = 'Opening your wallet';
+    const done = nextEvent<{ code: string }>(el, ['loyalty-signin', 'loyalty-signin-error']);
+    el.signIn();
+    await el.updateComplete;
+    expect(part(el, 'button')!.getAttribute('aria-busy')).to.equal('true');
+    expect(part(el, 'button')!.getAttribute('aria-disabled')).to.equal('true');
+    expect(el.shadowRoot!.querySelector('[role="status"]')!.textContent).to.equal('Opening your wallet');
+    await expect(el).to.be.accessible();
+    expect((await done).detail.code).to.equal('popup_closed');
+    await el.updateComplete;
+    expect(part(el, 'button')!.getAttribute('aria-busy')).to.equal('false');
+    expect(el.shadowRoot!.querySelector('[role="alert"]')!.textContent).to.contain('closed before you finished');
+  });
+
+  it('signs in from the keyboard and shows the shopper with a sign-out control that takes the focus', async () => {
+    await setScenario('valid');
+    const el = await hostileButton();
+    part(el, 'button')!.focus();
+    const signedIn = oneEvent(el, 'loyalty-signin');
+    await sendKeys({ press: 'Enter' });
+    const { detail } = await signedIn;
+    expect(detail.reason).to.equal('signin');
+    expect(detail.user.username).to.equal('hostile-demo');
+    await el.updateComplete;
+    expect(part(el, 'user')!.textContent).to.equal('Signed in as hostile-demo');
+    expect(el.shadowRoot!.activeElement).to.equal(part(el, 'signout'));
+    expect(JSON.parse(sessionStorage.getItem('loyalty-widgets:user')!).sub).to.equal('hostile-user-1');
+    await expect(el).to.be.accessible();
+  });
+
+  it('signOut() forgets the shopper everywhere and says so', async () => {
+    const el = await hostileButton();
+    session.set(aUser(), 'signin');
+    expect(sessionStorage.getItem('loyalty-widgets:user')).to.contain('"u1"');
+    sessionStorage.setItem('loyalty-widgets:state:pending', '{}');
+    const signedOut = oneEvent(el, 'loyalty-signout');
+    await el.updateComplete;
+    part(el, 'signout')!.click();
+    expect((await signedOut).detail).to.deep.equal({ reason: 'signout' });
+    expect(el.user).to.equal(null);
+    expect(sessionStorage.getItem('loyalty-widgets:user')).to.equal(null);
+    expect(sessionStorage.getItem('loyalty-widgets:state:pending')).to.equal(null);
+  });
+
+  it('keeps several buttons in sync and sends each event once', async () => {
+    const wrapper = await fixture<HTMLDivElement>(html`<div>
+      <loyalty-signin-button authority="https://connect.example" client-id="a"></loyalty-signin-button>
+      <loyalty-signin-button authority="https://connect.example" client-id="a"></loyalty-signin-button>
+    </div>`);
+    const [first, second] = [...wrapper.querySelectorAll('loyalty-signin-button')];
+    let signins = 0;
+    const count = (): void => void signins++;
+    document.addEventListener('loyalty-signin', count);
+    session.set(aUser({ username: 'bo' }), 'signin');
+    await first!.updateComplete;
+    await second!.updateComplete;
+    document.removeEventListener('loyalty-signin', count);
+    expect(signins).to.equal(1);
+    expect(part(first!, 'user')!.textContent).to.contain('bo');
+    expect(part(second!, 'user')!.textContent).to.contain('bo');
+    second!.signOut();
+    await first!.updateComplete;
+    expect(part(first!, 'button')).to.exist;
+  });
+
+  it('signs out when the access token expires', async () => {
+    const el = await hostileButton();
+    const expired = oneEvent(el, 'loyalty-signout');
+    session.set(aUser({ expiresAt: Date.now() + 300 }), 'signin');
+    expect((await expired).detail).to.deep.equal({ reason: 'expired' });
+    expect(el.user).to.equal(null);
+    expect(sessionStorage.getItem('loyalty-widgets:user')).to.equal(null);
+  });
+
+  it('shows "Signed in" when there is no profile', async () => {
+    const el = await hostileButton();
+    session.set(aUser({ username: undefined, loyaltyId: undefined, scope: 'openid' }), 'signin');
+    await el.updateComplete;
+    expect(part(el, 'user')!.textContent).to.equal('Signed in');
+  });
+
+  it('shows an unavailable program as disabled with the reason, and does nothing on click', async () => {
+    const popup = stubWindowOpen(null);
+    try {
+      const el = await fixture<LoyaltySigninButton>(html`<loyalty-signin-button authority="https://connect.example" client-id="a" program="Harbor Miles" unavailable></loyalty-signin-button>`);
+      const button = part(el, 'button')!;
+      expect(button.getAttribute('aria-disabled')).to.equal('true');
+      const reason = el.shadowRoot!.getElementById(button.getAttribute('aria-describedby')!)!;
+      expect(reason.textContent).to.equal('Harbor Miles is not available for sign-in yet.');
+      let events = 0;
+      el.addEventListener('loyalty-signin-error', () => events++);
+      button.click();
+      el.signIn();
+      expect(popup.calls).to.equal(0);
+      expect(events).to.equal(0);
+      await expect(el).to.be.accessible();
+    } finally {
+      popup.restore();
+    }
+  });
+
+  it('reports popup_blocked in popup-only mode when the browser blocks the window', async () => {
+    const popup = stubWindowOpen(null);
+    try {
+      const el = await hostileButton();
+      el.mode = 'popup-only';
+      const event = await signInOnce(el);
+      expect(event.detail.code).to.equal('popup_blocked');
+      expect(popup.calls).to.equal(1);
+    } finally {
+      popup.restore();
+    }
+  });
+
+  it('reports a missing client-id or a non-https authority as config', async () => {
+    const el = await fixture<LoyaltySigninButton>(html`<loyalty-signin-button authority="http://connect.example"></loyalty-signin-button>`);
+    expect((await signInOnce(el)).detail.code).to.equal('config');
+    el.authority = 'https://connect.example';
+    expect((await signInOnce(el)).detail.code).to.equal('config');
+    el.clientId = 'a';
+    el.redirectUri = 'https://elsewhere.example/cb';
+    const event = await signInOnce(el);
+    expect(event.detail.code).to.equal('config');
+    expect(event.detail.message).to.contain('redirect-uri');
+  });
+
+  it('is started by other elements through the page session', async () => {
+    await setScenario('valid');
+    const el = await hostileButton();
+    const signedIn = oneEvent(el, 'loyalty-signin');
+    expect(session.requestSignIn()).to.equal(true);
+    expect((await signedIn).detail.user.sub).to.equal('hostile-user-1');
+  });
+
+  it('speaks the language in force and lays out right to left', async () => {
+    const wrapper = await fixture<HTMLDivElement>(html`<div lang="fr"><loyalty-signin-button authority="https://connect.example" client-id="a"></loyalty-signin-button></div>`);
+    const el = wrapper.querySelector<LoyaltySigninButton>('loyalty-signin-button')!;
+    expect(part(el, 'label')!.textContent).to.contain('Se connecter');
+    wrapper.setAttribute('lang', 'ar');
+    wrapper.setAttribute('dir', 'rtl');
+    await new Promise((resolve) => setTimeout(resolve));
+    await el.updateComplete;
+    expect(part(el, 'label')!.textContent).to.contain('سجّل الدخول');
+    expect(getComputedStyle(part(el, 'button')!).direction).to.equal('rtl');
+    await expect(el).to.be.accessible();
+  });
+
+  it('follows --loyalty-* custom properties', async () => {
+    const el = await fixture<LoyaltySigninButton>(html`<loyalty-signin-button style="--loyalty-color-primary: rgb(1, 2, 3)" authority="https://connect.example" client-id="a"></loyalty-signin-button>`);
+    expect(getComputedStyle(part(el, 'button')!).backgroundColor).to.equal('rgb(1, 2, 3)');
+  });
+});
