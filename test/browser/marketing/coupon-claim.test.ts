@@ -1,0 +1,234 @@
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import '../../../src/elements/coupon-claim/index.ts';
+import type { CouponClaim } from '../../../src/elements/coupon-claim/index.ts';
+import { session, type LoyaltyUser } from '../../../src/connect/session.ts';
+import { clearStoredClaims, recordFetches, sandboxStats } from './helpers.ts';
+
+const LATTE = 'camp-harbor-morning-latte';
+const part = (el: CouponClaim, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
+
+async function ready(el: CouponClaim): Promise<void> {
+  await waitUntil(
+    () => el.shadowRoot!.querySelector('[part~="claim-button"], [part~="code"], [part~="message"], [part~="error"], [part~="signin-button"]'),
+    'the element did not settle',
+    { timeout: 8000 },
+  );
+}
+
+async function codeOf(el: CouponClaim): Promise<string> {
+  await el.updateComplete;
+  await waitUntil(() => part(el, 'code') ?? part(el, 'error'), 'no code', { timeout: 8000 });
+  const code = part(el, 'code');
+  if (!code) throw new Error(`claim failed: ${part(el, 'error')!.textContent}`);
+  return code.textContent!;
+}
+
+async function minted(): Promise<number> {
+  return (await sandboxStats()).couponsMinted;
+}
+
+const shopper: LoyaltyUser = { sub: 'shopper-1', username: 'demo', loyaltyId: '0xabc', accessToken: 'access-token-1', expiresAt: Date.now() + 3_600_000, scope: 'openid profile' };
+
+describe('<coupon-claim>', () => {
+  let fetches: ReturnType<typeof recordFetches>;
+  beforeEach(() => {
+    clearStoredClaims();
+    fetches = recordFetches();
+  });
+  afterEach(() => {
+    fetches.restore();
+    session.set(null, 'signout');
+  });
+
+  it('a double click mints exactly one coupon, and the code comes back after a reload instead of a new one', async () => {
+    const before = await minted();
+    const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE} currency="EUR"></coupon-claim>`);
+    await ready(el);
+    expect(part(el, 'title')!.textContent).to.equal('Morning latte for less');
+    expect(part(el, 'price')!.textContent).to.equal('€2.50');
+    const button = part(el, 'claim-button')!;
+    const claimed = oneEvent(el, 'coupon-claimed');
+    button.click();
+    button.click();
+    await el.updateComplete;
+    expect(part(el, 'claim-button')!.getAttribute('aria-disabled')).to.equal('true');
+    expect(part(el, 'claim-button')!.textContent!.trim()).to.equal('Getting your coupon…');
+    const { detail } = await claimed;
+    const code = await codeOf(el);
+    expect(detail).to.deep.equal({ campaignId: LATTE, code });
+    expect(await minted()).to.equal(before + 1);
+    expect(fetches.of('requestCoupon')).to.have.length(1);
+    expect(fetches.of('requestCoupon')[0]!.headers.get('idempotency-key')).to.match(/^[\x21-\x7e]{16,}$/);
+    expect(el.shadowRoot!.querySelector('[role="status"]')!.textContent).to.equal(`Your coupon is ready: ${code}`);
+
+    // As after a reload: a new element for the same campaign shows the kept code and mints nothing.
+    el.remove();
+    const again = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
+    await ready(again);
+    expect(await codeOf(again)).to.equal(code);
+    expect(part(again, 'claim-button')).to.equal(null);
+    expect(await minted()).to.equal(before + 1);
+    expect(fetches.of('requestCoupon')).to.have.length(1);
+  });
+
+  it('a retry after a lost response replays the same Idempotency-Key and gets the same coupon', async () => {
+    const before = await minted();
+    const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
+    await ready(el);
+    fetches.loseResponses(1);
+    const failed = oneEvent(el, 'coupon-claim-error');
+    part(el, 'claim-button')!.click();
+    expect((await failed).detail).to.deep.include({ campaignId: LATTE, code: 'network' });
+    await el.updateComplete;
+    expect(part(el, 'error')!.textContent).to.contain('could not reach the loyalty service');
+    expect(await minted(), 'the lost request did mint').to.equal(before + 1);
+    part(el, 'retry-button')!.click();
+    const code = await codeOf(el);
+    const [first, retry] = fetches.of('requestCoupon');
+    expect(retry!.headers.get('idempotency-key')).to.equal(first!.headers.get('idempotency-key'));
+    expect(await minted(), 'the retry minted nothing more').to.equal(before + 1);
+    expect(code).to.be.a('string').and.not.equal('');
+  });
+
+  it('two elements for one campaign share one claim and show the same code', async () => {
+    const before = await minted();
+    const wrapper = await fixture<HTMLDivElement>(
+      html`<div><coupon-claim campaign-id="camp-peak-rental"></coupon-claim><coupon-claim campaign-id="camp-peak-rental"></coupon-claim></div>`,
+    );
+    const [a, b] = [...wrapper.querySelectorAll('coupon-claim')] as CouponClaim[];
+    await ready(a!);
+    await ready(b!);
+    expect(fetches.of('campaign'), 'one request for the shared campaign').to.have.length(1);
+    part(a!, 'claim-button')!.click();
+    part(b!, 'claim-button')!.click();
+    const [codeA, codeB] = [await codeOf(a!), await codeOf(b!)];
+    expect(codeA).to.equal(codeB);
+    expect(fetches.of('requestCoupon')).to.have.length(1);
+    expect(await minted()).to.equal(before + 1);
+  });
+
+  it('with allow-multiple, "Get another coupon" mints a new one under a fresh key', async () => {
+    const before = await minted();
+    const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE} allow-multiple></coupon-claim>`);
+    await ready(el);
+    part(el, 'claim-button')!.click();
+    const first = await codeOf(el);
+    const another = oneEvent(el, 'coupon-claimed');
+    part(el, 'another-button')!.click();
+    const second = (await another).detail.code as string;
+    await el.updateComplete;
+    expect(second).to.not.equal(first);
+    expect(part(el, 'code')!.textContent).to.equal(second);
+    const [one, two] = fetches.of('requestCoupon');
+    expect(one!.headers.get('idempotency-key')).to.not.equal(two!.headers.get('idempotency-key'));
+    expect(await minted()).to.equal(before + 2);
+  });
+
+  it('says a campaign has no coupon instead of showing a button', async () => {
+    const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id="camp-harbor-tenth-cup"></coupon-claim>`);
+    await ready(el);
+    expect(part(el, 'message')!.textContent).to.equal('This campaign has no coupon to claim.');
+    expect(el.shadowRoot!.querySelector('button')).to.equal(null);
+    await expect(el).to.be.accessible();
+  });
+
+  it('explains a missing or unknown campaign, with a retry', async () => {
+    const missing = await fixture<CouponClaim>(html`<coupon-claim></coupon-claim>`);
+    await ready(missing);
+    expect(part(missing, 'error')!.textContent).to.contain('not set up correctly');
+    const unknown = await fixture<CouponClaim>(html`<coupon-claim campaign-id="no-such-campaign" lang="fr"></coupon-claim>`);
+    await ready(unknown);
+    expect(part(unknown, 'error')!.textContent).to.contain('Cette offre est introuvable');
+    expect(part(unknown, 'retry-button')!.textContent).to.equal('Réessayer');
+  });
+
+  it('tells when to try again after a 429', async () => {
+    const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
+    await ready(el);
+    const original = window.fetch;
+    window.fetch = async () =>
+      new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'Too many coupon requests.' } }), { status: 429, headers: { 'retry-after': '30' } });
+    try {
+      const failed = oneEvent(el, 'coupon-claim-error');
+      part(el, 'claim-button')!.click();
+      const { detail } = await failed;
+      expect(detail.code).to.equal('rate_limited');
+      expect(detail.message).to.equal('Too many requests. Please try again in 30 seconds.');
+      await el.updateComplete;
+      expect(part(el, 'error')!.textContent).to.contain('in 30 seconds');
+    } finally {
+      window.fetch = original;
+    }
+  });
+
+  it('copies the code, or says how to copy it when the clipboard is not available', async () => {
+    const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
+    await ready(el);
+    part(el, 'claim-button')!.click();
+    const code = await codeOf(el);
+    const clipboard = navigator.clipboard;
+    const writes: string[] = [];
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (text: string) => void writes.push(text) } });
+    try {
+      part(el, 'copy-button')!.click();
+      await waitUntil(() => writes.length === 1);
+      expect(writes).to.deep.equal([code]);
+      await el.updateComplete;
+      expect(el.shadowRoot!.querySelector('[role="status"]')!.textContent).to.equal('Coupon code copied.');
+      Object.defineProperty(navigator, 'clipboard', { configurable: true, value: undefined });
+      part(el, 'copy-button')!.click();
+      await waitUntil(() => part(el, 'message'));
+      expect(part(el, 'message')!.textContent).to.contain('select the code and copy it');
+      expect(getSelection()!.toString()).to.equal(code);
+    } finally {
+      Object.defineProperty(navigator, 'clipboard', { configurable: true, value: clipboard });
+    }
+  });
+
+  it('claims from the keyboard and moves focus to the copy button', async () => {
+    const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
+    await ready(el);
+    part(el, 'claim-button')!.focus();
+    await sendKeys({ press: 'Enter' });
+    await codeOf(el);
+    await waitUntil(() => el.shadowRoot!.activeElement === part(el, 'copy-button'), 'focus moved to the copy button');
+    await expect(el).to.be.accessible();
+  });
+
+  describe('require-signin', () => {
+    it('asks the shopper to sign in, and says where when the page has no sign-in button', async () => {
+      const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE} require-signin></coupon-claim>`);
+      await ready(el);
+      expect(part(el, 'claim-button')).to.equal(null);
+      const button = part(el, 'signin-button')!;
+      expect(button.textContent).to.equal('Sign in to get this coupon');
+      await expect(el).to.be.accessible();
+      button.click();
+      await el.updateComplete;
+      expect(part(el, 'message')!.textContent).to.contain('sign-in button');
+      expect(fetches.of('requestCoupon')).to.have.length(0);
+    });
+
+    it('signs in through the page, then claims with the access token, and keeps codes per shopper', async () => {
+      const stop = session.registerSignInStarter(() => session.set(shopper, 'signin'));
+      try {
+        const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE} require-signin></coupon-claim>`);
+        await ready(el);
+        part(el, 'signin-button')!.click();
+        const code = await codeOf(el);
+        expect(fetches.of('requestCoupon')[0]!.headers.get('authorization')).to.equal('Bearer access-token-1');
+        expect(Object.keys(localStorage).some((key) => key.includes('shopper-1') && key.includes(LATTE))).to.equal(true);
+        session.set(null, 'signout');
+        await el.updateComplete;
+        expect(part(el, 'code'), 'signed out: not the shopper’s code').to.equal(null);
+        expect(part(el, 'signin-button')).to.not.equal(null);
+        session.set(shopper, 'signin');
+        await el.updateComplete;
+        expect(part(el, 'code')!.textContent).to.equal(code);
+      } finally {
+        stop();
+      }
+    });
+  });
+});
