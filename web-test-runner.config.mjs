@@ -3,6 +3,7 @@
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { testServicesPlugin } from './test/support/wtr-services.ts';
+import { hostileProviderPlugin } from './test/support/hostile-provider.ts';
 
 const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
 
@@ -13,7 +14,7 @@ export default {
   concurrency: 1,
   testsFinishTimeout: 300_000,
   testFramework: { config: { timeout: 20_000 } },
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }), testServicesPlugin()],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }), testServicesPlugin(), hostileProviderPlugin()],
   browsers: [
     chromeLauncher({
       launchOptions: {
