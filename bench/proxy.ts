@@ -1,0 +1,163 @@
+/**
+ * Marketing proxy benchmark: the same `campaigns` query sent to the Marketing sandbox directly, through
+ * the proxy with its cache switched off, and through the proxy with its cache on. The sandbox and the
+ * proxy each run in their own child process (this file, started again with a role), so the load
+ * generator, the proxy and the upstream do not share one event loop.
+ *
+ * For each target: requests per second and p50/p99 latency under load (20 connections), then p50/p99
+ * of one connection at a time, which is what a shopper's single request sees. The proxy's overhead is
+ * the difference of the single-connection p50s; latencies are timed per response in fractional ms.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const LOAD_SECONDS = Number(process.env.BENCH_PROXY_SECONDS ?? 5);
+const SINGLE_SECONDS = Number(process.env.BENCH_PROXY_SINGLE_SECONDS ?? 3);
+const WARMUP_SECONDS = 1;
+const CONNECTIONS = 20;
+const VARIABLES = { limit: 10 };
+const API_KEY = 'bench-marketing-key';
+
+interface Figures {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+}
+
+export interface ProxyTargetFigures {
+  label: string;
+  load: Figures;
+  single: Figures;
+}
+
+export interface ProxyBenchResult {
+  targets: ProxyTargetFigures[];
+  /** Proxy (uncached) single-connection p50 minus direct single-connection p50, in ms. */
+  p50OverheadMs: number;
+  /** Cached proxy requests/s divided by direct requests/s, under load. */
+  cachedThroughputRatio: number;
+}
+
+function percentile(sorted: number[], fraction: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
+}
+
+async function measure(url: string, body: string, headers: Record<string, string>, connections: number, seconds: number): Promise<Figures> {
+  const latencies: number[] = [];
+  const options = { url, method: 'POST' as const, body, headers: { 'content-type': 'application/json', ...headers }, connections, duration: seconds };
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(options, (error, finished) => (error ? reject(error) : resolve(finished)));
+    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+      if (statusCode === 200) latencies.push(responseTime);
+    });
+  });
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
+  latencies.sort((a, b) => a - b);
+  return { requestsPerSecond: latencies.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
+}
+
+async function measureTarget(label: string, url: string, body: string, headers: Record<string, string> = {}): Promise<ProxyTargetFigures> {
+  await measure(url, body, headers, CONNECTIONS, WARMUP_SECONDS);
+  const load = await measure(url, body, headers, CONNECTIONS, LOAD_SECONDS);
+  const single = await measure(url, body, headers, 1, SINGLE_SECONDS);
+  return { label, load, single };
+}
+
+/** Starts this file again in a child process with a role; resolves with the URL it reports. */
+function startChild(role: string, args: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = fork(fileURLToPath(import.meta.url), [role, ...args], {
+    execArgv: ['--import', 'tsx'],
+    // The proxy's access log goes to stdout: kept (its cost is part of the figures), then discarded.
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', (message) => resolve({ url: (message as { url: string }).url, child }));
+    child.once('exit', (code) => reject(new Error(`bench ${role} exited with code ${code}`)));
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+export async function benchProxy(): Promise<ProxyBenchResult> {
+  const { documentFor, BUILT_IN_OPERATIONS } = await import('../src/proxy/operations.ts');
+  const children: ChildProcess[] = [];
+  try {
+    const marketing = await startChild('marketing', []);
+    children.push(marketing.child);
+    const uncached = await startChild('proxy', [marketing.url, 'uncached']);
+    children.push(uncached.child);
+    const cached = await startChild('proxy', [marketing.url, 'cached']);
+    children.push(cached.child);
+
+    const query = documentFor(BUILT_IN_OPERATIONS.campaigns!, VARIABLES);
+    const direct = JSON.stringify({ query, variables: VARIABLES });
+    const proxied = JSON.stringify({ operation: 'campaigns', variables: VARIABLES });
+    const targets = [
+      await measureTarget('direct upstream', marketing.url, direct, { 'x-api-key': API_KEY }),
+      await measureTarget('proxy, uncached', uncached.url, proxied),
+      await measureTarget('proxy, cached', cached.url, proxied),
+    ];
+    const [directFigures, uncachedFigures, cachedFigures] = targets as [ProxyTargetFigures, ProxyTargetFigures, ProxyTargetFigures];
+    return {
+      targets,
+      p50OverheadMs: uncachedFigures.single.p50 - directFigures.single.p50,
+      cachedThroughputRatio: cachedFigures.load.requestsPerSecond / directFigures.load.requestsPerSecond,
+    };
+  } finally {
+    await Promise.all(children.map(stopChild));
+  }
+}
+
+export function printProxyFigures(result: ProxyBenchResult): void {
+  const ms = (value: number) => value.toFixed(2).padStart(8);
+  console.log(`\nMarketing proxy: campaigns(limit: 10); load = ${CONNECTIONS} connections for ${LOAD_SECONDS} s, single = 1 connection for ${SINGLE_SECONDS} s`);
+  console.log(`${'target'.padEnd(18)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}  | single:${'p50 ms'.padStart(8)}${'p99 ms'.padStart(9)}`);
+  for (const { label, load, single } of result.targets) {
+    console.log(`${label.padEnd(18)}${Math.round(load.requestsPerSecond).toString().padStart(9)} ${ms(load.p50)} ${ms(load.p99)}  |        ${ms(single.p50)} ${ms(single.p99)}`);
+  }
+  console.log(`proxy p50 overhead over a direct call (single connection): ${result.p50OverheadMs >= 0 ? '+' : ''}${result.p50OverheadMs.toFixed(2)} ms (aim ≤ 1 ms)`);
+  console.log(`cached proxy throughput / direct throughput: ${result.cachedThroughputRatio.toFixed(1)}× (aim ≥ 5×)`);
+}
+
+async function serveRole(role: string, args: string[]): Promise<void> {
+  let url: string;
+  if (role === 'marketing') {
+    const { startMarketing } = await import('../src/sandbox/index.ts');
+    const dataDir = await mkdtemp(join(tmpdir(), 'loyalty-bench-proxy-'));
+    const marketing = await startMarketing({ marketingPort: 0, host: '127.0.0.1', dataDir, apiKey: API_KEY });
+    process.once('SIGTERM', () => void marketing.close().then(() => rm(dataDir, { recursive: true, force: true })).finally(() => process.exit(0)));
+    url = marketing.marketingUrl;
+  } else {
+    const { createMarketingProxy } = await import('../src/proxy/index.ts');
+    const { toNodeHandler } = await import('../src/proxy/node.ts');
+    const [upstreamUrl, mode] = args;
+    const handler = createMarketingProxy({ upstreamUrl: upstreamUrl!, apiKey: API_KEY, cache: mode === 'cached' ? undefined : false });
+    const server = createServer(toNodeHandler(handler));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    process.once('SIGTERM', () => process.exit(0));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/marketing`;
+  }
+  process.send!({ url });
+}
+
+const [role, ...roleArgs] = process.argv.slice(2);
+if (role === 'marketing' || role === 'proxy') {
+  await serveRole(role, roleArgs);
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  printProxyFigures(await benchProxy());
+}
