@@ -3,3 +3,4 @@
  * Loading it twice is harmless: each definition is skipped when its tag is already defined.
  */
 export {};
+import './elements/loyalty-signin-button/index.ts';
