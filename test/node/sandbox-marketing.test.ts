@@ -259,13 +259,28 @@ describe('Marketing sandbox', () => {
     });
   });
 
+  describe('schema', () => {
+    it('answers introspection with the documented types', async () => {
+      const response = await gql<{ __type: { possibleTypes: Array<{ name: string }> } }>('{ __type(name: "CampaignObjective") { possibleTypes { name } } }');
+      assert.deepEqual(response.body.data!.__type.possibleTypes.map((type) => type.name).sort(), ['CouponObjective', 'VisitObjective']);
+    });
+
+    it('refuses several operations without an operationName with 400', async () => {
+      const response = await gql('query A { campaign(id: "x") { id } } query B { campaign(id: "y") { id } }');
+      assert.equal(response.status, 400);
+      assert.match(response.body.errors![0]!.message, /operationName/);
+    });
+  });
+
   describe('stats', () => {
     it('counts requests per root field and resets', async () => {
       marketing.resetStats();
       await gql('{ a: campaigns { nextToken } campaign(id: "x") { id } }');
       await gql(CAMPAIGNS);
       await postGraphQL(marketing.marketingUrl, 'wrong', CAMPAIGNS);
-      assert.deepEqual(marketing.stats(), { couponsMinted: 0, graphqlRequests: 2, byOperation: { campaigns: 2, campaign: 1 } });
+      await gql('{ campaigns {');
+      // Authenticated requests count even when invalid (they reached the server); unauthenticated ones do not.
+      assert.deepEqual(marketing.stats(), { couponsMinted: 0, graphqlRequests: 3, byOperation: { campaigns: 2, campaign: 1 } });
       marketing.resetStats();
       assert.deepEqual(marketing.stats(), { couponsMinted: 0, graphqlRequests: 0, byOperation: {} });
     });

@@ -58,6 +58,7 @@ async function handleGraphQL(c: Context, schema: GraphQLSchema, state: Marketing
   const givenKey = c.req.header('x-api-key');
   if (!givenKey) return c.json(errorBody('Missing x-api-key header', 'UNAUTHORIZED'), 401);
   if (!sameSecret(givenKey, apiKey)) return c.json(errorBody('Invalid API key', 'UNAUTHORIZED'), 401);
+  state.countRequest();
   if (c.req.method !== 'POST') {
     c.header('Allow', 'POST');
     return c.json(errorBody('Send GraphQL requests as POST with a JSON body', 'METHOD_NOT_ALLOWED'), 405);
@@ -87,7 +88,7 @@ async function handleGraphQL(c: Context, schema: GraphQLSchema, state: Marketing
     const message = body.operationName ? `No operation named ${JSON.stringify(body.operationName)}` : 'The document has several operations; send an operationName';
     return c.json(errorBody(message, 'BAD_REQUEST'), 400);
   }
-  state.countRequest(operation.selectionSet.selections.flatMap((selection) => (selection.kind === 'Field' ? [selection.name.value] : [])));
+  state.countOperation(operation.selectionSet.selections.flatMap((selection) => (selection.kind === 'Field' ? [selection.name.value] : [])));
 
   const result = await execute({
     schema,

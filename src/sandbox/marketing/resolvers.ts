@@ -51,8 +51,12 @@ export class MarketingState {
     this.counters = { couponsMinted: 0, graphqlRequests: 0, byOperation: {} };
   }
 
-  countRequest(rootFields: readonly string[]): void {
+  /** Every authenticated request counts, valid or not: it reached the GraphQL server. */
+  countRequest(): void {
     this.counters.graphqlRequests += 1;
+  }
+
+  countOperation(rootFields: readonly string[]): void {
     for (const field of rootFields) this.counters.byOperation[field] = (this.counters.byOperation[field] ?? 0) + 1;
   }
 
