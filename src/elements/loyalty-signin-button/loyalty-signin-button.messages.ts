@@ -1,7 +1,10 @@
-import { registerMessages } from '../../shared/i18n.ts';
+import type { Messages } from '../../shared/i18n.ts';
 
-/** The sign-in button's strings; merchants override any of them with registerMessages(). */
-registerMessages({
+/**
+ * The sign-in button's strings (English, French, Arabic). The element registers them with
+ * registerMessages(); merchants override any of them the same way.
+ */
+export const signinButtonMessages: Record<string, Messages> = {
   en: {
     'signin.label': 'Sign in with your loyalty wallet',
     'signin.pending': 'Signing in…',
@@ -50,4 +53,4 @@ registerMessages({
     'signin.error.network': 'تعذّر الوصول إلى خدمة الولاء. تحقّق من اتصالك وحاول مجددًا.',
     'signin.error.config': 'تسجيل الدخول غير مُعدّ بشكل صحيح على هذا الموقع.',
   },
-});
+};

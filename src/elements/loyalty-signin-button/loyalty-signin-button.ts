@@ -1,7 +1,7 @@
 import { LitElement, html, nothing, svg } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { emit } from '../../shared/emit.ts';
-import { LocaleController } from '../../shared/i18n.ts';
+import { LocaleController, registerMessages } from '../../shared/i18n.ts';
 import { safeUrl } from '../../shared/safe-url.ts';
 import { captureSignInResponse, takeCapturedResponse } from '../../connect/callback.ts';
 import { SignInError, signInErrorCode, type SignInErrorCode } from '../../connect/errors.ts';
@@ -10,7 +10,10 @@ import type { SignInResult } from '../../connect/client.ts';
 import { normalizeScope, type ConnectOptions } from '../../connect/options.ts';
 import { session, type LoyaltyUser, type SessionChangeReason, type SessionStorageKind } from '../../connect/session.ts';
 import { signinButtonStyles } from './loyalty-signin-button.styles.ts';
-import './loyalty-signin-button.messages.ts';
+import { signinButtonMessages } from './loyalty-signin-button.messages.ts';
+
+// Registered here, not as a side effect of the messages module, so bundlers never drop the strings.
+registerMessages(signinButtonMessages);
 
 /** Detail of `loyalty-signin`. */
 export interface LoyaltySigninDetail {
