@@ -45,7 +45,6 @@ function table(title: string, headers: string[], rows: string[][]): string {
     `| ${headers.join(' | ')} |`,
     `| ${headers.map(() => '---').join(' | ')} |`,
     ...rows.map((row) => `| ${row.join(' | ')} |`),
-    '',
   ].join('\n');
 }
 
@@ -61,9 +60,7 @@ export function renderElementReference(manifest: Manifest): string {
       const methods = publicMembers.filter((m) => m.kind === 'method');
       return [
         `### \`<${element.tagName}>\``,
-        '',
         cell(element.summary ?? element.description),
-        '',
         table(
           'Attributes',
           ['Attribute', 'Property', 'Type', 'Default', 'Description'],
@@ -89,7 +86,7 @@ export function renderElementReference(manifest: Manifest): string {
         ),
       ]
         .filter((part) => part !== '')
-        .join('\n');
+        .join('\n\n');
     })
     .join('\n\n');
 }
