@@ -4,7 +4,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { AppRegistry, checkRegistration } from './connect/apps.ts';
+import { AppRegistry, checkRegistration, type RegisterAppInput } from './connect/apps.ts';
 import { SEED_USERS } from './connect/users.ts';
 import { KeyRing } from './keys.ts';
 import { startSandbox } from './sandbox.ts';
@@ -27,7 +27,7 @@ Options:
 Environment: CONNECT_PORT (4001), MARKETING_PORT (4002), DEMO_PORT (5173), SANDBOX_API_KEY (sandbox-api-key).
 `;
 
-class UsageError extends Error {}
+export class UsageError extends Error {}
 
 function parse(argv: string[]) {
   try {
@@ -65,12 +65,16 @@ Press Ctrl+C to stop.`);
   return 0;
 }
 
-export async function main(argv: string[]): Promise<number> {
+export type CliCommand =
+  | { kind: 'help' }
+  | { kind: 'serve'; dataDir: string }
+  | { kind: 'register-app'; dataDir: string; input: RegisterAppInput }
+  | { kind: 'add-key'; dataDir: string };
+
+/** Reads the command line; throws a UsageError (exit code 2) for anything it cannot run. */
+export function parseCommand(argv: string[]): CliCommand {
   const { values, positionals } = parse(argv);
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  if (values.help) return { kind: 'help' };
   if (positionals.length > 1) throw new UsageError(`Unexpected argument: ${positionals[1]}`);
   const command = positionals[0] ?? 'serve';
   const dataDir = resolveDataDir(values['data-dir']);
@@ -79,28 +83,40 @@ export async function main(argv: string[]): Promise<number> {
   }
   switch (command) {
     case 'serve':
-      return serve(dataDir);
+    case 'add-key':
+      return { kind: command, dataDir };
     case 'register-app': {
       if (values.name === undefined) throw new UsageError('register-app needs --name NAME');
       if (!values['redirect-uri']?.length) throw new UsageError('register-app needs at least one --redirect-uri URI');
-      let input;
       try {
-        input = checkRegistration({ name: values.name, redirectUris: values['redirect-uri'] });
+        return { kind: command, dataDir, input: checkRegistration({ name: values.name, redirectUris: values['redirect-uri'] }) };
       } catch (error) {
         throw new UsageError((error as Error).message);
       }
-      console.log(JSON.stringify(new AppRegistry(dataDir).register(input), null, 2));
-      return 0;
     }
+    default:
+      throw new UsageError(`Unknown command: ${command}`);
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const command = parseCommand(argv);
+  switch (command.kind) {
+    case 'help':
+      console.log(USAGE);
+      return 0;
+    case 'serve':
+      return serve(command.dataDir);
+    case 'register-app':
+      console.log(JSON.stringify(new AppRegistry(command.dataDir).register(command.input), null, 2));
+      return 0;
     case 'add-key': {
-      const keys = new KeyRing(dataDir);
+      const keys = new KeyRing(command.dataDir);
       await keys.ensureKey();
       const kid = await keys.addKey();
       console.log(JSON.stringify({ kid, published: keys.jwks().keys.map((key) => key.kid) }, null, 2));
       return 0;
     }
-    default:
-      throw new UsageError(`Unknown command: ${command}`);
   }
 }
 

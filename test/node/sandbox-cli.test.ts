@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { startConnect, type AppRegistration } from '../../src/sandbox/index.ts';
+import { parseCommand, UsageError } from '../../src/sandbox/cli.ts';
 import { TestBrowser } from './support/browser.ts';
 import { runCli, spawnCli } from './support/cli.ts';
 import { authUrl, randomNonce, temporaryDataDir } from './support/connect.ts';
@@ -34,6 +35,15 @@ describe('Sandbox CLI', () => {
   });
 
   it('refuses bad arguments with a clear message and exit code 2', async () => {
+    for (const args of [['register-app', '--name', 'x'], ['launch']]) {
+      const { code, stderr, stdout } = await runCli([...args, '--data-dir', data.dir]);
+      assert.equal(code, 2, args.join(' '));
+      assert.match(stderr, /Usage: npm run sandbox/);
+      assert.equal(stdout, '');
+    }
+  });
+
+  it('says what is wrong with each bad command line', () => {
     const cases: Array<[string[], RegExp]> = [
       [['register-app', '--name', 'x'], /--redirect-uri/],
       [['register-app', '--redirect-uri', 'http://localhost/cb'], /--name/],
@@ -42,18 +52,14 @@ describe('Sandbox CLI', () => {
       [['register-app', '--name', 'x', '--redirect-uri', 'http://localhost/cb#x'], /fragment/],
       [['register-app', '--name', '   ', '--redirect-uri', 'http://localhost/cb'], /needs a name/],
       [['launch'], /Unknown command: launch/],
+      [['serve', 'now'], /Unexpected argument: now/],
       [['--port', '1'], /Unknown option '--port'/],
+      [['--data-dir'], /--data-dir/],
       [['add-key', '--name', 'x'], /belong to register-app/],
     ];
-    await Promise.all(
-      cases.map(async ([args, message]) => {
-        const { code, stderr, stdout } = await runCli([...args, '--data-dir', data.dir]);
-        assert.equal(code, 2, args.join(' '));
-        assert.match(stderr, message, args.join(' '));
-        assert.match(stderr, /Usage: npm run sandbox/);
-        assert.equal(stdout, '');
-      }),
-    );
+    for (const [args, message] of cases) assert.throws(() => parseCommand(args), (error: Error) => error instanceof UsageError && message.test(error.message), args.join(' '));
+    assert.deepEqual(parseCommand(['--data-dir', data.dir]), { kind: 'serve', dataDir: data.dir });
+    assert.deepEqual(parseCommand(['add-key', '--data-dir', data.dir]), { kind: 'add-key', dataDir: data.dir });
   });
 
   it('prints help', async () => {
