@@ -128,7 +128,8 @@ export class CampaignCarousel extends LitElement {
       const distance = Math.abs(this.offset(slide.getBoundingClientRect(), track));
       if (distance < Math.abs(this.offset(slides[nearest]!.getBoundingClientRect(), track))) nearest = index;
     });
-    this.current = nearest;
+    // While a slide has keyboard focus it stays the current one (roving tabindex), whatever the scroll says.
+    if ((this.renderRoot as ShadowRoot).activeElement?.matches('.slide') !== true) this.current = nearest;
     this.atEnd = this.offset(last.getBoundingClientRect(), track) + last.offsetWidth <= track.width + 1;
   }
 

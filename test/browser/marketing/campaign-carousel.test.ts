@@ -1,0 +1,228 @@
+import { aTimeout, expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { emulateMedia, sendKeys } from '@web/test-runner-commands';
+import '../../../src/elements/campaign-carousel/index.ts';
+import type { CampaignCarousel } from '../../../src/elements/campaign-carousel/index.ts';
+import { clearStoredClaims, recordFetches } from './helpers.ts';
+import { HOSTILE_ACCOUNT_ID, HOSTILE_TEXT } from './hostile-seed.ts';
+
+const all = (el: Element, selector: string) => [...el.shadowRoot!.querySelectorAll<HTMLElement>(selector)];
+const one = (el: Element, selector: string) => el.shadowRoot!.querySelector<HTMLElement>(selector);
+const slides = (el: CampaignCarousel) => all(el, '[part~="slide"]');
+const focusedIndex = (el: CampaignCarousel) => Number((el.shadowRoot!.activeElement as HTMLElement | null)?.dataset.index);
+const currentIndex = (el: CampaignCarousel) => slides(el).findIndex((slide) => slide.tabIndex === 0);
+
+async function loaded(el: CampaignCarousel): Promise<void> {
+  await waitUntil(() => one(el, '[part~="slide"], [part~="empty"], [part~="error"]'), 'the carousel did not load', { timeout: 8000 });
+}
+
+function slideOf(el: CampaignCarousel, title: string): HTMLElement {
+  const found = slides(el).find((slide) => slide.querySelector('[part~="title"]')?.textContent === title);
+  if (!found) throw new Error(`no slide "${title}"`);
+  return found;
+}
+
+describe('<campaign-carousel>', () => {
+  let fetches: ReturnType<typeof recordFetches>;
+  beforeEach(() => {
+    clearStoredClaims();
+    fetches = recordFetches();
+  });
+  afterEach(() => fetches.restore());
+
+  it('renders the WAI-ARIA carousel pattern with each campaign as text', async () => {
+    const el = await fixture<CampaignCarousel>(html`<campaign-carousel business-account-id="biz-harbor-coffee" limit="10" currency="EUR"></campaign-carousel>`);
+    await loaded(el);
+    const region = one(el, '[part~="base"]')!;
+    expect(region.localName).to.equal('section');
+    expect([region.getAttribute('aria-roledescription'), region.getAttribute('aria-label')]).to.deep.equal(['carousel', 'Campaigns']);
+    const list = slides(el);
+    expect(list).to.have.length(5);
+    expect(list.map((s) => [s.getAttribute('role'), s.getAttribute('aria-roledescription'), s.getAttribute('aria-label')])[2]).to.deep.equal([
+      'group',
+      'slide',
+      '3 of 5',
+    ]);
+    const latte = slideOf(el, 'Morning latte for less');
+    expect(latte.querySelector('[part~="subtitle"]')!.textContent).to.equal('Before 10 am, every weekday');
+    expect(latte.querySelector('[part~="description"]')!.textContent).to.contain('any size latte');
+    expect(latte.querySelector('[part~="price"]')!.textContent).to.equal('€2.50');
+    expect(slideOf(el, 'A pastry on us').querySelector('[part~="price"]')!.textContent).to.equal('Free with any order');
+    expect(slideOf(el, 'Your tenth cup is free').querySelector('[part~="price"]'), 'other objectives have no price').to.equal(null);
+    for (const name of ['previous-button', 'next-button']) expect(one(el, `button[part~="${name}"]`)!.getAttribute('aria-controls')).to.equal('slides');
+    expect(one(el, '[part~="rotation-button"]'), 'no autoplay by default').to.equal(null);
+    await expect(el).to.be.accessible();
+  });
+
+  it('asks for images at the widths the proxy offers, lazily, in a box reserved at 16:9', async () => {
+    // A business account no other test shows, so the browser cannot reuse a larger cached rendition.
+    const el = await fixture<CampaignCarousel>(html`<campaign-carousel business-account-id="biz-peak-outfitters" limit="2"></campaign-carousel>`);
+    await loaded(el);
+    const image = one(el, 'img[part~="image"]') as HTMLImageElement;
+    const candidates = image.srcset.split(', ').map((entry) => entry.split(' '));
+    expect(candidates.map(([, width]) => width)).to.deep.equal(['320w', '640w', '960w', '1280w']);
+    for (const [url, width] of candidates) expect(url).to.contain(`w=${parseInt(width!, 10)}`);
+    expect(image.sizes.startsWith('auto')).to.equal(true);
+    expect([image.loading, image.getAttribute('width'), image.getAttribute('height'), image.alt]).to.deep.equal(['lazy', '1600', '900', '']);
+    const box = one(el, '[part~="media"]')!.getBoundingClientRect();
+    expect(box.height).to.be.closeTo((box.width * 9) / 16, 1);
+    await waitUntil(() => image.complete && image.currentSrc, 'the first image did not load', { timeout: 8000 });
+    // The browser picked the smallest rendition that covers the slide at this device pixel ratio.
+    const picked = Number(new URL(image.currentSrc).searchParams.get('w'));
+    const needed = image.getBoundingClientRect().width * devicePixelRatio;
+    const widths = candidates.map(([, width]) => parseInt(width!, 10));
+    expect(picked).to.equal(widths.find((width) => width >= needed) ?? 1280);
+    expect(one(el, '[part~="media"]')!.getBoundingClientRect().height, 'no layout shift once loaded').to.be.closeTo(box.height, 0.5);
+  });
+
+  it('loads the next page only when the shopper reaches the last slide', async () => {
+    const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="3" style="--loyalty-carousel-slide-width: 100%"></campaign-carousel>`);
+    await loaded(el);
+    await aTimeout(300);
+    expect(fetches.of('campaigns'), 'nothing more before the end').to.have.length(1);
+    const next = one(el, 'button[part~="next-button"]')!;
+    next.click();
+    await aTimeout(400);
+    expect(fetches.of('campaigns'), 'still nothing more on slide 2').to.have.length(1);
+    next.click();
+    await waitUntil(() => slides(el).length === 6, 'the second page did not load', { timeout: 8000 });
+    expect(fetches.of('campaigns')[1]!.variables).to.deep.include({ limit: 3 });
+    expect(fetches.of('campaigns')[1]!.variables.nextToken).to.be.a('string');
+    expect(slides(el)[3]!.getAttribute('aria-label')).to.equal('4 of 6');
+    expect(el.shadowRoot!.querySelector('[role="status"]')!.textContent).to.match(/^3 of 3: /);
+  });
+
+  it('shares one network request between carousels showing the same campaigns', async () => {
+    const wrapper = await fixture<HTMLDivElement>(html`<div><campaign-carousel limit="4"></campaign-carousel><campaign-carousel limit="4"></campaign-carousel></div>`);
+    const [a, b] = [...wrapper.querySelectorAll('campaign-carousel')] as CampaignCarousel[];
+    await loaded(a!);
+    await loaded(b!);
+    expect(fetches.of('campaigns')).to.have.length(1);
+    expect(slides(a!).map((s) => s.textContent)).to.deep.equal(slides(b!).map((s) => s.textContent));
+  });
+
+  it('moves between slides with the arrow keys, Home and End, and selects with Enter or a click', async () => {
+    const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="4"></campaign-carousel>`);
+    await loaded(el);
+    slides(el)[0]!.focus();
+    await sendKeys({ press: 'ArrowRight' });
+    await aTimeout(500);
+    expect(focusedIndex(el)).to.equal(1);
+    expect(currentIndex(el)).to.equal(1);
+    await sendKeys({ press: 'End' });
+    expect(focusedIndex(el)).to.equal(3);
+    await sendKeys({ press: 'ArrowLeft' });
+    expect(focusedIndex(el)).to.equal(2);
+    await sendKeys({ press: 'Home' });
+    expect(focusedIndex(el)).to.equal(0);
+    const selected = oneEvent(el, 'campaign-select');
+    await sendKeys({ press: 'Enter' });
+    const { detail } = await selected;
+    expect(detail.campaign.title).to.equal(slides(el)[0]!.querySelector('h3')!.textContent);
+    const clicked = oneEvent(el, 'campaign-select');
+    slides(el)[1]!.querySelector<HTMLElement>('[part~="description"]')!.click();
+    expect((await clicked).detail.campaign.id).to.be.a('string').and.not.equal(detail.campaign.id);
+  });
+
+  it('reverses arrow keys and scrolling right to left', async () => {
+    const wrapper = await fixture<HTMLDivElement>(html`<div dir="rtl" lang="ar"><campaign-carousel limit="4"></campaign-carousel></div>`);
+    const el = wrapper.querySelector('campaign-carousel')!;
+    await loaded(el);
+    expect(one(el, '[part~="base"]')!.getAttribute('aria-label')).to.equal('الحملات');
+    expect(slides(el)[0]!.getAttribute('aria-label')).to.equal('1 من 4');
+    const track = one(el, '[part~="slides"]')!;
+    expect(slides(el)[1]!.getBoundingClientRect().right).to.be.below(slides(el)[0]!.getBoundingClientRect().left + 1);
+    slides(el)[0]!.focus();
+    await sendKeys({ press: 'ArrowLeft' });
+    expect(focusedIndex(el)).to.equal(1);
+    await sendKeys({ press: 'ArrowRight' });
+    expect(focusedIndex(el)).to.equal(0);
+    one(el, 'button[part~="next-button"]')!.click();
+    await waitUntil(() => track.scrollLeft < -10, 'the track did not scroll towards the left', { timeout: 3000 });
+    await expect(el).to.be.accessible();
+  });
+
+  it('rotates only when asked, stops when focus enters, and has its own stop/start button', async () => {
+    const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="4" autoplay="1"></campaign-carousel>`);
+    await loaded(el);
+    const rotation = () => one(el, 'button[part~="rotation-button"]')!;
+    expect(rotation().getAttribute('aria-label')).to.equal('Stop automatic slide show');
+    expect(all(el, 'button').indexOf(rotation()), 'the rotation button comes first').to.equal(0);
+    await waitUntil(() => currentIndex(el) === 1, 'the carousel did not rotate', { timeout: 4000 });
+    slides(el)[1]!.focus();
+    await el.updateComplete;
+    expect(rotation().getAttribute('aria-label')).to.equal('Start automatic slide show');
+    rotation().click();
+    await el.updateComplete;
+    expect(rotation().getAttribute('aria-label')).to.equal('Stop automatic slide show');
+    await expect(el).to.be.accessible();
+  });
+
+  it('never rotates under prefers-reduced-motion', async () => {
+    await emulateMedia({ reducedMotion: 'reduce' });
+    try {
+      const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="4" autoplay="1"></campaign-carousel>`);
+      await loaded(el);
+      expect(one(el, '[part~="rotation-button"]')).to.equal(null);
+      await aTimeout(1500);
+      expect(currentIndex(el)).to.equal(0);
+    } finally {
+      await emulateMedia({ reducedMotion: 'no-preference' });
+    }
+  });
+
+  it('puts a coupon claim on coupon campaigns with `claim`, without fetching the campaigns again', async () => {
+    const el = await fixture<CampaignCarousel>(html`<campaign-carousel business-account-id="biz-harbor-coffee" claim></campaign-carousel>`);
+    await loaded(el);
+    const latte = slideOf(el, 'Morning latte for less').querySelector('coupon-claim')!;
+    expect(latte.hasAttribute('compact')).to.equal(true);
+    expect(slideOf(el, 'Your tenth cup is free').querySelector('coupon-claim')).to.equal(null);
+    await waitUntil(() => latte.shadowRoot?.querySelector('[part~="claim-button"]'), 'claim button', { timeout: 5000 });
+    expect(fetches.of('campaign')).to.have.length(0);
+    let selected = 0;
+    el.addEventListener('campaign-select', () => selected++);
+    const claimed = oneEvent(el, 'coupon-claimed');
+    latte.shadowRoot!.querySelector<HTMLElement>('[part~="claim-button"]')!.click();
+    expect((await claimed).detail.campaignId).to.equal('camp-harbor-morning-latte');
+    expect(selected, 'claiming does not select the slide').to.equal(0);
+    await expect(el).to.be.accessible();
+  });
+
+  it('renders hostile text as text and drops an unsafe image URL', async () => {
+    const el = await fixture<CampaignCarousel>(html`<campaign-carousel business-account-id=${HOSTILE_ACCOUNT_ID}></campaign-carousel>`);
+    await loaded(el);
+    const [slide] = slides(el);
+    expect(slide!.querySelector('[part~="title"]')!.textContent).to.equal(`Hostile ${HOSTILE_TEXT}`);
+    expect(slide!.querySelector('[part~="subtitle"]')!.textContent).to.equal('<script>window.__pwned=1</script>');
+    expect(slide!.querySelector('[part~="price"]')!.textContent).to.equal('<b>3</b>');
+    expect(slide!.querySelector('img, script, b, [onerror]')).to.equal(null);
+    expect((window as { __pwned?: number }).__pwned).to.equal(undefined);
+  });
+
+  it('shows an empty state, and a localized failure whose retry works', async () => {
+    const empty = await fixture<CampaignCarousel>(html`<campaign-carousel business-account-id="biz-with-no-campaigns"></campaign-carousel>`);
+    await loaded(empty);
+    expect(one(empty, '[part~="empty"]')!.textContent).to.equal('No campaigns right now. Come back soon!');
+    await expect(empty).to.be.accessible();
+
+    fetches.loseResponses(1);
+    const el = await fixture<CampaignCarousel>(html`<campaign-carousel lang="fr" limit="2"></campaign-carousel>`);
+    await loaded(el);
+    expect(one(el, '[part~="error"]')!.textContent).to.contain('Le service de fidélité est injoignable');
+    await expect(el).to.be.accessible();
+    one(el, '[part~="retry-button"]')!.click();
+    await waitUntil(() => slides(el).length >= 2, 'retry loads', { timeout: 5000 });
+    expect(slides(el)[0]!.getAttribute('aria-label')).to.match(/^1 sur \d+$/);
+  });
+
+  it('shows a skeleton while loading and aborts its request when removed', async () => {
+    const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="7"></campaign-carousel>`);
+    expect(one(el, '[part~="base"]')!.getAttribute('aria-busy')).to.equal('true');
+    expect(all(el, '[part~="skeleton"]').length).to.be.greaterThan(0);
+    const parent = el.parentElement!;
+    el.remove();
+    parent.append(el);
+    await loaded(el);
+    expect(slides(el)).to.have.length(7);
+    expect(one(el, '[part~="base"]')!.getAttribute('aria-busy')).to.equal('false');
+  });
+});
