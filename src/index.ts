@@ -4,3 +4,6 @@
  */
 export {};
 import './elements/loyalty-signin-button/index.ts';
+import './elements/campaign-carousel/index.ts';
+import './elements/coupon-claim/index.ts';
+import './elements/business-directory/index.ts';
