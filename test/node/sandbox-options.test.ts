@@ -9,6 +9,9 @@ describe('Sandbox options', () => {
     await assert.rejects(startConnect({ connectPort: -1 }), /connectPort must be an integer/);
     await assert.rejects(startConnect({ connectPort: 0, tokenLifetimeSeconds: 0 }), /tokenLifetimeSeconds must be a positive whole number/);
     await assert.rejects(startMarketing({ marketingPort: 0, apiKey: '' }), /API key must not be empty/);
+    const data = await temporaryDataDir();
+    await assert.rejects(startConnect({ connectPort: 0, dataDir: data.dir, demoOrigin: 'localhost:5173' }), /demoOrigin must be an http\(s\) origin/);
+    await data.remove();
   });
 
   it('reports a port in use and leaves nothing running', async () => {

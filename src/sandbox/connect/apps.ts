@@ -27,7 +27,8 @@ const DEMO_PAGES = ['', 'index.html', 'callback.html', 'cms.html', 'theming.html
 const MAX_REDIRECT_URIS = 20;
 
 export function demoRedirectUris(demoOrigin: string): string[] {
-  const origin = new URL(demoOrigin).origin;
+  const origin = URL.canParse(demoOrigin) ? new URL(demoOrigin).origin : 'null';
+  if (origin === 'null') throw new Error(`demoOrigin must be an http(s) origin such as http://localhost:5173, got ${JSON.stringify(demoOrigin)}`);
   return DEMO_PAGES.map((page) => `${origin}/${page}`);
 }
 
