@@ -27,10 +27,22 @@ export function signInResponseParams(href: string): URLSearchParams | undefined 
   return isResponse ? params : undefined;
 }
 
-function pendingRequestType(state: string): string | undefined {
+/** A pending request as oidc-client-ts's SigninState keeps it in sessionStorage (read-only here). */
+export interface PendingRequest {
+  request_type?: string;
+  authority?: string;
+  client_id?: string;
+  redirect_uri?: string;
+  scope?: string;
+  data?: unknown;
+}
+
+/** The pending request a response answers, if this tab started it. */
+export function pendingRequest(responseUrl: string): PendingRequest | undefined {
+  const state = signInResponseParams(responseUrl)?.get('state');
   try {
-    const stored = sessionStorage.getItem(STATE_STORAGE_PREFIX + state);
-    return stored ? (JSON.parse(stored) as { request_type?: string }).request_type : undefined;
+    const stored = state ? sessionStorage.getItem(STATE_STORAGE_PREFIX + state) : null;
+    return stored ? (JSON.parse(stored) as PendingRequest) : undefined;
   } catch {
     return undefined;
   }
@@ -47,7 +59,7 @@ export function captureSignInResponse(win: Window = window): boolean {
   // Tokens leave the address bar (and so history, bookmarks and shared links) before anything else.
   win.history.replaceState(win.history.state, '', win.location.pathname + win.location.search);
   const state = params.get('state') ?? '';
-  if (pendingRequestType(state) === REDIRECT_REQUEST_TYPE) {
+  if (pendingRequest(href)?.request_type === REDIRECT_REQUEST_TYPE) {
     captured = href;
     return false;
   }

@@ -6,7 +6,13 @@ import type { PopupWindowFeatures, User } from 'oidc-client-ts';
 import { ConnectUserManager, profileOf } from './connect-user-manager.ts';
 import { SignInError } from './errors.ts';
 import type { ConnectOptions } from './options.ts';
-import type { LoyaltyUser } from './session.ts';
+import { session, type LoyaltyUser, type SessionStorageKind } from './session.ts';
+
+/** What a redirect sign-in remembers about the page that started it. */
+export interface RedirectReturn {
+  returnTo: string;
+  storage: SessionStorageKind;
+}
 
 export { ConnectUserManager } from './connect-user-manager.ts';
 
@@ -65,7 +71,9 @@ export async function signInWithPopup(options: ConnectOptions, target: string, f
 /** Navigates this page to Connect; the sign-in finishes when the shopper comes back. */
 export async function signInWithRedirect(options: ConnectOptions): Promise<void> {
   try {
-    await managerFor(options).signinRedirect({ redirectMethod: 'assign' });
+    // Kept with the pending request, for a standalone callback page to finish and come back here.
+    const state: RedirectReturn = { returnTo: location.href, storage: session.storage };
+    await managerFor(options).signinRedirect({ redirectMethod: 'assign', state });
   } catch (error) {
     throw asSignInError(error);
   }

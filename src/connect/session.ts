@@ -92,6 +92,11 @@ class PageSession {
     for (const listener of [...this.listeners]) listener(user, reason);
   }
 
+  /** Where the user is kept on this page (memory until a sign-in button chose). */
+  get storage(): SessionStorageKind {
+    return this.storageKind ?? 'memory';
+  }
+
   /**
    * Chooses where the user is kept (the first sign-in button on the page decides; later calls with
    * another kind are ignored) and restores an unexpired user from there, with reason `restored`.
