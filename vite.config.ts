@@ -39,6 +39,8 @@ export default defineConfig(({ command }) =>
             entry: {
               'loyalty-widgets': 'src/index.ts',
               connect: 'src/connect/index.ts',
+              // The script of the standalone sign-in callback page (callback.html).
+              'connect-callback': 'src/connect/callback-page.ts',
               marketing: 'src/marketing/index.ts',
               ...Object.fromEntries(elementTags.map((tag) => [`elements/${tag}`, `src/elements/${tag}/index.ts`])),
             },
