@@ -1,6 +1,6 @@
-import { registerMessages } from '../../shared/i18n.ts';
+import type { Messages } from '../../shared/i18n.ts';
 
-registerMessages({
+export const directoryMessages: Record<string, Messages> = {
   en: {
     'directory.label': 'Businesses',
     'directory.empty': 'No businesses to show yet.',
@@ -28,4 +28,4 @@ registerMessages({
     'directory.phone': 'الهاتف',
     'directory.website': 'الموقع الإلكتروني',
   },
-});
+};

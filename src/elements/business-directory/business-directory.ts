@@ -3,13 +3,16 @@ import { property } from 'lit/decorators.js';
 import { clientFor } from '../../marketing/client.ts';
 import type { BusinessAccount } from '../../marketing/types.ts';
 import { resolveEndpoint } from '../../shared/config.ts';
-import { LocaleController } from '../../shared/i18n.ts';
+import { LocaleController, registerMessages } from '../../shared/i18n.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
 import { renderFailure, renderSkeleton } from '../internal/status.ts';
 import { statusStyles } from '../internal/status.styles.ts';
 import { failureOf, isWaiting, PagedList } from '../internal/tasks.ts';
 import { businessDirectoryStyles } from './business-directory.styles.ts';
-import './business-directory.messages.ts';
+import { directoryMessages } from './business-directory.messages.ts';
+
+// Registered here, not as a side effect of the messages module, so bundlers never drop the strings.
+registerMessages(directoryMessages);
 
 /** Digits and a leading `+` only: what a `tel:` link may carry, whatever the API sent. */
 export function telHref(phone: string): string | undefined {

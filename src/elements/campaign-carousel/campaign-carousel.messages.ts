@@ -1,6 +1,6 @@
-import { registerMessages } from '../../shared/i18n.ts';
+import type { Messages } from '../../shared/i18n.ts';
 
-registerMessages({
+export const carouselMessages: Record<string, Messages> = {
   en: {
     'carousel.label': 'Campaigns',
     'carousel.roledescription': 'carousel',
@@ -34,4 +34,4 @@ registerMessages({
     'carousel.start': 'تشغيل العرض التلقائي للشرائح',
     'carousel.empty': 'لا توجد حملات حاليًا. عُد قريبًا!',
   },
-});
+};

@@ -4,15 +4,18 @@ import { clientFor } from '../../marketing/client.ts';
 import type { Campaign } from '../../marketing/types.ts';
 import { resolveEndpoint } from '../../shared/config.ts';
 import { emit } from '../../shared/emit.ts';
-import { LocaleController } from '../../shared/i18n.ts';
+import { LocaleController, registerMessages } from '../../shared/i18n.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
 import '../coupon-claim/index.ts';
 import { formatPrice, renderFailure, renderSkeleton } from '../internal/status.ts';
 import { statusStyles } from '../internal/status.styles.ts';
 import { failureOf, isWaiting, PagedList } from '../internal/tasks.ts';
 import { campaignCarouselStyles } from './campaign-carousel.styles.ts';
-import './campaign-carousel.messages.ts';
+import { carouselMessages } from './campaign-carousel.messages.ts';
 import { Rotation } from './rotation.ts';
+
+// Registered here, not as a side effect of the messages module, so bundlers never drop the strings.
+registerMessages(carouselMessages);
 
 /** `sizes` for slide images: the laid-out width where supported (`auto`), else the default slide width. */
 const IMAGE_SIZES = 'auto, (min-width: 30rem) 20rem, 85vw';

@@ -1,6 +1,6 @@
-import { registerMessages } from '../../shared/i18n.ts';
+import type { Messages } from '../../shared/i18n.ts';
 
-registerMessages({
+export const couponClaimMessages: Record<string, Messages> = {
   en: {
     'coupon.get': 'Get coupon',
     'coupon.getting': 'Getting your coupon…',
@@ -40,4 +40,4 @@ registerMessages({
     'coupon.claimed': 'قسيمتك جاهزة: {code}',
     'coupon.none': 'لا تتضمن هذه الحملة قسيمة.',
   },
-});
+};

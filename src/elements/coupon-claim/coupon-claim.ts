@@ -8,13 +8,16 @@ import { MarketingError } from '../../marketing/errors.ts';
 import type { Campaign } from '../../marketing/types.ts';
 import { resolveEndpoint } from '../../shared/config.ts';
 import { emit } from '../../shared/emit.ts';
-import { LocaleController } from '../../shared/i18n.ts';
+import { LocaleController, registerMessages } from '../../shared/i18n.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
 import { errorMessage, formatPrice, renderFailure, renderSkeleton } from '../internal/status.ts';
 import { statusStyles } from '../internal/status.styles.ts';
 import { AbortOnDisconnect, failureOf, isWaiting } from '../internal/tasks.ts';
 import { couponClaimStyles } from './coupon-claim.styles.ts';
-import './coupon-claim.messages.ts';
+import { couponClaimMessages } from './coupon-claim.messages.ts';
+
+// Registered here, not as a side effect of the messages module, so bundlers never drop the strings.
+registerMessages(couponClaimMessages);
 
 export interface CouponClaimedDetail {
   campaignId: string;

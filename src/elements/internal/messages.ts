@@ -1,7 +1,7 @@
-import { registerMessages } from '../../shared/i18n.ts';
+import type { Messages } from '../../shared/i18n.ts';
 
 /** Strings shared by the Marketing elements: failures and their retry control. */
-registerMessages({
+export const marketingMessages: Record<string, Messages> = {
   en: {
     'marketing.retry': 'Try again',
     'marketing.loading': 'Loading…',
@@ -44,4 +44,4 @@ registerMessages({
     'marketing.error.config': 'لم يتم إعداد هذه الأداة بشكل صحيح.',
     'marketing.error.other': 'حدث خطأ ما. يُرجى المحاولة مرة أخرى.',
   },
-});
+};

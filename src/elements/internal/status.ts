@@ -3,9 +3,12 @@
  * loading skeleton, and price formatting.
  */
 import { html, type TemplateResult } from 'lit';
-import type { LocaleController } from '../../shared/i18n.ts';
+import { registerMessages, type LocaleController } from '../../shared/i18n.ts';
 import { MarketingError } from '../../marketing/errors.ts';
-import './messages.ts';
+import { marketingMessages } from './messages.ts';
+
+// Registered here, not as a side effect of the messages module, so bundlers never drop the strings.
+registerMessages(marketingMessages);
 
 const KNOWN = new Set(['network', 'signin_required', 'invalid_response', 'config']);
 const BY_STATUS: Record<number, string> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found' };
