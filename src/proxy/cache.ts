@@ -29,7 +29,10 @@ export class ResponseCache {
   constructor(
     private readonly store: ProxyStore,
     readonly settings: CacheSettings,
+    /** A background refresh that failed (the stale entry stays until it expires). */
     private readonly onRefreshError: (error: unknown) => void,
+    /** The store failed; the response is served without the cache. */
+    private readonly onStoreError: (error: unknown) => void,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -39,7 +42,14 @@ export class ResponseCache {
 
   async get(key: string, load: () => Promise<string>): Promise<CachedBody> {
     const storeKey = `cache:${key}`;
-    const entry = await this.store.get(storeKey);
+    let entry: string | undefined;
+    try {
+      entry = await this.store.get(storeKey);
+    } catch (error) {
+      // A cache that cannot be read must not stop queries: they go upstream, shared as usual.
+      this.onStoreError(error);
+      return { body: await this.loads.run(storeKey, load), state: 'MISS' };
+    }
     if (entry !== undefined) {
       // Entry layout: "<stored at, ms since epoch>\n<body>" — no JSON round trip on the hot path.
       const newline = entry.indexOf('\n');
@@ -58,7 +68,7 @@ export class ResponseCache {
     return this.loads.run(storeKey, async () => {
       const body = await load();
       const lifetimeMs = (this.settings.ttlSeconds + this.settings.staleWhileRevalidateSeconds) * 1000;
-      await this.store.set(storeKey, `${this.now()}\n${body}`, lifetimeMs);
+      await this.store.set(storeKey, `${this.now()}\n${body}`, lifetimeMs).catch(this.onStoreError);
       return body;
     });
   }

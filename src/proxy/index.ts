@@ -2,7 +2,9 @@
  * The Marketing proxy: a Fetch-API handler that forwards the widgets' named operations to the
  * Marketing GraphQL API with the `x-api-key` the browser must never see. Works as it is in Fetch
  * runtimes (Next.js route handlers, Cloudflare Workers, Deno, Bun) and through `toNodeHandler`
- * (./node.ts) in `http.createServer`, Express, Connect and vite.
+ * (./node.ts) in `http.createServer`, Express, Connect and vite. The Node adapter and the Redis store
+ * are separate entry points (`loyalty-widgets/proxy/node`, `loyalty-widgets/proxy/redis`) so that a
+ * Fetch runtime never loads Node-only modules.
  */
 import { DEFAULT_CACHE, ResponseCache, type CacheSettings, type CacheState } from './cache.ts';
 import { corsHeadersFor, normalizeOrigins, preflightResponse } from './cors.ts';
@@ -20,7 +22,6 @@ export { IMAGE_WIDTHS, BUILT_IN_OPERATIONS, type PersistedOperation, type Variab
 export { DEFAULT_CACHE, type CacheSettings } from './cache.ts';
 export { DEFAULT_RATE_LIMITS, type RateLimits, type RateLimitRule } from './rate-limit.ts';
 export { createMemoryStore, type ProxyStore, type CounterState, type MemoryStoreOptions } from './store.ts';
-export { createRedisStore, type RedisStoreOptions } from './redis-store.ts';
 export { MAX_BODY_BYTES } from './request.ts';
 
 /** Default upstream timeout: a coupon widget should answer or fail within seconds. */
@@ -131,7 +132,14 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
   const store = options.store ?? createMemoryStore();
   const operations = resolveOperations(options.operations);
   const cacheSettings = resolveCache(options.cache);
-  const cache = cacheSettings && new ResponseCache(store, cacheSettings, (error) => log({ ...baseEntry('REVALIDATE'), status: 0, error: errorCode(error) }));
+  const cache =
+    cacheSettings &&
+    new ResponseCache(
+      store,
+      cacheSettings,
+      (error) => log({ ...baseEntry('REVALIDATE'), status: 0, error: errorCode(error) }),
+      (error) => log({ ...baseEntry('CACHE'), status: 0, error: errorCode(error) }),
+    );
   const rateLimits: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   checkRateLimitRule('perAddress', rateLimits.perAddress);
   checkRateLimitRule('perShopper', rateLimits.perShopper);

@@ -1,7 +1,11 @@
 /**
- * The shared store for several proxy instances behind a load balancer, on Redis through node-redis.
- * `redis` is loaded on first use, so importing the proxy in a Fetch runtime without it costs nothing.
+ * The shared store for several proxy instances behind a load balancer, on Redis through node-redis
+ * (`loyalty-widgets/proxy/redis`). It connects on first use, so it can be handed to
+ * createMarketingProxy synchronously, and reconnects by itself. While Redis is unreachable requests
+ * fail at once with 503 `store_unavailable` instead of queueing until they time out.
  */
+import { createClient } from 'redis';
+import { ProxyError } from './errors.ts';
 import type { CounterState, ProxyStore } from './store.ts';
 
 export interface RedisStoreOptions {
@@ -9,7 +13,9 @@ export interface RedisStoreOptions {
   url: string;
   /** Prefix of every key the proxy writes, so it can share a Redis with other applications. */
   keyPrefix?: string;
-  /** Connection errors (the client reconnects by itself); defaults to one line on stderr. */
+  /** How long the first request waits for the first connection; default 2000 ms. */
+  connectWaitMs?: number;
+  /** Connection errors, at most one per 10 s; defaults to one line on stderr. */
   onError?: (error: Error) => void;
 }
 
@@ -23,66 +29,104 @@ if ttl < 0 then
 end
 return { count, ttl }`;
 
-export function createRedisStore(options: RedisStoreOptions): ProxyStore & { close(): Promise<void> } {
-  let url: URL;
+const ERROR_REPORT_INTERVAL_MS = 10_000;
+
+function unavailable(): ProxyError {
+  return new ProxyError(503, 'store_unavailable', 'The proxy cannot reach its shared store; try again shortly.', { 'retry-after': '5' });
+}
+
+function checkUrl(value: string): void {
+  let protocol: string | undefined;
   try {
-    url = new URL(options.url);
+    protocol = new URL(value).protocol;
   } catch {
+    protocol = undefined;
+  }
+  if (protocol !== 'redis:' && protocol !== 'rediss:') {
     throw new TypeError('createRedisStore: "url" must be a redis:// or rediss:// URL.');
   }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
-    throw new TypeError('createRedisStore: "url" must be a redis:// or rediss:// URL.');
-  }
+}
+
+export function createRedisStore(options: RedisStoreOptions): ProxyStore & { close(): Promise<void> } {
+  checkUrl(options.url);
   const prefix = options.keyPrefix ?? 'loyalty-proxy:';
-  const onError =
-    options.onError ?? ((error: Error) => process.stderr.write(`loyalty-proxy: redis: ${error.message}\n`));
-  const connect = async () => {
-    const { createClient } = await import('redis');
-    const redis = createClient({ url: options.url });
+  const connectWaitMs = options.connectWaitMs ?? 2000;
+  const report = options.onError ?? ((error: Error) => process.stderr.write(`loyalty-proxy: redis: ${error.message}\n`));
+  let lastReport = 0;
+  const onError = (error: Error) => {
+    if (Date.now() - lastReport < ERROR_REPORT_INTERVAL_MS) return;
+    lastReport = Date.now();
+    report(error);
+  };
+
+  const open = () => {
+    const redis = createClient({
+      url: options.url,
+      // Commands sent while disconnected fail at once rather than wait for a reconnection.
+      disableOfflineQueue: true,
+      socket: { reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2000) },
+    });
     redis.on('error', onError);
-    await redis.connect();
+    const firstConnection = redis.connect();
+    firstConnection.catch(onError);
+    return { redis, firstConnection };
+  };
+  let connection: ReturnType<typeof open> | undefined;
+
+  const client = async () => {
+    connection ??= open();
+    const { redis, firstConnection } = connection;
+    if (!redis.isReady) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const gaveUp = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(unavailable()), connectWaitMs);
+      });
+      try {
+        await Promise.race([firstConnection, gaveUp]);
+      } catch {
+        throw unavailable();
+      } finally {
+        clearTimeout(timer);
+      }
+    }
     return redis;
   };
-  let connecting: ReturnType<typeof connect> | undefined;
-  const client = () => {
-    if (!connecting) {
-      connecting = connect();
-      // A failed first connection is not cached: the next request tries again.
-      connecting.catch(() => (connecting = undefined));
+  // Any command failing for want of a connection becomes 503, not a generic 500.
+  const run = async <T>(command: (redis: Awaited<ReturnType<typeof client>>) => Promise<T>): Promise<T> => {
+    const redis = await client();
+    try {
+      return await command(redis);
+    } catch (error) {
+      throw redis.isReady ? error : unavailable();
     }
-    return connecting;
   };
+  const px = (ttlMs: number) => ({ type: 'PX' as const, value: Math.max(1, Math.ceil(ttlMs)) });
 
   return {
     async get(key) {
-      const value = await (await client()).get(prefix + key);
-      return value ?? undefined;
+      return (await run((redis) => redis.get(prefix + key))) ?? undefined;
     },
     async set(key, value, ttlMs) {
-      await (await client()).set(prefix + key, value, { expiration: { type: 'PX', value: Math.max(1, Math.ceil(ttlMs)) } });
+      await run((redis) => redis.set(prefix + key, value, { expiration: px(ttlMs) }));
     },
     async add(key, value, ttlMs) {
-      const reply = await (await client()).set(prefix + key, value, {
-        condition: 'NX',
-        expiration: { type: 'PX', value: Math.max(1, Math.ceil(ttlMs)) },
-      });
-      return reply === 'OK';
+      return (await run((redis) => redis.set(prefix + key, value, { condition: 'NX', expiration: px(ttlMs) }))) === 'OK';
     },
     async delete(key) {
-      await (await client()).del(prefix + key);
+      await run((redis) => redis.del(prefix + key));
     },
     async increment(key, windowMs): Promise<CounterState> {
-      const reply = (await (await client()).eval(INCREMENT_SCRIPT, {
-        keys: [prefix + key],
-        arguments: [String(Math.max(1, Math.ceil(windowMs)))],
-      })) as [number, number];
+      const reply = (await run((redis) =>
+        redis.eval(INCREMENT_SCRIPT, { keys: [prefix + key], arguments: [String(Math.max(1, Math.ceil(windowMs)))] }),
+      )) as [number, number];
       return { count: Number(reply[0]), resetMs: Number(reply[1]) };
     },
     async close() {
-      if (!connecting) return;
-      const redis = await connecting.catch(() => undefined);
-      connecting = undefined;
-      if (redis?.isOpen) await redis.close();
+      const current = connection;
+      connection = undefined;
+      if (!current) return;
+      if (current.redis.isReady) await current.redis.close();
+      else current.redis.destroy();
     },
   };
 }

@@ -6,7 +6,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { createMemoryStore, createRedisStore, type ProxyStore } from '../../src/proxy/index.ts';
+import { createMemoryStore, type ProxyStore } from '../../src/proxy/index.ts';
+import { createRedisStore } from '../../src/proxy/redis-store.ts';
 import { startRedis, type RunningRedis } from './support/redis.ts';
 import { post, serveProxy, startUpstream, type ProxyUnderTest, type Upstream } from './support/proxy-server.ts';
 
@@ -73,6 +74,31 @@ describe('Redis', () => {
     async () => createRedisStore({ url: redis.url, keyPrefix: `test-${randomUUID()}:` }),
     async (store) => store.close?.(),
   );
+
+  it('while Redis is down: coupons get 503 store_unavailable at once and mint nothing, queries skip the cache', async () => {
+    const own = await startRedis();
+    const upstream = await startUpstream();
+    const store = createRedisStore({ url: own.url, connectWaitMs: 500, onError: () => {} });
+    const proxy = await serveProxy({ upstreamUrl: upstream.marketingUrl, store });
+    try {
+      assert.equal((await post(proxy.url, { operation: 'campaigns', variables: { limit: 1 } })).status, 200);
+      await own.stop();
+      const minted = upstream.stats().couponsMinted;
+      const down = await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-beans' } }, { 'idempotency-key': randomUUID() });
+      assert.equal(down.status, 503);
+      assert.equal(down.body.error.code, 'store_unavailable');
+      assert.ok(Number(down.headers.get('retry-after')) > 0);
+      assert.equal(upstream.stats().couponsMinted, minted);
+      const query = await post(proxy.url, { operation: 'campaigns', variables: { limit: 1 } });
+      assert.equal(query.status, 200, 'queries go upstream without the cache');
+      assert.equal(query.headers.get('x-cache'), 'MISS');
+    } finally {
+      await proxy.close();
+      await store.close();
+      await upstream.dispose();
+      await own.stop();
+    }
+  });
 
   it('refuses a URL that is not redis://', () => {
     assert.throws(() => createRedisStore({ url: 'http://127.0.0.1:6379' }), /redis:\/\//);
