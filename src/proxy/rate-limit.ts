@@ -18,10 +18,13 @@ export interface RateLimits {
   perShopper: RateLimitRule | false;
 }
 
-/** Coupon mints allowed by default: 30 per 10 minutes per address, 5 per 10 minutes per shopper. */
+/**
+ * Coupon mints allowed by default: 10 per 10 minutes per shopper (a page of campaigns claimed one by
+ * one), 60 per 10 minutes per address (several shoppers behind one NAT); scripted minting stops there.
+ */
 export const DEFAULT_RATE_LIMITS: RateLimits = {
-  perAddress: { limit: 30, windowSeconds: 600 },
-  perShopper: { limit: 5, windowSeconds: 600 },
+  perAddress: { limit: 60, windowSeconds: 600 },
+  perShopper: { limit: 10, windowSeconds: 600 },
 };
 
 export function checkRateLimitRule(name: string, rule: RateLimitRule | false | undefined): void {
