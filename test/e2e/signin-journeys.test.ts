@@ -128,6 +128,21 @@ describe('sign-in journeys on the demo site', () => {
     }
   });
 
+  it('refuses a sign-in response the page did not ask for, and removes it from the address bar', async () => {
+    const context = await browser.newContext();
+    await recordEvents(context);
+    const page = await context.newPage();
+    try {
+      await page.goto(`${stack.demoUrl}#id_token=a.b.c&access_token=stolen&token_type=Bearer&expires_in=3600&state=forged`);
+      await message(page).filter({ hasText: "didn't match a sign-in started here" }).waitFor();
+      assert.equal(new URL(page.url()).hash, '');
+      const events = await recordedEvents(page);
+      assert.deepEqual(events.map((e) => [e.type, e.detail.code]), [['loyalty-signin-error', 'state_mismatch']]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('falls back to a full-page redirect when the popup is blocked, and finishes the sign-in on return', async () => {
     const context = await browser.newContext();
     // What a popup blocker does: window.open returns null.

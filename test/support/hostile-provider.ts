@@ -87,6 +87,7 @@ export async function startHostileProvider({ redirectUris, clientId = 'hostile-t
       case 'wrong-iss': claims.iss = `${url}/other`; break;
       case 'wrong-aud': claims.aud = 'another-app'; break;
       case 'expired': claims.iat = now - 900; claims.exp = now - 120; break;
+      case 'expired-within-skew': claims.iat = now - 900; claims.exp = now - 30; break;
       case 'missing-iat': delete claims.iat; break;
       case 'missing-sub': delete claims.sub; break;
       case 'wrong-nonce': claims.nonce = b64url(createHash('sha256').update('another value').digest()); break;

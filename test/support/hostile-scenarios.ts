@@ -19,6 +19,7 @@ export const REFUSED_TOKEN_SCENARIOS = [
 export const SCENARIOS = [
   'valid',
   'valid-no-kid',
+  'expired-within-skew',
   'no-profile-scope',
   'access-denied',
   ...REFUSED_TOKEN_SCENARIOS,

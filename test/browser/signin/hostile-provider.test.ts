@@ -40,6 +40,12 @@ describe('sign-in against a hostile provider', () => {
     expect(event.type, JSON.stringify(event.detail)).to.equal('loyalty-signin');
   });
 
+  it('accepts a token that expired less than the documented clock skew (60 s) ago', async () => {
+    await setScenario('expired-within-skew');
+    const event = await signInOnce(await hostileButton());
+    expect(event.type, JSON.stringify(event.detail)).to.equal('loyalty-signin');
+  });
+
   for (const scenario of REFUSED_TOKEN_SCENARIOS) {
     it(`refuses ${scenario} with invalid_token, no user and no /me call`, async () => {
       await setScenario(scenario);
