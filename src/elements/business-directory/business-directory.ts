@@ -105,7 +105,7 @@ export class BusinessDirectory extends LitElement {
     const tel = telHref(account.phoneNumber);
     const street = address?.streetAddress;
     const locality = address ? [address.postalCode, address.city].filter(Boolean).join(' ') : '';
-    return html`<article part="card" class="card">
+    return html`<article part="card" class="card" tabindex="-1">
       ${account.logoUrl
         ? html`<img part="logo" class="logo" src=${account.logoUrl} alt="" width="48" height="48" loading="lazy" decoding="async" referrerpolicy="no-referrer" />`
         : nothing}
@@ -134,6 +134,16 @@ export class BusinessDirectory extends LitElement {
     </article>`;
   }
 
+  private async showMore(): Promise<void> {
+    const shown = this.visible.length;
+    const hadFocus = this.renderRoot.querySelector(':focus') !== null;
+    this.accounts.loadMore();
+    await this.accounts.more.taskComplete.catch(() => undefined);
+    await this.updateComplete;
+    // After the last page the button is gone: keep keyboard users at the first new business.
+    if (hadFocus && !this.accounts.nextToken) this.renderRoot.querySelectorAll<HTMLElement>('[part~="card"]')[shown]?.focus();
+  }
+
   private renderFooter(count: number): TemplateResult {
     const { accounts, locale } = this;
     const moreFailure = failureOf(accounts.more);
@@ -146,7 +156,7 @@ export class BusinessDirectory extends LitElement {
                 class="button secondary"
                 type="button"
                 aria-disabled=${accounts.loadingMore ? 'true' : 'false'}
-                @click=${() => accounts.loadMore()}
+                @click=${this.showMore}
               >
                 ${locale.t(accounts.loadingMore ? 'directory.loadingMore' : 'directory.more')}
               </button>`

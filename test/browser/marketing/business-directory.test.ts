@@ -92,9 +92,11 @@ describe('<business-directory>', () => {
     await pageLoaded();
     expect(fetches.of('businessAccounts')).to.have.length(3);
     while (more()) {
-      more()!.click();
+      more()!.focus();
+      await sendKeys({ press: 'Enter' });
       await pageLoaded();
     }
+    await waitUntil(() => el.shadowRoot!.activeElement?.matches('[part~="card"]'), 'focus stays in the list when the button goes');
     expect(names(el)).to.include.members(['Harbor Coffee Roasters', 'Lumen Books', 'Peak Outfitters']);
     expect(names(el)).to.not.include('Nova Fitness Studio');
     expect(new Set(names(el)).size).to.equal(names(el).length);

@@ -214,15 +214,33 @@ describe('<campaign-carousel>', () => {
     expect(slides(el)[0]!.getAttribute('aria-label')).to.match(/^1 sur \d+$/);
   });
 
-  it('shows a skeleton while loading and aborts its request when removed', async () => {
-    const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="7"></campaign-carousel>`);
-    expect(one(el, '[part~="base"]')!.getAttribute('aria-busy')).to.equal('true');
-    expect(all(el, '[part~="skeleton"]').length).to.be.greaterThan(0);
-    const parent = el.parentElement!;
-    el.remove();
-    parent.append(el);
+  it('shows a skeleton while loading, aborts its request when removed, and loads again when put back', async () => {
+    const original = window.fetch;
+    const signals: AbortSignal[] = [];
+    // A proxy that never answers, so the request is surely in flight when the element leaves.
+    window.fetch = (_input, init) =>
+      new Promise((_resolve, reject) => {
+        signals.push(init!.signal!);
+        init!.signal!.addEventListener('abort', () => reject(init!.signal!.reason));
+      });
+    let el: CampaignCarousel;
+    try {
+      el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="7"></campaign-carousel>`);
+      expect(one(el, '[part~="base"]')!.getAttribute('aria-busy')).to.equal('true');
+      expect(all(el, '[part~="skeleton"]').length).to.be.greaterThan(0);
+      await expect(el).to.be.accessible();
+      expect(signals).to.have.length(1);
+      const parent = el.parentElement!;
+      el.remove();
+      expect(signals[0]!.aborted, 'leaving the page aborts the request').to.equal(true);
+      window.fetch = original;
+      parent.append(el);
+    } finally {
+      window.fetch = original;
+    }
     await loaded(el);
-    expect(slides(el)).to.have.length(7);
+    expect(slides(el).length).to.be.at.least(7);
     expect(one(el, '[part~="base"]')!.getAttribute('aria-busy')).to.equal('false');
+    expect(one(el, '[part~="error"]')).to.equal(null);
   });
 });
