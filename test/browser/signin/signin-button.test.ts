@@ -145,6 +145,20 @@ describe('<loyalty-signin-button>', () => {
     }
   });
 
+  it('opens the popup inside the click, before the sign-in code has to be awaited', async () => {
+    const popup = stubWindowOpen(null);
+    try {
+      const el = await hostileButton();
+      el.mode = 'popup-only';
+      const done = nextEvent(el, ['loyalty-signin-error']);
+      part(el, 'button')!.click();
+      expect(popup.calls, 'window.open called synchronously in the click').to.equal(1);
+      await done;
+    } finally {
+      popup.restore();
+    }
+  });
+
   it('reports popup_blocked in popup-only mode when the browser blocks the window', async () => {
     const popup = stubWindowOpen(null);
     try {
