@@ -7,7 +7,7 @@ import { LocaleController, registerMessages } from '../../shared/i18n.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
 import { renderFailure, renderSkeleton } from '../internal/status.ts';
 import { statusStyles } from '../internal/status.styles.ts';
-import { failureOf, isWaiting, PagedList } from '../internal/tasks.ts';
+import { failureOf, isWaiting, PagedList, pageSize } from '../internal/tasks.ts';
 import { businessDirectoryStyles } from './business-directory.styles.ts';
 import { directoryMessages } from './business-directory.messages.ts';
 
@@ -72,7 +72,7 @@ export class BusinessDirectory extends LitElement {
     this,
     ([endpoint, category, limit], nextToken, signal) =>
       clientFor(endpoint).businessAccounts({ category, limit, nextToken }, { signal }),
-    () => [resolveEndpoint(this.endpoint), this.category?.trim() || undefined, this.limit] as const,
+    () => [resolveEndpoint(this.endpoint), this.category?.trim() || undefined, pageSize(this.limit, 12)] as const,
   );
 
   /** Approved accounts of the chosen category: a pending account is never shown, whatever the proxy sent. */

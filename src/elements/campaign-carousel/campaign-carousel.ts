@@ -9,7 +9,7 @@ import { themeStyles } from '../../shared/theme.styles.ts';
 import '../coupon-claim/index.ts';
 import { formatPrice, renderFailure, renderSkeleton } from '../internal/status.ts';
 import { statusStyles } from '../internal/status.styles.ts';
-import { failureOf, isWaiting, PagedList } from '../internal/tasks.ts';
+import { failureOf, isWaiting, PagedList, pageSize } from '../internal/tasks.ts';
 import { campaignCarouselStyles } from './campaign-carousel.styles.ts';
 import { carouselMessages } from './campaign-carousel.messages.ts';
 import { Rotation } from './rotation.ts';
@@ -96,7 +96,7 @@ export class CampaignCarousel extends LitElement {
     this,
     ([endpoint, businessAccountId, limit], nextToken, signal) =>
       clientFor(endpoint).campaigns({ businessAccountId, limit, nextToken }, { signal }),
-    () => [resolveEndpoint(this.endpoint), this.businessAccountId?.trim() || undefined, this.limit] as const,
+    () => [resolveEndpoint(this.endpoint), this.businessAccountId?.trim() || undefined, pageSize(this.limit, 6)] as const,
   );
   private readonly rotation = new Rotation(this, () => (this.campaigns.items.length > 1 ? this.autoplay : 0), () => this.advance());
   private observer?: IntersectionObserver;

@@ -218,7 +218,9 @@ export class CouponClaim extends LitElement {
     const { locale } = this;
     const kept = storedCoupon(this.campaignId, this.shopper);
     const claiming = this.claiming || isClaiming(this.campaignId, this.shopper);
-    if (this.claimError && !claiming) return renderFailure(locale, this.claimError, () => void this.claim(this.failedAnother));
+    // The proxy wants a (new) sign-in: offer it rather than a retry that cannot succeed.
+    const refused = this.claimError instanceof MarketingError && this.claimError.status === 401 && !claiming;
+    if (this.claimError && !claiming && !refused) return renderFailure(locale, this.claimError, () => void this.claim(this.failedAnother));
     if (kept && !claiming) {
       return html`<div part="coupon" class="coupon">
         <span class="code-label">${locale.t('coupon.codeLabel')}</span>
@@ -232,8 +234,9 @@ export class CouponClaim extends LitElement {
         ${this.copyFailed ? html`<p part="message">${locale.t('coupon.copyFailed')}</p>` : nothing}
       </div>`;
     }
-    if (this.requireSignin && !session.user) {
-      return html`<button part="signin-button" class="button" type="button" @click=${this.signIn}>${locale.t('coupon.signin')}</button>
+    if (refused || (this.requireSignin && !session.user)) {
+      return html`${refused ? html`<p part="message" role="alert">${errorMessage(locale, this.claimError)}</p>` : nothing}
+        <button part="signin-button" class="button" type="button" @click=${this.signIn}>${locale.t('coupon.signin')}</button>
         ${this.noSignInButton ? html`<p part="message">${locale.t('coupon.signinMissing')}</p>` : nothing}`;
     }
     return html`<button

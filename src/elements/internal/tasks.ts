@@ -7,6 +7,11 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { isAbortError } from '../../marketing/errors.ts';
 import type { Page } from '../../marketing/types.ts';
 
+/** A page size the proxy accepts (1 to 50); anything else in the attribute gives the default. */
+export function pageSize(value: number, fallback: number): number {
+  return Number.isInteger(value) && value >= 1 && value <= 50 ? value : fallback;
+}
+
 /** The task's failure, unless it only failed because it was aborted. */
 export function failureOf(task: Task): unknown {
   return task.status === TaskStatus.ERROR && !isAbortError(task.error) ? task.error : undefined;

@@ -102,6 +102,13 @@ describe('<business-directory>', () => {
     expect(new Set(names(el)).size).to.equal(names(el).length);
   });
 
+  it('falls back to the default page size when the limit attribute is not a usable number', async () => {
+    const el = await fixture<BusinessDirectory>(html`<business-directory limit="lots"></business-directory>`);
+    await loaded(el);
+    expect(fetches.of('businessAccounts')[0]!.variables).to.deep.equal({ limit: 12 });
+    expect(parts(el, 'card').length).to.be.greaterThan(0);
+  });
+
   it('shows a localized failure whose retry button works', async () => {
     fetches.loseResponses(1);
     const el = await fixture<BusinessDirectory>(html`<business-directory lang="fr"></business-directory>`);

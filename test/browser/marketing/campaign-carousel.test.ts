@@ -1,5 +1,5 @@
 import { aTimeout, expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
-import { emulateMedia, sendKeys } from '@web/test-runner-commands';
+import { emulateMedia, resetMouse, sendKeys, sendMouse } from '@web/test-runner-commands';
 import '../../../src/elements/campaign-carousel/index.ts';
 import type { CampaignCarousel } from '../../../src/elements/campaign-carousel/index.ts';
 import { clearStoredClaims, recordFetches } from './helpers.ts';
@@ -155,6 +155,21 @@ describe('<campaign-carousel>', () => {
     await el.updateComplete;
     expect(rotation().getAttribute('aria-label')).to.equal('Stop automatic slide show');
     await expect(el).to.be.accessible();
+  });
+
+  it('pauses rotation while the pointer is over it', async () => {
+    const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="4" autoplay="1"></campaign-carousel>`);
+    await loaded(el);
+    const box = el.getBoundingClientRect();
+    await sendMouse({ type: 'move', position: [Math.round(box.left + box.width / 2), Math.round(box.top + box.height / 2)] });
+    try {
+      await aTimeout(2500);
+      expect(currentIndex(el), 'no rotation under the pointer').to.equal(0);
+      expect(one(el, 'button[part~="rotation-button"]')!.getAttribute('aria-label')).to.equal('Stop automatic slide show');
+    } finally {
+      await resetMouse();
+    }
+    await waitUntil(() => currentIndex(el) === 1, 'rotation resumes when the pointer leaves', { timeout: 4000 });
   });
 
   it('never rotates under prefers-reduced-motion', async () => {

@@ -196,6 +196,31 @@ describe('<coupon-claim>', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('offers sign-in instead of a retry when the proxy wants a signed-in shopper', async () => {
+    const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
+    await ready(el);
+    const original = window.fetch;
+    window.fetch = async () =>
+      new Response(JSON.stringify({ error: { code: 'signin_required', message: 'Sign in to request a coupon.' } }), { status: 401 });
+    const stop = session.registerSignInStarter(() => session.set(shopper, 'signin'));
+    try {
+      const failed = oneEvent(el, 'coupon-claim-error');
+      part(el, 'claim-button')!.click();
+      expect((await failed).detail.code).to.equal('signin_required');
+      await el.updateComplete;
+      expect(part(el, 'message')!.textContent).to.equal('Please sign in first.');
+      expect(part(el, 'retry-button')).to.equal(null);
+      await expect(el).to.be.accessible();
+      window.fetch = original;
+      part(el, 'signin-button')!.click();
+      await codeOf(el);
+      expect(fetches.of('requestCoupon')[0]!.headers.get('authorization')).to.equal('Bearer access-token-1');
+    } finally {
+      window.fetch = original;
+      stop();
+    }
+  });
+
   describe('require-signin', () => {
     it('asks the shopper to sign in, and says where when the page has no sign-in button', async () => {
       const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE} require-signin></coupon-claim>`);
