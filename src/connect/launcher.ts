@@ -12,7 +12,10 @@ type ClientModule = typeof import('./client.ts');
 /** How a sign-in is started: a popup that falls back to a full-page redirect when blocked (default), a popup only, or a redirect. */
 export type SignInMode = 'popup' | 'popup-only' | 'redirect';
 
-/** What a started sign-in turned into: a user, or the page navigating to Connect. */
+/**
+ * What a started sign-in turned into: a user, or a redirect to Connect (which settles only if the
+ * shopper comes back to this page from the browser's page cache without finishing).
+ */
 export type SignInOutcome = ({ kind: 'signed-in' } & SignInResult) | { kind: 'redirecting' };
 
 let loaded: ClientModule | undefined;

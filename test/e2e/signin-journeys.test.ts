@@ -143,6 +143,24 @@ describe('sign-in journeys on the demo site', () => {
     }
   });
 
+  it('leaves the button usable when the shopper comes back from Connect without signing in', async () => {
+    const context = await browser.newContext();
+    await context.addInitScript(() => {
+      window.open = () => null;
+    });
+    const page = await context.newPage();
+    try {
+      await page.goto(stack.demoUrl);
+      await signInButton(page).click();
+      await page.waitForURL((url) => url.origin === stack.connectUrl);
+      await page.goBack();
+      await page.waitForURL((url) => url.href.startsWith(stack.demoUrl));
+      await page.locator('loyalty-signin-button [part="button"][aria-busy="false"]').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
   it('falls back to a full-page redirect when the popup is blocked, and finishes the sign-in on return', async () => {
     const context = await browser.newContext();
     // What a popup blocker does: window.open returns null.

@@ -183,7 +183,7 @@ export class LoyaltySigninButton extends LitElement {
     this.pending = true;
     signIn.then(
       (outcome) => {
-        if ('kind' in outcome && outcome.kind === 'redirecting') return;
+        // A redirect settles only if the shopper comes back with the Back button (page cache).
         this.pending = false;
         if ('user' in outcome) act(this, () => session.set(outcome.user, 'signin'));
       },
