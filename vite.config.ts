@@ -1,13 +1,24 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { demoSitePlugins } from './demo/vite-plugins.ts';
 import { dropLitVersionGlobals } from './scripts/vite-lit-globals.ts';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const elementTags = readdirSync(new URL('./src/elements', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && existsSync(new URL(`./src/elements/${entry.name}/index.ts`, import.meta.url)))
   .map((entry) => entry.name);
+
+/** Ships the standalone sign-in callback page as dist/callback.html, beside dist/connect-callback.js. */
+function signInCallbackPage(): Plugin {
+  return {
+    name: 'loyalty-signin-callback-page',
+    generateBundle() {
+      const source = readFileSync(new URL('./src/connect/callback.html', import.meta.url), 'utf8');
+      this.emitFile({ type: 'asset', fileName: 'callback.html', source });
+    },
+  };
+}
 
 export default defineConfig(({ command }) =>
   command === 'serve'
@@ -26,7 +37,7 @@ export default defineConfig(({ command }) =>
     : {
         root,
         publicDir: false,
-        plugins: [dropLitVersionGlobals()],
+        plugins: [dropLitVersionGlobals(), signInCallbackPage()],
         build: {
           outDir: 'dist',
           emptyOutDir: true,
