@@ -109,9 +109,9 @@ export class BusinessDirectory extends LitElement {
       ${account.logoUrl
         ? html`<img part="logo" class="logo" src=${account.logoUrl} alt="" width="48" height="48" loading="lazy" decoding="async" referrerpolicy="no-referrer" />`
         : nothing}
-      <h3 part="name" class="name">${account.name}</h3>
+      <h3 part="name" class="name" dir="auto">${account.name}</h3>
       ${account.category ? html`<p part="category" class="category">${account.category}</p>` : nothing}
-      ${account.description ? html`<p part="description">${account.description}</p>` : nothing}
+      ${account.description ? html`<p part="description" dir="auto">${account.description}</p>` : nothing}
       ${street || locality ? html`<address part="address">${street}${street && locality ? html`<br />` : nothing}${locality}</address>` : nothing}
       ${account.phoneNumber
         ? html`<p>

@@ -32,6 +32,12 @@ export const campaignCarouselStyles = css`
     opacity: 0.4;
     cursor: default;
   }
+  /* The glyph is laid out left to right (no bidi mirroring) and flipped explicitly in RTL. */
+  .arrow {
+    display: inline-block;
+    direction: ltr;
+    unicode-bidi: isolate;
+  }
   :host(:dir(rtl)) .arrow {
     transform: scaleX(-1);
   }

@@ -209,7 +209,7 @@ export class CouponClaim extends LitElement {
     const price = objective.kind === 'coupon' ? formatPrice(objective.price, this.locale.lang, this.currency) : '';
     return html`${this.compact
       ? nothing
-      : html`<p part="title" class="title">${campaign.title}</p>
+      : html`<p part="title" class="title" dir="auto">${campaign.title}</p>
           ${price ? html`<p part="price" class="price">${price}</p>` : nothing}`}
     ${objective.kind === 'coupon' ? this.renderClaim() : html`<p part="message">${this.locale.t('coupon.none')}</p>`}`;
   }

@@ -131,6 +131,10 @@ describe('<campaign-carousel>', () => {
     expect(slides(el)[0]!.getAttribute('aria-label')).to.equal('1 من 4');
     const track = one(el, '[part~="slides"]')!;
     expect(slides(el)[1]!.getBoundingClientRect().right).to.be.below(slides(el)[0]!.getBoundingClientRect().left + 1);
+    const previous = one(el, 'button[part~="previous-button"]')!;
+    const next = one(el, 'button[part~="next-button"]')!;
+    expect(previous.getBoundingClientRect().left, 'previous sits on the right').to.be.above(next.getBoundingClientRect().left);
+    expect(getComputedStyle(previous.querySelector('.arrow')!).transform, 'its arrow is flipped to point right').to.equal('matrix(-1, 0, 0, 1, 0, 0)');
     slides(el)[0]!.focus();
     await sendKeys({ press: 'ArrowLeft' });
     expect(focusedIndex(el)).to.equal(1);
