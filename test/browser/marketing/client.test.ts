@@ -162,6 +162,33 @@ describe('MarketingClient failures', () => {
   });
 });
 
+describe('MarketingClient request sharing', () => {
+  it('aborts the shared network request only once every caller has aborted', async () => {
+    const original = window.fetch;
+    const signals: AbortSignal[] = [];
+    window.fetch = (_input, init) =>
+      new Promise((_resolve, reject) => {
+        signals.push(init!.signal!);
+        init!.signal!.addEventListener('abort', () => reject(init!.signal!.reason));
+      });
+    try {
+      const client = clientFor('/api/marketing');
+      const first = new AbortController();
+      const second = new AbortController();
+      const calls = [client.businessAccounts({ limit: 3 }, { signal: first.signal }), client.businessAccounts({ limit: 3 }, { signal: second.signal })];
+      expect(signals).to.have.length(1);
+      first.abort();
+      expect(((await rejection(calls[0]!)) as DOMException).name).to.equal('AbortError');
+      expect(signals[0]!.aborted, 'still wanted by the second caller').to.equal(false);
+      second.abort();
+      expect(signals[0]!.aborted, 'nobody waits any more').to.equal(true);
+      expect(((await rejection(calls[1]!)) as DOMException).name).to.equal('AbortError');
+    } finally {
+      window.fetch = original;
+    }
+  });
+});
+
 describe('mapping the wire shape', () => {
   it('drops unsafe image, logo and website URLs', () => {
     const campaign = toCampaign({
