@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
-import { startStaticSite, type StaticSite } from '../support/static-site.ts';
+import { startStaticSite, strictCsp, type StaticSite } from '../support/static-site.ts';
 import { launchChromium, saveScreenshot } from '../support/e2e.ts';
 
 let sandbox: RunningSandbox;
@@ -18,22 +18,6 @@ let site: StaticSite;
 let strictSite: StaticSite;
 let browser: Browser;
 let dataDir: string;
-
-function strictCsp(connectUrl: string, marketingOrigin: string) {
-  return (_origin: string) =>
-    [
-      "default-src 'none'",
-      "script-src 'self'",
-      "style-src 'self'",
-      `img-src 'self' ${marketingOrigin}`,
-      `connect-src 'self' ${connectUrl}`,
-      "base-uri 'none'",
-      "form-action 'none'",
-      "frame-ancestors 'none'",
-      "require-trusted-types-for 'script'",
-      'trusted-types lit-html',
-    ].join('; ');
-}
 
 before(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'loyalty-static-'));

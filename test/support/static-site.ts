@@ -53,3 +53,20 @@ export async function startStaticSite(options: StaticSiteOptions): Promise<Stati
     close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   };
 }
+
+/** A strict policy: no inline script or style, no eval, Trusted Types, only Connect and the images' origin abroad. */
+export function strictCsp(connectUrl: string, marketingOrigin: string) {
+  return (_origin: string) =>
+    [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      `img-src 'self' ${marketingOrigin}`,
+      `connect-src 'self' ${connectUrl}`,
+      "base-uri 'none'",
+      "form-action 'none'",
+      "frame-ancestors 'none'",
+      "require-trusted-types-for 'script'",
+      'trusted-types lit-html',
+    ].join('; ');
+}
