@@ -11,6 +11,7 @@ export const campaignCarouselStyles = css`
   }
   .controls {
     display: flex;
+    min-block-size: 2.75rem;
     justify-content: flex-end;
     gap: 0.5rem;
   }
@@ -93,9 +94,20 @@ export const campaignCarouselStyles = css`
     color: var(--_primary);
     font-weight: 700;
   }
-  .skeleton.slide {
-    aspect-ratio: 4 / 5;
-    border: 0;
+  .placeholder {
+    cursor: default;
+  }
+  .placeholder .body {
+    min-block-size: 10rem;
+  }
+  .placeholder .body.with-claim {
+    min-block-size: 13rem;
+  }
+  .placeholder .line {
+    block-size: 1.1em;
+  }
+  .placeholder .line + .line {
+    inline-size: 60%;
   }
   .slides > .error {
     align-self: center;

@@ -7,7 +7,7 @@ import { emit } from '../../shared/emit.ts';
 import { LocaleController, registerMessages } from '../../shared/i18n.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
 import '../coupon-claim/index.ts';
-import { formatPrice, renderFailure, renderSkeleton } from '../internal/status.ts';
+import { formatPrice, renderFailure } from '../internal/status.ts';
 import { statusStyles } from '../internal/status.styles.ts';
 import { failureOf, isWaiting, PagedList, pageSize } from '../internal/tasks.ts';
 import { campaignCarouselStyles } from './campaign-carousel.styles.ts';
@@ -225,7 +225,8 @@ export class CampaignCarousel extends LitElement {
       @focusin=${() => this.rotation.stop()}
     >
       ${waiting
-        ? html`<div class="slides">${renderSkeleton(3, 'slide')}</div>`
+        ? html`<div class="controls"></div>
+            <div class="slides">${this.renderPlaceholders(3)}</div>`
         : failure
           ? renderFailure(locale, failure, () => void campaigns.first.run())
           : campaigns.items.length === 0
@@ -254,9 +255,20 @@ export class CampaignCarousel extends LitElement {
       </div>
       <div id="slides" part="slides" class="slides" @scroll=${this.scheduleMeasure} @click=${this.onClick} @keydown=${this.onKeydown}>
         ${items.map((campaign, index) => this.renderSlide(campaign, index, items.length))}
-        ${campaigns.loadingMore ? renderSkeleton(1, 'slide') : nothing}
+        ${campaigns.loadingMore ? this.renderPlaceholders(1) : nothing}
         ${moreFailure ? renderFailure(locale, moreFailure, () => campaigns.loadMore()) : nothing}
       </div>`;
+  }
+
+  /** Placeholder slides shaped like real ones (image box, text, claim button), so little moves when they arrive. */
+  private renderPlaceholders(count: number): TemplateResult[] {
+    return Array.from(
+      { length: count },
+      () => html`<div part="skeleton" class="slide placeholder" aria-hidden="true">
+        <div class="media skeleton"></div>
+        <div class="body ${this.claim ? 'with-claim' : ''}"><div class="skeleton line"></div><div class="skeleton line"></div></div>
+      </div>`,
+    );
   }
 
   private renderSlide(campaign: Campaign, index: number, count: number): TemplateResult {

@@ -243,10 +243,12 @@ describe('<campaign-carousel>', () => {
         init!.signal!.addEventListener('abort', () => reject(init!.signal!.reason));
       });
     let el: CampaignCarousel;
+    let loadingHeight = 0;
     try {
       el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="7"></campaign-carousel>`);
       expect(one(el, '[part~="base"]')!.getAttribute('aria-busy')).to.equal('true');
       expect(all(el, '[part~="skeleton"]').length).to.be.greaterThan(0);
+      loadingHeight = el.getBoundingClientRect().height;
       await expect(el).to.be.accessible();
       expect(signals).to.have.length(1);
       const parent = el.parentElement!;
@@ -261,5 +263,7 @@ describe('<campaign-carousel>', () => {
     expect(slides(el).length).to.be.at.least(7);
     expect(one(el, '[part~="base"]')!.getAttribute('aria-busy')).to.equal('false');
     expect(one(el, '[part~="error"]')).to.equal(null);
+    // The placeholders are shaped like slides, so the page below hardly moves when campaigns arrive.
+    expect(el.getBoundingClientRect().height).to.be.closeTo(loadingHeight, 24);
   });
 });
