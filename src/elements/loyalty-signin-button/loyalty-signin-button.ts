@@ -62,6 +62,10 @@ const walletIcon = svg`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="fa
  * sessionStorage by default (`storage="local"` or `"memory"` to change; the first button on the page
  * decides) and restored on reload until the access token expires, then signed out.
  *
+ * After a full-page redirect through the standalone callback page (`dist/callback.html`), the
+ * page that started the sign-in finds the session kept by the callback page and reports it with
+ * `reason: 'restored'`.
+ *
  * A program that is not available for Connect yet (the spec lists one) is shown with `unavailable`:
  * the button is rendered disabled (`aria-disabled`) with the reason visible and tied to it with
  * `aria-describedby`; clicking it does nothing. The reason is `unavailable-reason`, or a localized
@@ -248,6 +252,7 @@ export class LoyaltySigninButton extends LitElement {
 
   private onSessionChange(user: LoyaltyUser | null, reason: SessionChangeReason): void {
     const hadFocus = this.matches(':focus-within');
+    if (user) this.failure = undefined;
     this.requestUpdate();
     if (hadFocus) void this.updateComplete.then(() => (user ? this.signoutButton : this.signinButton)?.focus());
     if ((actingButton ?? buttons[0]) !== this) return;

@@ -109,6 +109,23 @@ describe('<loyalty-signin-button>', () => {
     expect(part(first!, 'button')).to.exist;
   });
 
+  it('clears an earlier error when the shopper signs in through another button', async () => {
+    const popup = stubWindowOpen(null);
+    try {
+      const wrapper = await fixture<HTMLDivElement>(html`<div>
+        <loyalty-signin-button authority="https://connect.example" client-id="a" mode="popup-only"></loyalty-signin-button>
+        <loyalty-signin-button authority="https://connect.example" client-id="a"></loyalty-signin-button>
+      </div>`);
+      const [failing] = [...wrapper.querySelectorAll('loyalty-signin-button')];
+      expect((await signInOnce(failing!)).detail.code).to.equal('popup_blocked');
+      session.set(aUser(), 'signin');
+      await failing!.updateComplete;
+      expect(failing!.shadowRoot!.querySelector('[role="alert"]')!.hasAttribute('hidden')).to.equal(true);
+    } finally {
+      popup.restore();
+    }
+  });
+
   it('signs out when the access token expires', async () => {
     const el = await hostileButton();
     const expired = oneEvent(el, 'loyalty-signout');
