@@ -144,9 +144,11 @@ async function serveRole(role: string, args: string[]): Promise<void> {
     url = marketing.marketingUrl;
   } else {
     const { createMarketingProxy } = await import('../src/proxy/index.ts');
-    const { toNodeHandler } = await import('../src/proxy/node.ts');
+    const { createNodeTransport, toNodeHandler } = await import('../src/proxy/node.ts');
     const [upstreamUrl, mode] = args;
-    const handler = createMarketingProxy({ upstreamUrl: upstreamUrl!, apiKey: API_KEY, cache: mode === 'cached' ? undefined : false });
+    // Set up as the loyalty-proxy CLI is: the Node transport upstream, the default JSON-line access log.
+    const transport = process.env.BENCH_PROXY_TRANSPORT === 'fetch' ? undefined : createNodeTransport();
+    const handler = createMarketingProxy({ upstreamUrl: upstreamUrl!, apiKey: API_KEY, cache: mode === 'cached' ? undefined : false, transport });
     const server = createServer(toNodeHandler(handler));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     process.once('SIGTERM', () => process.exit(0));

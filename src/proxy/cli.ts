@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import { ConfigError, readConfig, type ProxyServerConfig } from './config.ts';
 import { errorBody } from './errors.ts';
 import { createMarketingProxy } from './index.ts';
-import { toNodeHandler } from './node.ts';
+import { createNodeTransport, toNodeHandler } from './node.ts';
 import { createRedisStore } from './redis-store.ts';
 
 export const MOUNT_PATH = '/api/marketing';
@@ -25,6 +25,7 @@ function start(config: ProxyServerConfig): void {
       requireSignin: config.requireSignin,
       trustProxy: config.trustProxy,
       store,
+      transport: createNodeTransport(),
     }),
   );
   const server = createServer((req, res) => {

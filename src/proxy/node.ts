@@ -9,6 +9,8 @@ import { getRequestListener } from '@hono/node-server';
 import { errorResponse, ProxyError } from './errors.ts';
 import type { MarketingProxyHandler } from './index.ts';
 
+export { createNodeTransport, type NodeTransportOptions } from './node-transport.ts';
+
 export interface NodeHandlerOptions {
   /** Host to assume when a request has no Host header (HTTP/1.0); such requests are refused otherwise. */
   hostname?: string;

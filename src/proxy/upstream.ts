@@ -6,11 +6,33 @@
 import { ProxyError, scrub } from './errors.ts';
 import type { Variables } from './operations.ts';
 
+/** One upstream POST: what the proxy sends and the status and text it gets back. */
+export interface UpstreamRequest {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  signal: AbortSignal;
+}
+
+/**
+ * How the proxy sends its upstream requests. It rejects with the signal's reason (a TimeoutError)
+ * when the signal aborts, and with the network error (carrying `code`, e.g. ECONNREFUSED) otherwise.
+ */
+export type UpstreamTransport = (request: UpstreamRequest) => Promise<{ status: number; text: string }>;
+
+/** The transport for every runtime: the Fetch API. */
+export function fetchTransport(fetchImpl: typeof fetch): UpstreamTransport {
+  return async ({ url, body, headers, signal }) => {
+    const response = await fetchImpl(url, { method: 'POST', headers, body, signal, redirect: 'error' });
+    return { status: response.status, text: await response.text() };
+  };
+}
+
 export interface UpstreamSettings {
   url: string;
   apiKey: string;
   timeoutMs: number;
-  fetch: typeof fetch;
+  transport: UpstreamTransport;
 }
 
 /** Upstream GraphQL error codes and the HTTP status the browser gets for them; others give 502. */
@@ -47,14 +69,13 @@ function isTimeout(error: unknown): boolean {
   return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
 }
 
-async function send(settings: UpstreamSettings, body: string): Promise<Response> {
+async function send(settings: UpstreamSettings, body: string): Promise<{ status: number; text: string }> {
   try {
-    return await settings.fetch(settings.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': settings.apiKey },
+    return await settings.transport({
+      url: settings.url,
       body,
+      headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': settings.apiKey },
       signal: AbortSignal.timeout(settings.timeoutMs),
-      redirect: 'error',
     });
   } catch (error) {
     if (isTimeout(error)) {
@@ -85,27 +106,25 @@ export async function callUpstream(
   retry: boolean,
 ): Promise<string> {
   const requestBody = JSON.stringify({ query, variables });
-  let response: Response;
+  let reply: { status: number; text: string };
   try {
-    response = await send(settings, requestBody);
+    reply = await send(settings, requestBody);
   } catch (error) {
     if (!retry || !(error instanceof UpstreamError) || error.code !== 'upstream_unavailable') throw error;
-    response = await send(settings, requestBody);
+    reply = await send(settings, requestBody);
   }
-  const secrets = [settings.apiKey];
   let answer: GraphQLAnswer;
   try {
-    answer = (await response.json()) as GraphQLAnswer;
-  } catch (error) {
-    if (isTimeout(error)) throw new UpstreamError(504, 'upstream_timeout', 'The Marketing API did not answer in time.', true);
-    throw new UpstreamError(502, 'upstream_error', `The Marketing API answered with HTTP ${response.status} and no JSON.`, true);
+    answer = JSON.parse(reply.text) as GraphQLAnswer;
+  } catch {
+    throw new UpstreamError(502, 'upstream_error', `The Marketing API answered with HTTP ${reply.status} and no JSON.`, true);
   }
   if (answer === null || typeof answer !== 'object') {
     throw new UpstreamError(502, 'upstream_error', 'The Marketing API answered with an unexpected body.', true);
   }
-  if (Array.isArray(answer.errors) && answer.errors.length > 0) throw toProxyError(answer, secrets);
-  if (!response.ok || answer.data === undefined || answer.data === null) {
-    throw new UpstreamError(502, 'upstream_error', `The Marketing API answered with HTTP ${response.status}.`, true);
+  if (Array.isArray(answer.errors) && answer.errors.length > 0) throw toProxyError(answer, [settings.apiKey]);
+  if (reply.status < 200 || reply.status > 299 || answer.data === undefined || answer.data === null) {
+    throw new UpstreamError(502, 'upstream_error', `The Marketing API answered with HTTP ${reply.status}.`, true);
   }
   return JSON.stringify({ data: answer.data });
 }

@@ -7,6 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createNodeTransport } from '../../src/proxy/node.ts';
+import type { UpstreamTransport } from '../../src/proxy/index.ts';
 import { post, serveProxy, startFakeUpstream, startUpstream, TEST_API_KEY, type ProxyUnderTest, type Upstream } from './support/proxy-server.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -106,11 +108,15 @@ describe('Marketing proxy towards the upstream', () => {
     });
   });
 
-  describe('failures', () => {
+  const transports: [string, UpstreamTransport | undefined][] = [
+    ['fetch (default)', undefined],
+    ['createNodeTransport', createNodeTransport()],
+  ];
+  for (const [transportName, transport] of transports) describe(`failures, upstream through ${transportName}`, () => {
     it('answers 504 upstream_timeout when the upstream is too slow', async () => {
       const held: ServerResponse[] = [];
       const slow = await startFakeUpstream((_req, res) => void held.push(res));
-      const proxy = await serveProxy({ upstreamUrl: slow.url, timeoutMs: 200, cache: false });
+      const proxy = await serveProxy({ upstreamUrl: slow.url, timeoutMs: 200, cache: false, transport });
       try {
         for (const body of [{ operation: 'campaigns' }, { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-beans' } }]) {
           const reply = await post(proxy.url, body);
@@ -129,7 +135,7 @@ describe('Marketing proxy towards the upstream', () => {
       await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
       const { port } = closed.address() as { port: number };
       await new Promise((resolve) => closed.close(resolve));
-      const proxy = await serveProxy({ upstreamUrl: `http://127.0.0.1:${port}/graphql` });
+      const proxy = await serveProxy({ upstreamUrl: `http://127.0.0.1:${port}/graphql`, transport });
       try {
         const reply = await post(proxy.url, { operation: 'campaign', variables: { id: 'x' } });
         assert.equal(reply.status, 502);
@@ -154,7 +160,7 @@ describe('Marketing proxy towards the upstream', () => {
         const forwarded = await fetch(upstream.marketingUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': String(req.headers['x-api-key']) }, body });
         res.writeHead(forwarded.status, { 'content-type': 'application/json' }).end(await forwarded.text());
       });
-      const proxy = await serveProxy({ upstreamUrl: flaky.url, cache: false });
+      const proxy = await serveProxy({ upstreamUrl: flaky.url, cache: false, transport });
       try {
         const query = await post(proxy.url, { operation: 'campaign', variables: { id: 'camp-harbor-beans' } });
         assert.equal(query.status, 200, query.text);
@@ -180,7 +186,7 @@ describe('Marketing proxy towards the upstream', () => {
         const message = `Invalid API key ${String(req.headers['x-api-key'])} for this endpoint`;
         res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ errors: [{ message, extensions: { code: 'UNAUTHORIZED' } }] }));
       });
-      const proxy = await serveProxy({ upstreamUrl: echoing.url });
+      const proxy = await serveProxy({ upstreamUrl: echoing.url, transport });
       try {
         const reply = await post(proxy.url, { operation: 'campaigns' });
         assert.equal(reply.status, 502);
@@ -192,7 +198,7 @@ describe('Marketing proxy towards the upstream', () => {
         await proxy.close();
         await echoing.close();
       }
-      const wrongKey = await serveProxy({ upstreamUrl: upstream.marketingUrl, apiKey: 'not-the-key' });
+      const wrongKey = await serveProxy({ upstreamUrl: upstream.marketingUrl, apiKey: 'not-the-key', transport });
       try {
         const reply = await post(wrongKey.url, { operation: 'campaigns' });
         assert.equal(reply.status, 502);
@@ -204,7 +210,7 @@ describe('Marketing proxy towards the upstream', () => {
 
     it('answers 502 upstream_error for an upstream that does not speak GraphQL', async () => {
       const html = await startFakeUpstream((_req, res) => void res.writeHead(500, { 'content-type': 'text/html' }).end('<h1>Oops</h1>'));
-      const proxy = await serveProxy({ upstreamUrl: html.url });
+      const proxy = await serveProxy({ upstreamUrl: html.url, transport });
       try {
         const reply = await post(proxy.url, { operation: 'campaigns' });
         assert.equal(reply.status, 502);
