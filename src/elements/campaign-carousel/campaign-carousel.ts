@@ -13,6 +13,7 @@ import { failureOf, isWaiting, PagedList, pageSize } from '../internal/tasks.ts'
 import { campaignCarouselStyles } from './campaign-carousel.styles.ts';
 import { carouselMessages } from './campaign-carousel.messages.ts';
 import { Rotation } from './rotation.ts';
+import { fullyInView, nearestSlide, scrollToSlide } from './track.ts';
 
 // Registered here, not as a side effect of the messages module, so bundlers never drop the strings.
 registerMessages(carouselMessages);
@@ -115,25 +116,16 @@ export class CampaignCarousel extends LitElement {
     return [...this.renderRoot.querySelectorAll<HTMLElement>('.slide[data-index]')];
   }
 
-  /** Where each slide starts relative to the track's start edge, in the reading direction. */
-  private offset(rect: DOMRect, track: DOMRect): number {
-    return this.locale.rtl ? track.right - rect.right : rect.left - track.left;
-  }
-
   /** Reads which slide is at the start of the track and whether the last one is in full view. */
   private measure(): void {
     const { scroller, slides } = this;
     const last = slides.at(-1);
     if (!scroller || !last) return;
     const track = scroller.getBoundingClientRect();
-    let nearest = 0;
-    slides.forEach((slide, index) => {
-      const distance = Math.abs(this.offset(slide.getBoundingClientRect(), track));
-      if (distance < Math.abs(this.offset(slides[nearest]!.getBoundingClientRect(), track))) nearest = index;
-    });
+    const rtl = this.locale.rtl;
     // While a slide has keyboard focus it stays the current one (roving tabindex), whatever the scroll says.
-    if ((this.renderRoot as ShadowRoot).activeElement?.matches('.slide') !== true) this.current = nearest;
-    this.atEnd = this.offset(last.getBoundingClientRect(), track) + last.offsetWidth <= track.width + 1;
+    if ((this.renderRoot as ShadowRoot).activeElement?.matches('.slide') !== true) this.current = nearestSlide(slides, track, rtl);
+    this.atEnd = fullyInView(last, track, rtl);
   }
 
   private readonly scheduleMeasure = (): void => {
@@ -143,14 +135,12 @@ export class CampaignCarousel extends LitElement {
     });
   };
 
-  /** Scrolls so that slide `index` starts the track; native scroll snapping does the rest. */
+  /** Brings slide `index` (clamped) to the start of the track and makes it the current one. */
   private goTo(index: number, announce = false): void {
     const { scroller, slides } = this;
     const slide = slides[Math.max(0, Math.min(index, slides.length - 1))];
     if (!scroller || !slide) return;
-    const track = scroller.getBoundingClientRect();
-    const distance = this.offset(slide.getBoundingClientRect(), track);
-    scroller.scrollBy({ left: this.locale.rtl ? -distance : distance });
+    scrollToSlide(scroller, slide, this.locale.rtl);
     this.current = Number(slide.dataset.index);
     if (announce) this.announcement = `${slide.getAttribute('aria-label')}: ${slide.querySelector('h3')?.textContent ?? ''}`;
   }
