@@ -226,7 +226,9 @@ export class LoyaltySigninButton extends LitElement {
     if (redirect.origin !== location.origin) {
       throw new SignInError('config', `redirect-uri must be a page of this site (${location.origin}) so the sign-in can come back here.`);
     }
-    return { authority, clientId, redirectUri: redirect.href, scope: normalizeScope(this.scope) };
+    // Sent exactly as registered: an absolute address as written, a relative one resolved on this page.
+    const absolute = /^https?:\/\//i.test(redirectUri);
+    return { authority, clientId, redirectUri: absolute ? redirectUri : redirect.href, scope: normalizeScope(this.scope) };
   }
 
   private finishRedirect(responseUrl: string): void {
