@@ -125,6 +125,18 @@ describe('<coupon-claim>', () => {
     expect(await minted()).to.equal(before + 2);
   });
 
+  it('ignores a corrupt or foreign stored entry instead of showing it', async () => {
+    localStorage.setItem(`loyalty-widgets:coupon:anonymous:${LATTE}`, '{"code":{"html":"<b>x</b>"}');
+    const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
+    await ready(el);
+    expect(part(el, 'code')).to.equal(null);
+    expect(part(el, 'claim-button')).to.not.equal(null);
+    localStorage.setItem(`loyalty-widgets:coupon:anonymous:${LATTE}`, JSON.stringify({ code: 'KEPT-1234', campaignId: LATTE, claimedAt: 1 }));
+    const kept = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
+    await ready(kept);
+    expect(part(kept, 'code')!.textContent).to.equal('KEPT-1234');
+  });
+
   it('says a campaign has no coupon instead of showing a button', async () => {
     const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id="camp-harbor-tenth-cup"></coupon-claim>`);
     await ready(el);
