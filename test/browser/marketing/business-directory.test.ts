@@ -109,6 +109,23 @@ describe('<business-directory>', () => {
     expect(parts(el, 'card').length).to.be.greaterThan(0);
   });
 
+  it('reads the page-wide endpoint, and its own endpoint attribute wins', async () => {
+    const meta = document.createElement('meta');
+    meta.name = 'loyalty-endpoint';
+    meta.content = 'http://localhost:9/nowhere';
+    document.head.append(meta);
+    try {
+      const pageWide = await fixture<BusinessDirectory>(html`<business-directory></business-directory>`);
+      await loaded(pageWide);
+      expect(parts(pageWide, 'error')).to.have.length(1);
+      const own = await fixture<BusinessDirectory>(html`<business-directory endpoint="/api/marketing"></business-directory>`);
+      await loaded(own);
+      expect(parts(own, 'card').length).to.be.greaterThan(0);
+    } finally {
+      meta.remove();
+    }
+  });
+
   it('shows a localized failure whose retry button works', async () => {
     fetches.loseResponses(1);
     const el = await fixture<BusinessDirectory>(html`<business-directory lang="fr"></business-directory>`);

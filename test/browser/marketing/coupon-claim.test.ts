@@ -137,6 +137,19 @@ describe('<coupon-claim>', () => {
     expect(part(kept, 'code')!.textContent).to.equal('KEPT-1234');
   });
 
+  it('formats a numeric price in the shopper’s language and keeps a text price as given', async () => {
+    const numeric = await fixture<CouponClaim>(html`<coupon-claim lang="fr" campaign-id=${LATTE} currency="EUR"></coupon-claim>`);
+    await ready(numeric);
+    expect(part(numeric, 'price')!.textContent).to.match(/^2,50\s€$/);
+    expect(part(numeric, 'claim-button')!.textContent!.trim()).to.equal('Obtenir le coupon');
+    const text = await fixture<CouponClaim>(html`<coupon-claim campaign-id="camp-harbor-free-pastry" currency="EUR"></coupon-claim>`);
+    await ready(text);
+    expect(part(text, 'price')!.textContent).to.equal('Free with any order');
+    const unknownCurrency = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE} currency="not-a-currency"></coupon-claim>`);
+    await ready(unknownCurrency);
+    expect(part(unknownCurrency, 'price')!.textContent).to.equal('2.50');
+  });
+
   it('says a campaign has no coupon instead of showing a button', async () => {
     const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id="camp-harbor-tenth-cup"></coupon-claim>`);
     await ready(el);
