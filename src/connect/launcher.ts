@@ -38,6 +38,33 @@ export function prefetchSignInClient(): void {
   loadSignInClient().catch(() => undefined);
 }
 
+/**
+ * Prefetches the chunk when a sign-in becomes likely: when the browser is idle, when the pointer or
+ * the focus reaches the element, or when it scrolls into view, so that by the click it is loaded.
+ * Returns a function that stops watching.
+ */
+export function prefetchWhenLikely(element: HTMLElement): () => void {
+  let idleHandle: number | undefined;
+  const visibility = new IntersectionObserver((entries) => {
+    if (entries.some((entry) => entry.isIntersecting)) prefetch();
+  });
+  const stop = (): void => {
+    visibility.disconnect();
+    if (idleHandle !== undefined) cancelIdleCallback(idleHandle);
+    element.removeEventListener('pointerenter', prefetch);
+    element.removeEventListener('focusin', prefetch);
+  };
+  function prefetch(): void {
+    stop();
+    prefetchSignInClient();
+  }
+  element.addEventListener('pointerenter', prefetch);
+  element.addEventListener('focusin', prefetch);
+  if ('requestIdleCallback' in window) idleHandle = requestIdleCallback(prefetch, { timeout: 5000 });
+  visibility.observe(element);
+  return stop;
+}
+
 /** Whether the chunk is already here (the click can then go straight to oidc-client-ts). */
 export function signInClientLoaded(): boolean {
   return loaded !== undefined;

@@ -5,7 +5,7 @@ import { LocaleController, registerMessages } from '../../shared/i18n.ts';
 import { safeUrl } from '../../shared/safe-url.ts';
 import { captureSignInResponse, takeCapturedResponse } from '../../connect/callback.ts';
 import { SignInError, signInErrorCode, type SignInErrorCode } from '../../connect/errors.ts';
-import { finishSignIn, forgetSignIn, prefetchSignInClient, startSignIn, type SignInMode, type SignInOutcome } from '../../connect/launcher.ts';
+import { finishSignIn, forgetSignIn, prefetchWhenLikely, startSignIn, type SignInMode, type SignInOutcome } from '../../connect/launcher.ts';
 import type { SignInResult } from '../../connect/client.ts';
 import { normalizeScope, type ConnectOptions } from '../../connect/options.ts';
 import { session, type LoyaltyUser, type SessionChangeReason, type SessionStorageKind } from '../../connect/session.ts';
@@ -141,8 +141,7 @@ export class LoyaltySigninButton extends LitElement {
   private readonly locale = new LocaleController(this);
   private unsubscribe?: () => void;
   private unregisterStarter?: () => void;
-  private visibility?: IntersectionObserver;
-  private idleHandle?: number;
+  private stopPrefetch?: () => void;
 
   /** The signed-in shopper (`{ sub, username, loyaltyId, accessToken, expiresAt, scope }`), or null. */
   get user(): LoyaltyUser | null {
@@ -156,7 +155,7 @@ export class LoyaltySigninButton extends LitElement {
     session.useStorage(this.storage);
     if (isHandOverPopup || this.unavailable) return;
     this.unregisterStarter = session.registerSignInStarter(() => this.signIn());
-    this.schedulePrefetch();
+    if (!session.user) this.stopPrefetch = prefetchWhenLikely(this);
     const response = takeCapturedResponse();
     if (response) this.finishRedirect(response);
   }
@@ -166,8 +165,7 @@ export class LoyaltySigninButton extends LitElement {
     buttons.splice(buttons.indexOf(this), 1);
     this.unsubscribe?.();
     this.unregisterStarter?.();
-    this.visibility?.disconnect();
-    if (this.idleHandle !== undefined) cancelIdleCallback(this.idleHandle);
+    this.stopPrefetch?.();
   }
 
   /**
@@ -266,21 +264,6 @@ export class LoyaltySigninButton extends LitElement {
     }
   }
 
-  /** Loads the sign-in chunk before the click: when idle, on hover or focus, or when the button is seen. */
-  private schedulePrefetch(): void {
-    if (session.user) return;
-    const prefetch = (): void => {
-      this.visibility?.disconnect();
-      prefetchSignInClient();
-    };
-    this.addEventListener('pointerenter', prefetch, { once: true });
-    this.addEventListener('focusin', prefetch, { once: true });
-    if ('requestIdleCallback' in window) this.idleHandle = requestIdleCallback(prefetch, { timeout: 5000 });
-    this.visibility = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) prefetch();
-    });
-    this.visibility.observe(this);
-  }
 
   private unavailableText(): string {
     if (this.unavailableReason.trim()) return this.unavailableReason.trim();

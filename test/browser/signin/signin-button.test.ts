@@ -1,4 +1,4 @@
-import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { LoyaltySigninButton } from '../../../src/elements/loyalty-signin-button/index.ts';
 import { session, type LoyaltyUser } from '../../../src/connect/session.ts';
@@ -173,6 +173,22 @@ describe('<loyalty-signin-button>', () => {
       await done;
     } finally {
       popup.restore();
+    }
+  });
+
+  it('loads the sign-in code before any click (idle, pointer, focus or visibility)', async () => {
+    // A fresh copy of the launcher, as on a page that has not loaded the sign-in chunk yet.
+    const launcher = (await import(`../../../src/connect/launcher.ts?page-load=prefetch`)) as typeof import('../../../src/connect/launcher.ts');
+    const el = document.createElement('div');
+    el.hidden = true;
+    document.body.append(el);
+    try {
+      expect(launcher.signInClientLoaded()).to.equal(false);
+      launcher.prefetchWhenLikely(el);
+      el.dispatchEvent(new PointerEvent('pointerenter'));
+      await waitUntil(() => launcher.signInClientLoaded(), 'the chunk was prefetched', { timeout: 5000 });
+    } finally {
+      el.remove();
     }
   });
 
