@@ -22,6 +22,7 @@ export const businessDirectoryStyles = css`
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
     background: var(--_surface);
+    color: var(--_text);
   }
   .card > :not(.logo, .name, .category) {
     grid-column: 1 / -1;

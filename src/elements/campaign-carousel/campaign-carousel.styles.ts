@@ -61,6 +61,7 @@ export const campaignCarouselStyles = css`
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
     background: var(--_surface);
+    color: var(--_text);
     scroll-snap-align: start;
     cursor: pointer;
   }

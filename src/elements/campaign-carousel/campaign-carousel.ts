@@ -83,7 +83,7 @@ export class CampaignCarousel extends LitElement {
   /** ISO 4217 code used to format numeric prices, e.g. `EUR`. */
   @property() currency?: string;
 
-  /** Accessible name of the carousel (default "Campaigns", localized). */
+  /** Accessible name of the carousel (default "Campaigns", localized); give each carousel of a page its own. */
   @property() label?: string;
 
   @state() private current = 0;

@@ -15,8 +15,9 @@ export const couponClaimStyles = css`
   .title {
     font-weight: 600;
   }
-  .price {
-    color: var(--_muted);
+  .price,
+  .code-label {
+    color: var(--loyalty-color-muted, color-mix(in srgb, currentColor 75%, transparent));
   }
   .coupon {
     display: flex;
@@ -26,7 +27,6 @@ export const couponClaimStyles = css`
   }
   .code-label {
     flex-basis: 100%;
-    color: var(--_muted);
     font-size: 0.9em;
   }
   .code {

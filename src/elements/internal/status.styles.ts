@@ -2,6 +2,11 @@ import { css } from 'lit';
 
 /** Buttons, failure block and skeleton shared by the Marketing elements (after `themeStyles`). */
 export const statusStyles = css`
+  /* Text that sits on the page's own background takes the page's colour unless the merchant sets
+     --loyalty-color-text; boxes with a surface (slides, cards, controls) set their text colour. */
+  :host {
+    color: var(--loyalty-color-text);
+  }
   .button {
     display: inline-flex;
     align-items: center;
@@ -17,8 +22,10 @@ export const statusStyles = css`
     font-weight: 600;
     cursor: pointer;
   }
+  /* Secondary controls and failures carry their own surface: the host page's background may not
+     match the colour scheme (a light page on a dark-mode device). */
   .button.secondary {
-    background: transparent;
+    background: var(--_surface);
     color: var(--_primary);
   }
   .button:disabled,
@@ -34,6 +41,7 @@ export const statusStyles = css`
     padding: calc(var(--_space) * 0.75);
     border: 1px solid var(--_danger);
     border-radius: var(--_radius);
+    background: var(--_surface);
     color: var(--_text);
   }
   .error p {
