@@ -19,7 +19,8 @@ import autocannon from 'autocannon';
 
 const LOAD_SECONDS = Number(process.env.BENCH_PROXY_SECONDS ?? 5);
 const SINGLE_SECONDS = Number(process.env.BENCH_PROXY_SINGLE_SECONDS ?? 3);
-const WARMUP_SECONDS = 1;
+const WARMUP_SECONDS = 2;
+const SINGLE_ROUNDS = 3;
 const CONNECTIONS = 20;
 const VARIABLES = { limit: 10 };
 const API_KEY = 'bench-marketing-key';
@@ -49,9 +50,24 @@ function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
 }
 
-async function measure(url: string, body: string, headers: Record<string, string>, connections: number, seconds: number): Promise<Figures> {
+interface Target {
+  label: string;
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** Runs autocannon against a target; returns the latencies (ms, fractional) of its 200 answers. */
+async function run(target: Target, connections: number, seconds: number): Promise<number[]> {
   const latencies: number[] = [];
-  const options = { url, method: 'POST' as const, body, headers: { 'content-type': 'application/json', ...headers }, connections, duration: seconds };
+  const options = {
+    url: target.url,
+    method: 'POST' as const,
+    body: target.body,
+    headers: { 'content-type': 'application/json', ...target.headers },
+    connections,
+    duration: seconds,
+  };
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(options, (error, finished) => (error ? reject(error) : resolve(finished)));
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
@@ -59,17 +75,31 @@ async function measure(url: string, body: string, headers: Record<string, string
     });
   });
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+    throw new Error(`${target.label}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
-  latencies.sort((a, b) => a - b);
-  return { requestsPerSecond: latencies.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
+  return latencies;
 }
 
-async function measureTarget(label: string, url: string, body: string, headers: Record<string, string> = {}): Promise<ProxyTargetFigures> {
-  await measure(url, body, headers, CONNECTIONS, WARMUP_SECONDS);
-  const load = await measure(url, body, headers, CONNECTIONS, LOAD_SECONDS);
-  const single = await measure(url, body, headers, 1, SINGLE_SECONDS);
-  return { label, load, single };
+function figures(latencies: number[], seconds: number): Figures {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return { requestsPerSecond: sorted.length / seconds, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) };
+}
+
+/**
+ * Warm-up and load runs one target after the other; the single-connection runs take turns in
+ * rounds, so that a change in the machine's load (other processes) affects every target alike.
+ */
+async function measureAll(targets: Target[]): Promise<ProxyTargetFigures[]> {
+  const load: Figures[] = [];
+  for (const target of targets) {
+    await run(target, CONNECTIONS, WARMUP_SECONDS);
+    load.push(figures(await run(target, CONNECTIONS, LOAD_SECONDS), LOAD_SECONDS));
+  }
+  const single: number[][] = targets.map(() => []);
+  for (let round = 0; round < SINGLE_ROUNDS; round += 1) {
+    for (const [index, target] of targets.entries()) single[index]!.push(...(await run(target, 1, SINGLE_SECONDS / SINGLE_ROUNDS)));
+  }
+  return targets.map((target, index) => ({ label: target.label, load: load[index]!, single: figures(single[index]!, SINGLE_SECONDS) }));
 }
 
 /** Starts this file again in a child process with a role; resolves with the URL it reports. */
@@ -107,11 +137,11 @@ export async function benchProxy(): Promise<ProxyBenchResult> {
     const query = documentFor(BUILT_IN_OPERATIONS.campaigns!, VARIABLES);
     const direct = JSON.stringify({ query, variables: VARIABLES });
     const proxied = JSON.stringify({ operation: 'campaigns', variables: VARIABLES });
-    const targets = [
-      await measureTarget('direct upstream', marketing.url, direct, { 'x-api-key': API_KEY }),
-      await measureTarget('proxy, uncached', uncached.url, proxied),
-      await measureTarget('proxy, cached', cached.url, proxied),
-    ];
+    const targets = await measureAll([
+      { label: 'direct upstream', url: marketing.url, body: direct, headers: { 'x-api-key': API_KEY } },
+      { label: 'proxy, uncached', url: uncached.url, body: proxied, headers: {} },
+      { label: 'proxy, cached', url: cached.url, body: proxied, headers: {} },
+    ]);
     const [directFigures, uncachedFigures, cachedFigures] = targets as [ProxyTargetFigures, ProxyTargetFigures, ProxyTargetFigures];
     return {
       targets,
@@ -125,7 +155,7 @@ export async function benchProxy(): Promise<ProxyBenchResult> {
 
 export function printProxyFigures(result: ProxyBenchResult): void {
   const ms = (value: number) => value.toFixed(2).padStart(8);
-  console.log(`\nMarketing proxy: campaigns(limit: 10); load = ${CONNECTIONS} connections for ${LOAD_SECONDS} s, single = 1 connection for ${SINGLE_SECONDS} s`);
+  console.log(`\nMarketing proxy: campaigns(limit: 10); load = ${CONNECTIONS} connections for ${LOAD_SECONDS} s, single = 1 connection, ${SINGLE_SECONDS} s in ${SINGLE_ROUNDS} interleaved rounds`);
   console.log(`${'target'.padEnd(18)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}  | single:${'p50 ms'.padStart(8)}${'p99 ms'.padStart(9)}`);
   for (const { label, load, single } of result.targets) {
     console.log(`${label.padEnd(18)}${Math.round(load.requestsPerSecond).toString().padStart(9)} ${ms(load.p50)} ${ms(load.p99)}  |        ${ms(single.p50)} ${ms(single.p99)}`);

@@ -208,6 +208,27 @@ describe('Marketing proxy towards the upstream', () => {
       }
     });
 
+    it('treats partial data with errors, and null data, as errors', async () => {
+      const answers = [
+        { body: { data: { campaigns: null }, errors: [{ message: 'resolver failed', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] }, code: 'internal_server_error' },
+        { body: { data: null }, code: 'upstream_error' },
+        { body: { errors: [{ message: 'no code' }] }, code: 'upstream_error' },
+      ];
+      let next = 0;
+      const partial = await startFakeUpstream((_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answers[next++]!.body)));
+      const proxy = await serveProxy({ upstreamUrl: partial.url, cache: false, transport });
+      try {
+        for (const { code } of answers) {
+          const reply = await post(proxy.url, { operation: 'campaigns' });
+          assert.equal(reply.status, 502);
+          assert.equal(reply.body.error.code, code);
+        }
+      } finally {
+        await proxy.close();
+        await partial.close();
+      }
+    });
+
     it('answers 502 upstream_error for an upstream that does not speak GraphQL', async () => {
       const html = await startFakeUpstream((_req, res) => void res.writeHead(500, { 'content-type': 'text/html' }).end('<h1>Oops</h1>'));
       const proxy = await serveProxy({ upstreamUrl: html.url, transport });
