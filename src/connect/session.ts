@@ -56,6 +56,7 @@ function parseStoredUser(text: string | null): LoyaltyUser | null {
     return null;
   }
 }
+
 export type SessionListener = (user: LoyaltyUser | null, reason: SessionChangeReason) => void;
 
 /** A function that starts a sign-in; it runs inside the shopper's click so a popup may open. */
@@ -86,9 +87,12 @@ class PageSession {
       user = null;
       reason = 'expired';
     }
+    const wasSignedOut = this.current === null;
     this.current = user;
     this.persist(user);
     this.armExpiry(user);
+    // Signing out when nobody is signed in only clears storage; nobody needs to hear about it.
+    if (!user && wasSignedOut) return;
     for (const listener of [...this.listeners]) listener(user, reason);
   }
 
