@@ -122,11 +122,23 @@ describe('sign-in against a hostile provider', () => {
     // response built for the pending request, as an attacker that knows the state would.
     const env = await hostileEnv();
     while ((await hostileStats()).authRequests.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    const forgedMessage = new Promise<MessageEvent>((resolve) => {
+      const seen = (event: MessageEvent): void => {
+        if (event.origin !== env.url) return;
+        window.removeEventListener('message', seen);
+        resolve(event);
+      };
+      window.addEventListener('message', seen);
+    });
     const frame = document.createElement('iframe');
     const framed = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
     frame.src = `${env.url}/__hostile/forge`;
     document.body.append(frame);
     await framed;
+    // The forged message did arrive, with a response built for the pending request.
+    const forged = (await forgedMessage).data as { source: string; url: string };
+    expect(forged.source).to.equal('oidc-client');
+    expect(forged.url).to.contain('id_token=');
     // The held popup closes itself: the only outcome must be popup_closed.
     const event = await outcome;
     frame.remove();
