@@ -1,5 +1,5 @@
 import { Task } from '@lit/task';
-import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { session } from '../../connect/session.ts';
 import { clientFor } from '../../marketing/client.ts';
@@ -133,6 +133,15 @@ export class CouponClaim extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     for (const stop of this.unsubscribe.splice(0)) stop();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    // Another campaign: what was said about the previous one no longer applies.
+    if (changed.has('campaignId')) {
+      this.claimError = undefined;
+      this.announcement = '';
+      this.copyFailed = false;
+    }
   }
 
   /** The shopper the coupon belongs to: the signed-in `sub`, or anonymous. */

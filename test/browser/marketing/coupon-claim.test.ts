@@ -182,6 +182,12 @@ describe('<coupon-claim>', () => {
       expect(detail.message).to.equal('Too many requests. Please try again in 30 seconds.');
       await el.updateComplete;
       expect(part(el, 'error')!.textContent).to.contain('in 30 seconds');
+      window.fetch = original;
+      el.campaignId = 'camp-peak-rental';
+      await el.updateComplete;
+      await ready(el);
+      expect(part(el, 'error'), 'another campaign starts afresh').to.equal(null);
+      expect(part(el, 'title')!.textContent).to.equal('Weekend tent rental');
     } finally {
       window.fetch = original;
     }
