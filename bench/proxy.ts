@@ -179,7 +179,7 @@ async function serveRole(role: string, args: string[]): Promise<void> {
     // Set up as the loyalty-proxy CLI is: the Node transport upstream, the default JSON-line access log.
     const transport = process.env.BENCH_PROXY_TRANSPORT === 'fetch' ? undefined : createNodeTransport();
     const handler = createMarketingProxy({ upstreamUrl: upstreamUrl!, apiKey: API_KEY, cache: mode === 'cached' ? undefined : false, transport });
-    const server = createServer(toNodeHandler(handler));
+    const server = createServer(toNodeHandler(handler, { overrideGlobalObjects: true }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     process.once('SIGTERM', () => process.exit(0));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/marketing`;

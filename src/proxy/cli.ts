@@ -27,6 +27,8 @@ function start(config: ProxyServerConfig): void {
       store,
       transport: createNodeTransport(),
     }),
+    // The CLI owns its process, so @hono/node-server may use its lighter global Request/Response.
+    { overrideGlobalObjects: true },
   );
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?', 1)[0];

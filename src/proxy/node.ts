@@ -14,6 +14,12 @@ export { createNodeTransport, type NodeTransportOptions } from './node-transport
 export interface NodeHandlerOptions {
   /** Host to assume when a request has no Host header (HTTP/1.0); such requests are refused otherwise. */
   hostname?: string;
+  /**
+   * Let @hono/node-server replace the global Request/Response with its lighter versions (faster
+   * responses). Off by default: a library mounted in someone else's server leaves their globals
+   * alone; the standalone CLI, which owns its process, turns it on.
+   */
+  overrideGlobalObjects?: boolean;
 }
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => Promise<void>;
@@ -33,8 +39,7 @@ export function toNodeHandler(handler: MarketingProxyHandler, options: NodeHandl
     (request, env) => handler(request, { clientAddress: env.incoming.socket?.remoteAddress }),
     {
       hostname: options.hostname,
-      // A library mounted in someone else's server leaves their global Request/Response alone.
-      overrideGlobalObjects: false,
+      overrideGlobalObjects: options.overrideGlobalObjects === true,
       errorHandler: (error) =>
         errorResponse(
           error instanceof Error && error.name === 'RequestError'

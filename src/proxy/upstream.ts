@@ -11,19 +11,20 @@ export interface UpstreamRequest {
   url: string;
   body: string;
   headers: Record<string, string>;
-  signal: AbortSignal;
+  /** For the whole exchange, answer body included. */
+  timeoutMs: number;
 }
 
 /**
- * How the proxy sends its upstream requests. It rejects with the signal's reason (a TimeoutError)
- * when the signal aborts, and with the network error (carrying `code`, e.g. ECONNREFUSED) otherwise.
+ * How the proxy sends its upstream requests. It rejects with an error named `TimeoutError` when the
+ * time is up, and with the network error (carrying `code`, e.g. ECONNREFUSED) otherwise.
  */
 export type UpstreamTransport = (request: UpstreamRequest) => Promise<{ status: number; text: string }>;
 
 /** The transport for every runtime: the Fetch API. */
 export function fetchTransport(fetchImpl: typeof fetch): UpstreamTransport {
-  return async ({ url, body, headers, signal }) => {
-    const response = await fetchImpl(url, { method: 'POST', headers, body, signal, redirect: 'error' });
+  return async ({ url, body, headers, timeoutMs }) => {
+    const response = await fetchImpl(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
     return { status: response.status, text: await response.text() };
   };
 }
@@ -75,7 +76,7 @@ async function send(settings: UpstreamSettings, body: string): Promise<{ status:
       url: settings.url,
       body,
       headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': settings.apiKey },
-      signal: AbortSignal.timeout(settings.timeoutMs),
+      timeoutMs: settings.timeoutMs,
     });
   } catch (error) {
     if (isTimeout(error)) {

@@ -130,6 +130,22 @@ describe('Marketing proxy towards the upstream', () => {
       }
     });
 
+    it('answers 504 when the upstream stalls in the middle of its answer', async () => {
+      const stalling = await startFakeUpstream((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"data":{"campaigns":{"items":[');
+      });
+      const proxy = await serveProxy({ upstreamUrl: stalling.url, timeoutMs: 200, cache: false, transport });
+      try {
+        const reply = await post(proxy.url, { operation: 'campaigns' });
+        assert.equal(reply.status, 504);
+        assert.equal(reply.body.error.code, 'upstream_timeout');
+      } finally {
+        await proxy.close();
+        await stalling.close();
+      }
+    });
+
     it('answers 502 upstream_unavailable when the upstream is down', async () => {
       const closed = createServer();
       await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
