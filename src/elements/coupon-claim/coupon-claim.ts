@@ -126,7 +126,7 @@ export class CouponClaim extends LitElement {
         }
       }),
       // Another element of this page claimed this campaign's coupon: show it here too.
-      onCouponStored((coupon) => coupon.campaignId === this.campaignId && this.requestUpdate()),
+      onCouponStored((coupon) => coupon.campaignId === this.campaignId.trim() && this.requestUpdate()),
     ];
   }
 
@@ -151,7 +151,7 @@ export class CouponClaim extends LitElement {
 
   /** Claims the coupon (or returns the one already kept). `another` asks for a new one (`allow-multiple`). */
   async claim(another = false): Promise<void> {
-    const { campaignId } = this;
+    const campaignId = this.campaignId.trim();
     const user = session.user;
     if (this.claiming || !campaignId || (this.requireSignin && !user)) return;
     const hadFocus = this.matches(':focus-within');
@@ -177,7 +177,7 @@ export class CouponClaim extends LitElement {
     // The button that had focus is gone: keep keyboard users on what replaced it.
     if (hadFocus) {
       await this.updateComplete;
-      this.renderRoot.querySelector<HTMLElement>('[part~="copy-button"], [part~="retry-button"]')?.focus();
+      this.renderRoot.querySelector<HTMLElement>('[part~="copy-button"], [part~="retry-button"], [part~="signin-button"]')?.focus();
     }
   }
 
@@ -225,8 +225,9 @@ export class CouponClaim extends LitElement {
 
   private renderClaim(): TemplateResult {
     const { locale } = this;
-    const kept = storedCoupon(this.campaignId, this.shopper);
-    const claiming = this.claiming || isClaiming(this.campaignId, this.shopper);
+    const id = this.campaignId.trim();
+    const kept = storedCoupon(id, this.shopper);
+    const claiming = this.claiming || isClaiming(id, this.shopper);
     // The proxy wants a (new) sign-in: offer it rather than a retry that cannot succeed.
     const refused = this.claimError instanceof MarketingError && this.claimError.status === 401 && !claiming;
     if (this.claimError && !claiming && !refused) return renderFailure(locale, this.claimError, () => void this.claim(this.failedAnother));
