@@ -1,6 +1,6 @@
 import { defineConfig, type Plugin } from 'vite';
 import { demoSitePlugins } from './demo/vite-plugins.ts';
-import { dropLitVersionGlobals } from './scripts/vite-lit-globals.ts';
+import { dropLitGlobals } from './scripts/vite-lit-globals.ts';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -37,7 +37,7 @@ export default defineConfig(({ command }) =>
     : {
         root,
         publicDir: false,
-        plugins: [dropLitVersionGlobals(), signInCallbackPage()],
+        plugins: [dropLitGlobals(), signInCallbackPage()],
         build: {
           outDir: 'dist',
           emptyOutDir: true,
@@ -56,8 +56,10 @@ export default defineConfig(({ command }) =>
               ...Object.fromEntries(elementTags.map((tag) => [`elements/${tag}`, `src/elements/${tag}/index.ts`])),
             },
           },
-          rollupOptions: {
-            output: { chunkFileNames: 'chunks/[name]-[hash].js' },
+          rolldownOptions: {
+            // Lib mode keeps ES output readable by default; the script tag a merchant pastes should
+            // be as small as it can be, so whitespace and names are minified too.
+            output: { chunkFileNames: 'chunks/[name]-[hash].js', minify: true },
           },
         },
       },

@@ -1,9 +1,50 @@
 /**
- * The script-tag entry: `<script type="module" src=".../loyalty-widgets.js">` defines every element.
- * Loading it twice is harmless: each definition is skipped when its tag is already defined.
+ * The script-tag entry: `<script type="module" src=".../loyalty-widgets.js">`.
+ *
+ * It is small on purpose. It defines each element only when its tag is on the page (now or later,
+ * for pages that render their HTML with JavaScript), so a page pays only for the elements it uses,
+ * and it finishes a Connect sign-in when this page is the redirect URI. Loading it twice is
+ * harmless: both copies load the same element modules, and a tag already defined is left alone.
+ * Elements inside another component's shadow root are not seen: import the per-element entry
+ * (`loyalty-widgets/elements/<tag>`) there instead.
  */
-export {};
-import './elements/loyalty-signin-button/index.ts';
-import './elements/campaign-carousel/index.ts';
-import './elements/coupon-claim/index.ts';
-import './elements/business-directory/index.ts';
+import { captureSignInResponse } from './connect/callback.ts';
+
+const elementLoaders: Record<string, () => Promise<unknown>> = {
+  'loyalty-signin-button': () => import('./elements/loyalty-signin-button/index.ts'),
+  'campaign-carousel': () => import('./elements/campaign-carousel/index.ts'),
+  'coupon-claim': () => import('./elements/coupon-claim/index.ts'),
+  'business-directory': () => import('./elements/business-directory/index.ts'),
+};
+const tags = Object.keys(elementLoaders);
+const selector = tags.join(',');
+const requested = new Set<string>();
+
+function load(tag: string): void {
+  if (requested.has(tag) || customElements.get(tag)) return;
+  requested.add(tag);
+  elementLoaders[tag]!().catch((error: unknown) => {
+    requested.delete(tag);
+    console.error(`loyalty-widgets: <${tag}> could not be loaded.`, error);
+  });
+}
+
+function defineWithin(root: Element | Document): void {
+  if (root instanceof Element && tags.includes(root.localName)) load(root.localName);
+  for (const element of root.querySelectorAll(selector)) load(element.localName);
+}
+
+function start(): void {
+  defineWithin(document);
+  const observer = new MutationObserver((records) => {
+    for (const record of records) {
+      for (const node of record.addedNodes) if (node instanceof Element) defineWithin(node);
+    }
+    // Once every element is defined there is nothing left to watch for.
+    if (tags.every((tag) => customElements.get(tag))) observer.disconnect();
+  });
+  observer.observe(document.documentElement, { childList: true, subtree: true });
+}
+
+// A popup that carried a sign-in response hands it to its opener and closes: nothing else to do.
+if (!captureSignInResponse()) start();

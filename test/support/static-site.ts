@@ -27,7 +27,12 @@ export interface StaticSite {
 }
 
 export async function startStaticSite(options: StaticSiteOptions): Promise<StaticSite> {
-  const proxy = createMarketingProxy({ upstreamUrl: options.upstreamUrl, apiKey: options.apiKey, connectUrl: options.connectUrl });
+  const proxy = createMarketingProxy({
+    upstreamUrl: options.upstreamUrl,
+    apiKey: options.apiKey,
+    connectUrl: options.connectUrl,
+    logger: () => {},
+  });
   const app = new Hono();
   let origin = '';
   app.use('*', async (c, next) => {
