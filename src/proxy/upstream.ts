@@ -106,6 +106,12 @@ function isPlainSuccess(reply: { status: number; text: string }): boolean {
   return reply.status === 200 && reply.text.startsWith('{"data":{') && reply.text.endsWith('}') && !reply.text.includes('"errors"');
 }
 
+/** The key must never reach a browser, even if an upstream were to echo it inside its data. */
+function withoutKey(body: string, apiKey: string): string {
+  if (!body.includes(apiKey)) return body;
+  throw new UpstreamError(502, 'upstream_error', 'The Marketing API answered with something the proxy will not pass on.', true);
+}
+
 /**
  * Sends one operation upstream and returns the body to pass on, `{"data": …}`. `retry` allows one
  * more attempt after a network failure (for queries only).
@@ -124,7 +130,7 @@ export async function callUpstream(
     if (!retry || !(error instanceof UpstreamError) || error.code !== 'upstream_unavailable') throw error;
     reply = await send(settings, requestBody);
   }
-  if (isPlainSuccess(reply)) return reply.text;
+  if (isPlainSuccess(reply)) return withoutKey(reply.text, settings.apiKey);
   let answer: GraphQLAnswer;
   try {
     answer = JSON.parse(reply.text) as GraphQLAnswer;
@@ -138,5 +144,5 @@ export async function callUpstream(
   if (reply.status < 200 || reply.status > 299 || answer.data === undefined || answer.data === null) {
     throw new UpstreamError(502, 'upstream_error', `The Marketing API answered with HTTP ${reply.status}.`, true);
   }
-  return JSON.stringify({ data: answer.data });
+  return withoutKey(JSON.stringify({ data: answer.data }), settings.apiKey);
 }

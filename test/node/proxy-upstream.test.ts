@@ -197,7 +197,7 @@ describe('Marketing proxy towards the upstream', () => {
       }
     });
 
-    it('scrubs the API key from upstream error text, and maps auth failures to 502', async () => {
+    it('keeps the API key out of answers (scrubbed from errors, data echoing it refused), and maps auth failures to 502', async () => {
       const echoing = await startFakeUpstream((req, res) => {
         const message = `Invalid API key ${String(req.headers['x-api-key'])} for this endpoint`;
         res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ errors: [{ message, extensions: { code: 'UNAUTHORIZED' } }] }));
@@ -213,6 +213,19 @@ describe('Marketing proxy towards the upstream', () => {
       } finally {
         await proxy.close();
         await echoing.close();
+      }
+      const leaky = await startFakeUpstream((req, res) => {
+        const data = { campaigns: { items: [{ id: 'c1', content: { title: `debug: ${String(req.headers['x-api-key'])}` } }], nextToken: null } };
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data }));
+      });
+      const leakyProxy = await serveProxy({ upstreamUrl: leaky.url, transport });
+      try {
+        const reply = await post(leakyProxy.url, { operation: 'campaigns' });
+        assert.equal(reply.status, 502);
+        assert.ok(!reply.text.includes(TEST_API_KEY), 'not even inside data');
+      } finally {
+        await leakyProxy.close();
+        await leaky.close();
       }
       const wrongKey = await serveProxy({ upstreamUrl: upstream.marketingUrl, apiKey: 'not-the-key', transport });
       try {
