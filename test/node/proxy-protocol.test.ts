@@ -5,7 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { IMAGE_WIDTHS, MAX_BODY_BYTES } from '../../src/proxy/index.ts';
+import { createMarketingProxy, IMAGE_WIDTHS, MAX_BODY_BYTES } from '../../src/proxy/index.ts';
 import { post, serveProxy, startUpstream, TEST_API_KEY, type ProxyUnderTest, type Upstream } from './support/proxy-server.ts';
 
 describe('Marketing proxy protocol', () => {
@@ -178,6 +178,33 @@ describe('Marketing proxy protocol', () => {
       const fits = await post(proxy.url, exactlyAtLimit + ' '.repeat(MAX_BODY_BYTES - exactlyAtLimit.length));
       assert.equal(fits.status, 200);
     });
+  });
+
+  it('works as a plain Fetch-API handler (a route handler, a Worker), with the address from the runtime', async () => {
+    const handler = createMarketingProxy({
+      upstreamUrl: upstream.marketingUrl,
+      apiKey: TEST_API_KEY,
+      logger: () => {},
+      clientAddress: (request) => request.headers.get('cf-connecting-ip') ?? undefined,
+      rateLimits: { perAddress: { limit: 1, windowSeconds: 60 }, perShopper: false },
+    });
+    const call = (body: unknown, headers: Record<string, string> = {}) =>
+      handler(
+        new Request('https://shop.example/api/marketing', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: 'https://shop.example', ...headers },
+          body: JSON.stringify(body),
+        }),
+      );
+    const query = await call({ operation: 'campaign', variables: { id: 'camp-harbor-beans' } });
+    assert.equal(query.status, 200, 'same-origin from the request URL');
+    assert.equal(((await query.json()) as { data: { campaign: { id: string } } }).data.campaign.id, 'camp-harbor-beans');
+    const coupon = { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-beans' } };
+    assert.equal((await call(coupon, { 'cf-connecting-ip': '203.0.113.1' })).status, 200);
+    assert.equal((await call(coupon, { 'cf-connecting-ip': '203.0.113.1' })).status, 429);
+    assert.equal((await call(coupon, { 'cf-connecting-ip': '203.0.113.2' })).status, 200);
+    const foreign = await handler(new Request('https://shop.example/api/marketing', { method: 'POST', headers: { origin: 'https://evil.example' } }));
+    assert.equal(foreign.status, 403);
   });
 
   it('never lets the API key out: not in any body or header, not in the access log', async () => {
