@@ -102,12 +102,13 @@ export class CampaignCarousel extends LitElement {
   private readonly rotation = new Rotation(this, () => (this.campaigns.items.length > 1 ? this.autoplay : 0), () => this.advance());
   private observer?: IntersectionObserver;
   private observedRoot?: Element;
+  private observedSlide?: Element;
   private frame = 0;
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.observer?.disconnect();
-    this.observer = this.observedRoot = undefined;
+    this.observer = this.observedRoot = this.observedSlide = undefined;
     cancelAnimationFrame(this.frame);
     this.frame = 0;
   }
@@ -186,16 +187,19 @@ export class CampaignCarousel extends LitElement {
     if (scroller && scroller !== this.observedRoot) {
       this.observer?.disconnect();
       this.observedRoot = scroller;
-      // The next page loads when the last slide comes into view, not before.
-      this.observer = new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && this.campaigns.loadMore(), {
-        root: scroller,
-        threshold: 0.5,
-      });
+      this.observedSlide = undefined;
+      // The next page loads when the last slide comes into view, not before; after a failure only
+      // the retry button tries again (no loop of automatic retries against a failing network).
+      this.observer = new IntersectionObserver(
+        (entries) => entries.some((entry) => entry.isIntersecting) && !failureOf(this.campaigns.more) && this.campaigns.loadMore(),
+        { root: scroller, threshold: 0.5 },
+      );
     }
     const last = this.slides.at(-1);
-    if (this.observer && last) {
+    if (this.observer && last && last !== this.observedSlide) {
       this.observer.disconnect();
       this.observer.observe(last);
+      this.observedSlide = last;
     }
     this.scheduleMeasure();
   }

@@ -91,6 +91,21 @@ describe('<campaign-carousel>', () => {
     expect(el.shadowRoot!.querySelector('[role="status"]')!.textContent).to.match(/^3 of 3: /);
   });
 
+  it('shows a failed next page at the end of the track, retries only when asked, then continues', async () => {
+    const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="3" style="--loyalty-carousel-slide-width: 100%"></campaign-carousel>`);
+    await loaded(el);
+    fetches.loseResponses(1);
+    slides(el)[0]!.focus();
+    await sendKeys({ press: 'End' });
+    await waitUntil(() => one(el, '[part~="slides"] [part~="error"]'), 'the failed page is shown', { timeout: 5000 });
+    await aTimeout(600);
+    expect(fetches.of('campaigns'), 'no automatic retries').to.have.length(2);
+    expect(slides(el)).to.have.length(3);
+    one(el, '[part~="slides"] [part~="retry-button"]')!.click();
+    await waitUntil(() => slides(el).length === 6, 'the retry loads the page', { timeout: 5000 });
+    expect(fetches.of('campaigns')[2]!.variables.nextToken).to.equal(fetches.of('campaigns')[1]!.variables.nextToken);
+  });
+
   it('shares one network request between carousels showing the same campaigns', async () => {
     const wrapper = await fixture<HTMLDivElement>(html`<div><campaign-carousel limit="4"></campaign-carousel><campaign-carousel limit="4"></campaign-carousel></div>`);
     const [a, b] = [...wrapper.querySelectorAll('campaign-carousel')] as CampaignCarousel[];
