@@ -179,12 +179,14 @@ describe('Marketing proxy coupon requests', () => {
       assert.equal(sandbox.stats().couponsMinted, minted);
     });
 
-    it('refuses a bogus or malformed token (401 invalid_token)', async () => {
-      for (const authorization of ['Bearer not-a-real-token', 'Basic ZGVtbzpkZW1v', 'Bearer']) {
+    it('refuses a bogus or malformed token (401 invalid_token), asking /me once per bogus token', async () => {
+      const callsBefore = meCalls;
+      for (const authorization of ['Bearer not-a-real-token', 'Basic ZGVtbzpkZW1v', 'Bearer', 'Bearer not-a-real-token']) {
         const reply = await post(proxy.url, coupon(), { authorization });
         assert.equal(reply.status, 401, authorization);
         assert.equal(reply.body.error.code, 'invalid_token');
       }
+      assert.equal(meCalls - callsBefore, 1, 'malformed headers never reach Connect; a refused token is remembered');
     });
 
     it('refuses a token issued without the profile scope (no loyalty ID)', async () => {
