@@ -106,6 +106,21 @@ describe('<campaign-carousel>', () => {
     expect(fetches.of('campaigns')[2]!.variables.nextToken).to.equal(fetches.of('campaigns')[1]!.variables.nextToken);
   });
 
+  it('follows a swipe: scrolling the track moves the current slide and the buttons’ states', async () => {
+    const el = await fixture<CampaignCarousel>(html`<campaign-carousel business-account-id="biz-harbor-coffee" limit="10"></campaign-carousel>`);
+    await loaded(el);
+    const previous = one(el, 'button[part~="previous-button"]') as HTMLButtonElement;
+    const next = one(el, 'button[part~="next-button"]') as HTMLButtonElement;
+    expect([previous.disabled, next.disabled]).to.deep.equal([true, false]);
+    const track = one(el, '[part~="slides"]')!;
+    expect(getComputedStyle(track).scrollSnapType).to.equal('x mandatory');
+    track.scrollTo({ left: track.scrollWidth, behavior: 'instant' });
+    await waitUntil(() => next.disabled, 'at the end, "next" is disabled', { timeout: 3000 });
+    expect(previous.disabled).to.equal(false);
+    expect(currentIndex(el)).to.be.greaterThan(0);
+    expect(fetches.of('campaigns'), 'no next page to load').to.have.length(1);
+  });
+
   it('shares one network request between carousels showing the same campaigns', async () => {
     const wrapper = await fixture<HTMLDivElement>(html`<div><campaign-carousel limit="4"></campaign-carousel><campaign-carousel limit="4"></campaign-carousel></div>`);
     const [a, b] = [...wrapper.querySelectorAll('campaign-carousel')] as CampaignCarousel[];
