@@ -54,12 +54,14 @@ export function ownOrigin(request: Request, trustProxy: boolean): string {
  * throws 403 `origin_not_allowed` for any other origin.
  */
 export function corsHeadersFor(request: Request, allowed: ReadonlySet<string>, trustProxy: boolean): Record<string, string> {
+  // With listed origins the answer depends on Origin, which any cache in between must know.
+  const plain = allowed.size > 0 ? { vary: 'Origin' } : {};
   const origin = request.headers.get('origin');
-  if (origin === null) return {};
+  if (origin === null) return plain;
   if (allowed.has(origin)) {
     return { 'access-control-allow-origin': origin, 'access-control-expose-headers': EXPOSED_RESPONSE_HEADERS, vary: 'Origin' };
   }
-  if (origin === ownOrigin(request, trustProxy)) return {};
+  if (origin === ownOrigin(request, trustProxy)) return plain;
   throw new ProxyError(403, 'origin_not_allowed', 'This origin may not call the Marketing proxy.');
 }
 

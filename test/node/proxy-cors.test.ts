@@ -31,6 +31,7 @@ describe('Marketing proxy CORS', () => {
     const reply = await post(proxy.url, campaigns, { origin: proxy.origin });
     assert.equal(reply.status, 200);
     assert.equal(reply.headers.get('access-control-allow-origin'), null);
+    assert.equal(reply.headers.get('vary'), 'Origin', 'the answer differs for listed origins');
   });
 
   it('serves requests without an Origin (not from a cross-origin page)', async () => {
