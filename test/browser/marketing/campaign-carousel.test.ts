@@ -2,7 +2,7 @@ import { aTimeout, expect, fixture, html, oneEvent, waitUntil } from '@open-wc/t
 import { emulateMedia, resetMouse, sendKeys, sendMouse } from '@web/test-runner-commands';
 import '../../../src/elements/campaign-carousel/index.ts';
 import type { CampaignCarousel } from '../../../src/elements/campaign-carousel/index.ts';
-import { clearStoredClaims, recordFetches } from './helpers.ts';
+import { clearStoredClaims, hangFetch, recordFetches } from './helpers.ts';
 import { HOSTILE_ACCOUNT_ID, HOSTILE_TEXT } from './hostile-seed.ts';
 
 const all = (el: Element, selector: string) => [...el.shadowRoot!.querySelectorAll<HTMLElement>(selector)];
@@ -264,14 +264,9 @@ describe('<campaign-carousel>', () => {
   });
 
   it('shows a skeleton while loading, aborts its request when removed, and loads again when put back', async () => {
-    const original = window.fetch;
-    const signals: AbortSignal[] = [];
     // A proxy that never answers, so the request is surely in flight when the element leaves.
-    window.fetch = (_input, init) =>
-      new Promise((_resolve, reject) => {
-        signals.push(init!.signal!);
-        init!.signal!.addEventListener('abort', () => reject(init!.signal!.reason));
-      });
+    const network = hangFetch();
+    const { signals } = network;
     let el: CampaignCarousel;
     let loadingHeight = 0;
     try {
@@ -284,10 +279,10 @@ describe('<campaign-carousel>', () => {
       const parent = el.parentElement!;
       el.remove();
       expect(signals[0]!.aborted, 'leaving the page aborts the request').to.equal(true);
-      window.fetch = original;
+      network.restore();
       parent.append(el);
     } finally {
-      window.fetch = original;
+      network.restore();
     }
     await loaded(el);
     expect(slides(el).length).to.be.at.least(7);

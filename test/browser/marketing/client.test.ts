@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { clientFor, MarketingClient, MarketingError } from '../../../src/marketing/index.ts';
 import { toBusinessAccount, toCampaign } from '../../../src/marketing/types.ts';
-import { recordFetches, stubFetch } from './helpers.ts';
+import { hangFetch, recordFetches, stubFetch } from './helpers.ts';
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -164,13 +164,8 @@ describe('MarketingClient failures', () => {
 
 describe('MarketingClient request sharing', () => {
   it('aborts the shared network request only once every caller has aborted', async () => {
-    const original = window.fetch;
-    const signals: AbortSignal[] = [];
-    window.fetch = (_input, init) =>
-      new Promise((_resolve, reject) => {
-        signals.push(init!.signal!);
-        init!.signal!.addEventListener('abort', () => reject(init!.signal!.reason));
-      });
+    const network = hangFetch();
+    const { signals } = network;
     try {
       const client = clientFor('/api/marketing');
       const first = new AbortController();
@@ -184,7 +179,7 @@ describe('MarketingClient request sharing', () => {
       expect(signals[0]!.aborted, 'nobody waits any more').to.equal(true);
       expect(((await rejection(calls[1]!)) as DOMException).name).to.equal('AbortError');
     } finally {
-      window.fetch = original;
+      network.restore();
     }
   });
 });

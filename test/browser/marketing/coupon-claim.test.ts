@@ -3,7 +3,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import '../../../src/elements/coupon-claim/index.ts';
 import type { CouponClaim } from '../../../src/elements/coupon-claim/index.ts';
 import { session, type LoyaltyUser } from '../../../src/connect/session.ts';
-import { clearStoredClaims, recordFetches, sandboxStats } from './helpers.ts';
+import { clearStoredClaims, recordFetches, sandboxStats, stubFetch } from './helpers.ts';
 
 const LATTE = 'camp-harbor-morning-latte';
 const part = (el: CouponClaim, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
@@ -171,9 +171,9 @@ describe('<coupon-claim>', () => {
   it('tells when to try again after a 429', async () => {
     const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
     await ready(el);
-    const original = window.fetch;
-    window.fetch = async () =>
-      new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'Too many coupon requests.' } }), { status: 429, headers: { 'retry-after': '30' } });
+    const stub = stubFetch(
+      () => new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'Too many coupon requests.' } }), { status: 429, headers: { 'retry-after': '30' } }),
+    );
     try {
       const failed = oneEvent(el, 'coupon-claim-error');
       part(el, 'claim-button')!.click();
@@ -182,14 +182,14 @@ describe('<coupon-claim>', () => {
       expect(detail.message).to.equal('Too many requests. Please try again in 30 seconds.');
       await el.updateComplete;
       expect(part(el, 'error')!.textContent).to.contain('in 30 seconds');
-      window.fetch = original;
+      stub.restore();
       el.campaignId = 'camp-peak-rental';
       await el.updateComplete;
       await ready(el);
       expect(part(el, 'error'), 'another campaign starts afresh').to.equal(null);
       expect(part(el, 'title')!.textContent).to.equal('Weekend tent rental');
     } finally {
-      window.fetch = original;
+      stub.restore();
     }
   });
 
@@ -230,9 +230,7 @@ describe('<coupon-claim>', () => {
   it('offers sign-in instead of a retry when the proxy wants a signed-in shopper', async () => {
     const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
     await ready(el);
-    const original = window.fetch;
-    window.fetch = async () =>
-      new Response(JSON.stringify({ error: { code: 'signin_required', message: 'Sign in to request a coupon.' } }), { status: 401 });
+    const stub = stubFetch(() => new Response(JSON.stringify({ error: { code: 'signin_required', message: 'Sign in to request a coupon.' } }), { status: 401 }));
     const stop = session.registerSignInStarter(() => session.set(shopper, 'signin'));
     try {
       const failed = oneEvent(el, 'coupon-claim-error');
@@ -242,12 +240,12 @@ describe('<coupon-claim>', () => {
       expect(part(el, 'message')!.textContent).to.equal('Please sign in first.');
       expect(part(el, 'retry-button')).to.equal(null);
       await expect(el).to.be.accessible();
-      window.fetch = original;
+      stub.restore();
       part(el, 'signin-button')!.click();
       await codeOf(el);
       expect(fetches.of('requestCoupon')[0]!.headers.get('authorization')).to.equal('Bearer access-token-1');
     } finally {
-      window.fetch = original;
+      stub.restore();
       stop();
     }
   });

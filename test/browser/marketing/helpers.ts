@@ -45,11 +45,24 @@ export function recordFetches() {
   };
 }
 
-/** Answers every Marketing call with this response (for shapes the real proxy never sends). */
+/** Answers every call with this response (for shapes the real proxy never sends); `restore()` is idempotent. */
 export function stubFetch(respond: () => Response | Promise<Response>) {
   const original = window.fetch;
   window.fetch = async () => respond();
-  return { restore: () => (window.fetch = original) };
+  return { restore: () => void (window.fetch = original) };
+}
+
+/** A network that never answers: every call waits until its signal aborts. `signals` are the calls' signals. */
+export function hangFetch() {
+  const original = window.fetch;
+  const signals: AbortSignal[] = [];
+  window.fetch = (_input, init) =>
+    new Promise((_resolve, reject) => {
+      const signal = init!.signal!;
+      signals.push(signal);
+      signal.addEventListener('abort', () => reject(signal.reason));
+    });
+  return { signals, restore: () => void (window.fetch = original) };
 }
 
 export function clearStoredClaims(): void {
