@@ -42,6 +42,8 @@ export function parseRetryAfter(header: string | null, now = Date.now()): number
   if (!header) return undefined;
   const trimmed = header.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  // An HTTP date names its day and month; anything else ("-5", "1.5") is not one, whatever Date.parse thinks.
+  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }

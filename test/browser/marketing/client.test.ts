@@ -1,6 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { clientFor, MarketingClient, MarketingError } from '../../../src/marketing/index.ts';
 import { toBusinessAccount, toCampaign } from '../../../src/marketing/types.ts';
+import { parseRetryAfter } from '../../../src/marketing/errors.ts';
 import { hangFetch, recordFetches, stubFetch } from './helpers.ts';
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -138,6 +139,14 @@ describe('MarketingClient failures', () => {
     } finally {
       stub.restore();
     }
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date', () => {
+    const now = Date.parse('2026-11-21T10:00:00Z');
+    expect(parseRetryAfter('120', now)).to.equal(120);
+    expect(parseRetryAfter('Sat, 21 Nov 2026 10:01:30 GMT', now)).to.equal(90);
+    expect(parseRetryAfter('Sat, 21 Nov 2026 09:00:00 GMT', now), 'a date in the past means now').to.equal(0);
+    for (const bad of [null, '', 'soon', '-5', '1.5']) expect(parseRetryAfter(bad, now), String(bad)).to.equal(undefined);
   });
 
   it('refuses bodies that are not JSON, or not the expected shape, with a clear error', async () => {
