@@ -101,7 +101,7 @@ function page<T>(value: unknown, path: string, item: (value: unknown, path: stri
   };
 }
 
-const IMAGE_ALIAS = /^img(\d+)$/;
+const IMAGE_ALIAS = /^img([1-9]\d{0,4})$/;
 
 export function toCampaign(value: unknown, path = 'campaign'): Campaign {
   const campaign = object(value, path);

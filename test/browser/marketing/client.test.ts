@@ -197,7 +197,14 @@ describe('mapping the wire shape', () => {
   it('drops unsafe image, logo and website URLs', () => {
     const campaign = toCampaign({
       id: 'c',
-      content: { title: 't', img320: { url: 'javascript:alert(1)' }, img640: { url: 'https://cdn.example/a.png' }, img960: null, objective: null },
+      content: {
+        title: 't',
+        img320: { url: 'javascript:alert(1)' },
+        img640: { url: 'https://cdn.example/a.png' },
+        img960: null,
+        img0: { url: 'https://cdn.example/zero.png' },
+        objective: null,
+      },
     });
     expect(campaign.images).to.deep.equal([{ width: 640, url: 'https://cdn.example/a.png' }]);
     expect(campaign.objective).to.deep.equal({ kind: 'other', typename: '' });
