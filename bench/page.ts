@@ -94,8 +94,3 @@ export function printPageFigures(label: string, figures: PageFigures): void {
     `${label.padEnd(34)} first campaign visible ${figures.firstCampaignMs.toFixed(0).padStart(5)} ms   CLS ${figures.cls.toFixed(3)}   ${(figures.bytes / 1000).toFixed(1).padStart(6)} kB   ${figures.requests} requests   (median of ${RUNS})`,
   );
 }
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  printPageFigures('campaigns page (390×844, no cache)', await benchPage('/campaigns-only.html'));
-  printPageFigures('page with sign-in button', await benchPage('/plain.html'));
-}

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createMarketingProxy } from '../../src/proxy/index.ts';
+import { createNodeTransport } from '../../src/proxy/node.ts';
 
 export interface StaticSiteOptions {
   upstreamUrl: string;
@@ -31,6 +32,7 @@ export async function startStaticSite(options: StaticSiteOptions): Promise<Stati
     upstreamUrl: options.upstreamUrl,
     apiKey: options.apiKey,
     connectUrl: options.connectUrl,
+    transport: createNodeTransport(),
     logger: () => {},
   });
   const app = new Hono();
