@@ -66,8 +66,9 @@ export const businessDirectoryStyles = css`
   dd {
     margin: 0;
   }
+  /* About a real card's height, so the page below moves little when the businesses arrive. */
   .skeleton.card-skeleton {
-    block-size: 12rem;
+    block-size: 18rem;
   }
   .footer {
     display: flex;
