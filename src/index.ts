@@ -71,3 +71,6 @@ function start(): void {
 
 // A popup that carried a sign-in response hands it to its opener and closes: nothing else to do.
 if (!captureSignInResponse()) start();
+
+/** Add or override strings for any language, e.g. `registerMessages({ de: { 'signin.label': '…' } })`. */
+export { registerMessages } from './shared/i18n.ts';

@@ -55,7 +55,7 @@ export function ownOrigin(request: Request, trustProxy: boolean): string {
  */
 export function corsHeadersFor(request: Request, allowed: ReadonlySet<string>, trustProxy: boolean): Record<string, string> {
   // With listed origins the answer depends on Origin, which any cache in between must know.
-  const plain = allowed.size > 0 ? { vary: 'Origin' } : {};
+  const plain: Record<string, string> = allowed.size > 0 ? { vary: 'Origin' } : {};
   const origin = request.headers.get('origin');
   if (origin === null) return plain;
   if (allowed.has(origin)) {

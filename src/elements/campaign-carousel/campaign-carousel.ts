@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { clientFor } from '../../marketing/client.ts';
 import type { Campaign } from '../../marketing/types.ts';
@@ -6,7 +6,6 @@ import { resolveEndpoint } from '../../shared/config.ts';
 import { emit } from '../../shared/emit.ts';
 import { LocaleController, registerMessages } from '../../shared/i18n.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
-import '../coupon-claim/index.ts';
 import { formatPrice, renderFailure } from '../internal/status.ts';
 import { statusStyles } from '../internal/status.styles.ts';
 import { failureOf, isWaiting, PagedList, pageSize } from '../internal/tasks.ts';
@@ -104,6 +103,16 @@ export class CampaignCarousel extends LitElement {
   private observedRoot?: Element;
   private observedSlide?: Element;
   private frame = 0;
+
+  override willUpdate(changed: PropertyValues<this>): void {
+    // <coupon-claim> is loaded only by carousels that show claims, so other pages never download it.
+    if (changed.has('claim') && this.claim && !customElements.get('coupon-claim')) {
+      import('../coupon-claim/index.ts').then(
+        () => this.requestUpdate(),
+        (error: unknown) => console.error('loyalty-widgets: <coupon-claim> could not be loaded.', error),
+      );
+    }
+  }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
@@ -206,7 +215,8 @@ export class CampaignCarousel extends LitElement {
 
   override render(): TemplateResult {
     const { campaigns, locale } = this;
-    const waiting = isWaiting(campaigns.first);
+    // With `claim`, slides wait for <coupon-claim> too, so their claim row does not appear later.
+    const waiting = isWaiting(campaigns.first) || (this.claim && !customElements.get('coupon-claim'));
     const failure = failureOf(campaigns.first);
     return html`<section
       part="base"

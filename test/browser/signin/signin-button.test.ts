@@ -178,7 +178,8 @@ describe('<loyalty-signin-button>', () => {
 
   it('loads the sign-in code before any click (idle, pointer, focus or visibility)', async () => {
     // A fresh copy of the launcher, as on a page that has not loaded the sign-in chunk yet.
-    const launcher = (await import(`../../../src/connect/launcher.ts?page-load=prefetch`)) as typeof import('../../../src/connect/launcher.ts');
+    const freshCopy = new URL('../../../src/connect/launcher.ts?page-load=prefetch', import.meta.url).href;
+    const launcher = (await import(freshCopy)) as typeof import('../../../src/connect/launcher.ts');
     const el = document.createElement('div');
     el.hidden = true;
     document.body.append(el);
