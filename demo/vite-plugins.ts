@@ -14,6 +14,8 @@ export interface DemoSiteOptions {
   connectUrl: string;
   /** The registered app id the sign-in buttons use. */
   clientId: string;
+  /** Write the proxy's access log (one JSON line per request) to stdout; default true. */
+  accessLog?: boolean;
 }
 
 export function demoSitePlugins(options: DemoSiteOptions): Plugin[] {
@@ -28,6 +30,7 @@ export function demoSitePlugins(options: DemoSiteOptions): Plugin[] {
         connectUrl: options.connectUrl,
         // Upstream calls over node:http with keep-alive: cheaper than the global fetch in Node.
         transport: createNodeTransport(),
+        ...(options.accessLog === false ? { logger: () => {} } : {}),
       });
       server.middlewares.use('/api/marketing', toNodeHandler(handler));
     },

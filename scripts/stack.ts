@@ -11,6 +11,8 @@ import { demoSitePlugins } from '../demo/vite-plugins.ts';
 export interface StackOptions extends SandboxOptions {
   /** Port of the demo site; 0 picks a free one. */
   demoPort?: number;
+  /** Print the proxy's access log; default true. */
+  accessLog?: boolean;
 }
 
 export interface RunningStack {
@@ -43,6 +45,7 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
         apiKey: sandbox.apiKey,
         connectUrl: sandbox.connectUrl,
         clientId: sandbox.demoApp.app_id,
+        accessLog: options.accessLog,
       }),
     });
     await vite.listen();

@@ -12,7 +12,7 @@ export type DemoStack = RunningStack;
 
 export async function startDemoStack(options: StackOptions = {}): Promise<DemoStack> {
   const dataDir = await mkdtemp(join(tmpdir(), 'loyalty-e2e-'));
-  const stack = await startStack({ connectPort: 0, marketingPort: 0, demoPort: 0, dataDir, ...options });
+  const stack = await startStack({ connectPort: 0, marketingPort: 0, demoPort: 0, dataDir, accessLog: false, ...options });
   return {
     ...stack,
     async close() {
