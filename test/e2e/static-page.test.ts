@@ -80,6 +80,27 @@ describe('the script tag on a static page', () => {
     await page.close();
   });
 
+  it('settles in one step: no layout shift as each element arrives', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.addInitScript(() => {
+      const shifts: number[] = [];
+      (window as unknown as { __shifts: number[] }).__shifts = shifts;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+          if (!entry.hadRecentInput) shifts.push(entry.value);
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.goto(`${site.origin}/plain.html`);
+    await firstSlideTitle(page);
+    await page.locator('business-directory [part~="name"]').first().waitFor({ timeout: 15_000 });
+    await page.waitForLoadState('networkidle');
+    const shifts = await page.evaluate(() => (window as unknown as { __shifts: number[] }).__shifts);
+    const cls = shifts.reduce((sum, value) => sum + value, 0);
+    assert.ok(cls < 0.01, `cumulative layout shift ${cls.toFixed(3)} (${shifts.length} shifts)`);
+    await page.close();
+  });
+
   it('runs under a strict Content-Security-Policy without violations', async () => {
     const { page, errors } = await open(`${strictSite.origin}/strict-csp.html`);
     assert.notEqual(await firstSlideTitle(page), '');
