@@ -91,6 +91,6 @@ export async function benchPage(pagePath = '/campaigns-only.html'): Promise<Page
 
 export function printPageFigures(label: string, figures: PageFigures): void {
   console.log(
-    `${label.padEnd(34)} first campaign visible ${figures.firstCampaignMs.toFixed(0).padStart(5)} ms   CLS ${figures.cls.toFixed(3)}   ${(figures.bytes / 1000).toFixed(1).padStart(6)} kB   ${figures.requests} requests   (median of ${RUNS})`,
+    `${label.padEnd(42)} first campaign visible ${figures.firstCampaignMs.toFixed(0).padStart(5)} ms   CLS ${figures.cls.toFixed(3)}   ${(figures.bytes / 1000).toFixed(1).padStart(6)} kB   ${figures.requests} requests   (median of ${RUNS})`,
   );
 }

@@ -4,6 +4,7 @@
  * Content-Security-Policy on every response. No build step, no dev server.
  */
 import { Hono } from 'hono';
+import { compress } from 'hono/compress';
 import { serve, type ServerType } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { AddressInfo } from 'node:net';
@@ -42,6 +43,8 @@ export async function startStaticSite(options: StaticSiteOptions): Promise<Stati
     if (options.csp) c.header('Content-Security-Policy', options.csp(origin));
   });
   app.all('/api/marketing', (c) => proxy(c.req.raw));
+  // Served gzipped, as any merchant's web server or CDN would.
+  app.use('/dist/*', compress());
   app.get('/:page{[\\w-]+\\.html}', async (c, next) => {
     const file = await readFile(join('test/e2e/fixtures', c.req.param('page'))).catch(() => undefined);
     if (!file) return next();
