@@ -57,7 +57,7 @@ export interface MarketingProxyOptions {
   store?: ProxyStore;
   /** Behind a reverse proxy you trust: honour `X-Forwarded-Host`/`-Proto` and the last `X-Forwarded-For` hop. */
   trustProxy?: boolean;
-  /** Upstream (and Connect) timeout in ms; default 10 000. */
+  /** Upstream (and Connect) timeout in ms, also the time a client has to send its body; default 10 000. */
   timeoutMs?: number;
   /** Query response cache; `false` disables it. Default 30 s fresh + 120 s stale-while-revalidate. */
   cache?: Partial<CacheSettings> | false;
@@ -243,7 +243,7 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
       } else if (request.method !== 'POST') {
         throw new ProxyError(405, 'method_not_allowed', 'Use POST with a JSON body.', { allow: 'POST, OPTIONS' });
       } else {
-        const call = await readOperationCall(request, operations);
+        const call = await readOperationCall(request, operations, timeoutMs);
         entry.operation = call.name;
         response =
           call.operation.kind === 'query' ? await query(call, cors, entry) : await mutate(call, request, context, cors, entry);

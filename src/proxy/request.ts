@@ -22,15 +22,9 @@ function isJsonContentType(header: string | null): boolean {
   return mediaType === 'application/json';
 }
 
-async function readLimitedBody(request: Request): Promise<Uint8Array> {
-  const declared = request.headers.get('content-length');
-  if (declared !== null) {
-    const length = Number(declared);
-    if (!Number.isSafeInteger(length) || length < 0) throw new ProxyError(400, 'bad_request', 'Invalid Content-Length.');
-    if (length > MAX_BODY_BYTES) throw tooLarge();
-    // The runtime enforces the declared length, so the whole body can be read at once.
-    return new Uint8Array(await request.arrayBuffer());
-  }
+async function readBody(request: Request, declared: boolean): Promise<Uint8Array> {
+  // With a declared length the runtime's own reader is the fast path (the byte count is checked after).
+  if (declared) return new Uint8Array(await request.arrayBuffer());
   // Chunked: count as it arrives and stop at the limit rather than buffer whatever is sent.
   if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
@@ -55,19 +49,55 @@ async function readLimitedBody(request: Request): Promise<Uint8Array> {
   return body;
 }
 
+/**
+ * Reads at most MAX_BODY_BYTES within `timeoutMs`: a client that trickles its body (slow loris) gets
+ * 408 and its connection closed instead of holding the request open for as long as it likes.
+ */
+async function readLimitedBody(request: Request, timeoutMs: number): Promise<Uint8Array> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null) {
+    const length = Number(declared);
+    if (!Number.isSafeInteger(length) || length < 0) throw new ProxyError(400, 'bad_request', 'Invalid Content-Length.');
+    if (length > MAX_BODY_BYTES) throw tooLarge();
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const reading = readBody(request, declared !== null);
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new ProxyError(408, 'request_timeout', 'The request body did not arrive in time.', { connection: 'close' })),
+      timeoutMs,
+    );
+  });
+  try {
+    const body = await Promise.race([reading, late]);
+    // A Request built by hand (or a body re-read after a parser) may carry more than it declares.
+    if (body.byteLength > MAX_BODY_BYTES) throw tooLarge();
+    return body;
+  } finally {
+    clearTimeout(timer);
+    reading.catch(() => undefined); // after a timeout the abandoned read fails when the connection closes
+  }
+}
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Checks content type, size and shape, and resolves the named operation with validated variables. */
 export async function readOperationCall(
   request: Request,
   operations: Readonly<Record<string, PersistedOperation>>,
+  timeoutMs: number,
 ): Promise<OperationCall> {
   if (!isJsonContentType(request.headers.get('content-type'))) {
     throw new ProxyError(415, 'unsupported_media_type', 'Send the request as Content-Type: application/json.');
   }
+  // A compressed body would be a few bytes that inflate to anything: the widgets never send one.
+  const encoding = request.headers.get('content-encoding');
+  if (encoding !== null && encoding.trim().toLowerCase() !== 'identity') {
+    throw new ProxyError(415, 'unsupported_media_type', 'Send the request body uncompressed (no Content-Encoding).');
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(utf8.decode(await readLimitedBody(request)));
+    parsed = JSON.parse(utf8.decode(await readLimitedBody(request, timeoutMs)));
   } catch (error) {
     if (error instanceof ProxyError) throw error;
     throw new ProxyError(400, 'bad_request', 'The request body is not valid JSON.');
