@@ -29,7 +29,12 @@ interface MemoryEntry {
 }
 
 export interface MemoryStoreOptions {
-  /** Beyond this many keys the oldest are dropped, so a flood of distinct keys cannot exhaust memory. */
+  /**
+   * Beyond this many keys of one kind (the part of the key before its first colon: cached responses,
+   * checked tokens, rate-limit counters, idempotency records) the oldest of that kind are dropped, so
+   * a flood of distinct keys cannot exhaust memory, nor push out keys of another kind: a page of
+   * cached queries or bogus tokens must not erase a rate-limit counter or an idempotency record.
+   */
   maxEntries?: number;
   /** Clock, for tests. */
   now?: () => number;
@@ -40,9 +45,16 @@ export const DEFAULT_MEMORY_MAX_ENTRIES = 10_000;
 export function createMemoryStore(options: MemoryStoreOptions = {}): ProxyStore {
   const maxEntries = options.maxEntries ?? DEFAULT_MEMORY_MAX_ENTRIES;
   const now = options.now ?? Date.now;
-  const entries = new Map<string, MemoryEntry>();
+  const kinds = new Map<string, Map<string, MemoryEntry>>();
+  const kindOf = (key: string) => {
+    const kind = key.slice(0, key.indexOf(':') + 1);
+    let entries = kinds.get(kind);
+    if (!entries) kinds.set(kind, (entries = new Map()));
+    return entries;
+  };
 
   const live = (key: string): MemoryEntry | undefined => {
+    const entries = kindOf(key);
     const entry = entries.get(key);
     if (entry && entry.expiresAt <= now()) {
       entries.delete(key);
@@ -51,6 +63,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): ProxyStore 
     return entry;
   };
   const put = (key: string, entry: MemoryEntry) => {
+    const entries = kindOf(key);
     entries.delete(key); // re-inserting moves the key to the young end of the Map's order
     entries.set(key, entry);
     for (const oldKey of entries.keys()) {
@@ -72,7 +85,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): ProxyStore 
       return true;
     },
     async delete(key) {
-      entries.delete(key);
+      kindOf(key).delete(key);
     },
     async increment(key, windowMs) {
       const entry = live(key);
@@ -84,7 +97,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): ProxyStore 
       return { count: 1, resetMs: windowMs };
     },
     async close() {
-      entries.clear();
+      kinds.clear();
     },
   };
 }

@@ -60,6 +60,36 @@ describe('memory store bounds', () => {
     assert.equal(await store.get('a'), undefined);
     assert.equal(await store.get('d'), 'd');
   });
+
+  it('bounds each kind of key on its own: a flood of cached queries erases no rate limit and no idempotency record', async () => {
+    const upstream = await startUpstream();
+    const proxy = await serveProxy({
+      upstreamUrl: upstream.marketingUrl,
+      store: createMemoryStore({ maxEntries: 20 }),
+      rateLimits: { perAddress: false, perShopper: { limit: 2, windowSeconds: 600 } },
+    });
+    try {
+      const coupon = { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-morning-latte' } };
+      const minted = upstream.stats().couponsMinted;
+      const first = await post(proxy.url, coupon, { 'idempotency-key': 'flooded-key' });
+      assert.equal(first.status, 200);
+      assert.equal((await post(proxy.url, coupon)).status, 200);
+      assert.equal((await post(proxy.url, coupon)).status, 429);
+      // Every distinct campaign id is a cached answer ({ campaign: null }): twice as many as the bound.
+      for (let index = 0; index < 40; index += 1) {
+        assert.equal((await post(proxy.url, { operation: 'campaign', variables: { id: `flood-${index}` } })).status, 200);
+      }
+      assert.equal((await post(proxy.url, coupon)).status, 429, 'the shopper is still rate limited');
+      const replay = await post(proxy.url, coupon, { 'idempotency-key': 'flooded-key' });
+      assert.equal(replay.status, 200);
+      assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+      assert.deepEqual(replay.body, first.body, 'the same coupon, not a second one');
+      assert.equal(upstream.stats().couponsMinted, minted + 2);
+    } finally {
+      await proxy.close();
+      await upstream.dispose();
+    }
+  });
 });
 
 describe('Redis', () => {
