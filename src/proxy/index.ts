@@ -12,7 +12,7 @@ import { sha256Hex } from './digest.ts';
 import { errorResponse, jsonResponse, NO_STORE, ProxyError, scrub } from './errors.ts';
 import { IdempotencyKeys, idempotencyKeyOf, type Outcome } from './idempotency.ts';
 import { BUILT_IN_OPERATIONS, canonicalVariables, documentFor, type PersistedOperation } from './operations.ts';
-import { checkRateLimitRule, consumeRateLimit, DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limit.ts';
+import { checkRateLimitRule, consumeRateLimit, DEFAULT_RATE_LIMITS, rateLimitAddress, type RateLimits } from './rate-limit.ts';
 import { readOperationCall, type OperationCall } from './request.ts';
 import { SigninChecker } from './signin.ts';
 import { createMemoryStore, type ProxyStore } from './store.ts';
@@ -171,15 +171,16 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
     return error instanceof ProxyError ? error.code : 'internal_error';
   }
 
+  /** The client's address as rate limits count it (an IPv6 address by its /64). */
   function clientAddressOf(request: Request, context: RequestContext): string {
     const custom = options.clientAddress?.(request);
-    if (custom) return custom;
+    if (custom) return rateLimitAddress(custom);
     if (trustProxy) {
       const hops = request.headers.get('x-forwarded-for')?.split(',');
       const last = hops?.[hops.length - 1]?.trim();
-      if (last) return last;
+      if (last) return rateLimitAddress(last);
     }
-    return context.clientAddress ?? 'unknown';
+    return context.clientAddress ? rateLimitAddress(context.clientAddress) : 'unknown';
   }
 
   async function query(call: OperationCall, cors: Record<string, string>, entry: AccessLogEntry): Promise<Response> {

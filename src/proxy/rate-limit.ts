@@ -45,3 +45,45 @@ export async function consumeRateLimit(store: ProxyStore, key: string, rule: Rat
     });
   }
 }
+
+const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+const HEXTET = /^[0-9a-f]{1,4}$/;
+
+/** The eight 16-bit groups of an IPv6 address (with `::` and an IPv4 tail expanded), or undefined. */
+function ipv6Groups(address: string): number[] | undefined {
+  let text = address;
+  const tail = /:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(text);
+  if (tail) {
+    const bytes = tail[1]!.split('.').map(Number);
+    if (bytes.some((byte) => byte > 255)) return undefined;
+    text = `${text.slice(0, tail.index + 1)}${((bytes[0]! << 8) | bytes[1]!).toString(16)}:${((bytes[2]! << 8) | bytes[3]!).toString(16)}`;
+  }
+  const halves = text.split('::');
+  if (halves.length > 2) return undefined;
+  const head = halves[0] ? halves[0].split(':') : [];
+  const rest = halves[1] ? halves[1].split(':') : [];
+  const missing = 8 - head.length - rest.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined;
+  const groups = [...head, ...Array<string>(halves.length === 1 ? 0 : missing).fill('0'), ...rest];
+  if (!groups.every((group) => HEXTET.test(group))) return undefined;
+  return groups.map((group) => parseInt(group, 16));
+}
+
+/**
+ * What rate limits count a client address as. One IPv6 subscriber gets a whole /64 and can use any
+ * address in it, so IPv6 addresses count by their /64 prefix; an IPv4-mapped IPv6 address
+ * (`::ffff:203.0.113.7`, as a dual-stack socket reports it) counts as the IPv4 address.
+ */
+export function rateLimitAddress(address: string): string {
+  let text = address.trim().toLowerCase();
+  if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
+  const zone = text.indexOf('%');
+  if (zone >= 0) text = text.slice(0, zone);
+  if (IPV4.test(text) || !text.includes(':')) return text;
+  const groups = ipv6Groups(text);
+  if (!groups) return text;
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
+    return `${groups[6]! >> 8}.${groups[6]! & 255}.${groups[7]! >> 8}.${groups[7]! & 255}`;
+  }
+  return `${groups.slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
+}

@@ -146,6 +146,42 @@ describe('Marketing proxy coupon requests', () => {
         await proxy.close();
       }
     });
+    it('cannot be dodged by rotating X-Forwarded-For (not trusted by default) or User-Agent', async () => {
+      const proxy = await serveProxy({
+        upstreamUrl: sandbox.marketingUrl,
+        rateLimits: { perAddress: { limit: 2, windowSeconds: 60 }, perShopper: { limit: 100, windowSeconds: 60 } },
+      });
+      try {
+        const statuses = [];
+        for (let index = 0; index < 4; index += 1) {
+          const disguise = { 'x-forwarded-for': `198.51.100.${index}`, 'user-agent': `Browser-${index}` };
+          statuses.push((await post(proxy.url, coupon(), disguise)).status);
+        }
+        assert.deepEqual(statuses, [200, 200, 429, 429]);
+      } finally {
+        await proxy.close();
+      }
+    });
+
+    it('counts an IPv6 client by its /64 (one subscriber owns all of it), and an IPv4-mapped address as IPv4', async () => {
+      const proxy = await serveProxy({
+        upstreamUrl: sandbox.marketingUrl,
+        trustProxy: true,
+        rateLimits: { perAddress: { limit: 2, windowSeconds: 60 }, perShopper: false },
+      });
+      try {
+        const from = async (address: string) => (await post(proxy.url, coupon(), { 'x-forwarded-for': address })).status;
+        assert.equal(await from('2001:db8:1:2::1'), 200);
+        assert.equal(await from('2001:DB8:1:2:ffff:ffff:ffff:ffff'), 200);
+        assert.equal(await from('2001:db8:1:2:0:0:0:abcd'), 429, 'another address in the same /64');
+        assert.equal(await from('2001:db8:1:3::1'), 200, 'another /64 is another client');
+        assert.equal(await from('203.0.113.9'), 200);
+        assert.equal(await from('203.0.113.9'), 200);
+        assert.equal(await from('::ffff:203.0.113.9'), 429, 'the same IPv4 client');
+      } finally {
+        await proxy.close();
+      }
+    });
   });
 
   describe('requireSignin', () => {
