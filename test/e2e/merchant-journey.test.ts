@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, saveScreenshot, startDemoStack, type DemoStack } from '../support/e2e.ts';
+import { axeViolations } from '../support/axe.ts';
 
 const signInButton = (page: Page) => page.locator('loyalty-signin-button').getByRole('button', { name: 'Sign in with your loyalty wallet' });
 const membersCoupon = (page: Page) => page.locator('coupon-claim[require-signin]');
@@ -43,6 +44,8 @@ describe('the demo merchant site', () => {
       await page.goto(stack.demoUrl);
       await page.getByRole('region', { name: 'Campaigns' }).getByRole('group', { name: '1 of 6' }).waitFor();
       await membersCoupon(page).getByRole('button', { name: 'Sign in to get this coupon' }).waitFor();
+      await page.locator('business-directory [part~="name"]').first().waitFor();
+      assert.deepEqual(await axeViolations(page), [], 'the shop page with every element, signed out');
 
       await signInThroughPopup(page);
       await page.locator('loyalty-signin-button [part="user"]').filter({ hasText: 'Signed in as demo' }).waitFor();
@@ -56,6 +59,7 @@ describe('the demo merchant site', () => {
       assert.match(claimed, /^SAVE-/);
       assert.equal(stack.sandbox.stats().couponsMinted, minted + 1);
       await saveScreenshot(page, 'journey-2-coupon-claimed');
+      assert.deepEqual(await axeViolations(page), [], 'the shop page, signed in with a claimed coupon');
 
       await page.reload();
       await page.locator('loyalty-signin-button [part="user"]').filter({ hasText: 'Signed in as demo' }).waitFor();
