@@ -2,8 +2,8 @@
  * Starting and stopping the sandbox's HTTP servers. Port 0 picks a free port, which is read back
  * from the bound socket so tests can run several sandboxes side by side.
  */
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { STATUS_CODES, type Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Hono } from 'hono';
 
@@ -28,8 +28,37 @@ export function resolvePort(option: number | undefined, envValue: string | undef
   return raw;
 }
 
-export async function listen(app: Hono, host: string, port: number): Promise<ListeningServer> {
+/** What to answer a request Node refuses before the app sees it: its status and an HTML page. */
+export type OversizedPage = (status: 414 | 431) => string;
+
+const defaultOversizedPage: OversizedPage = (status) =>
+  `<!doctype html><meta charset="utf-8"><title>${STATUS_CODES[status]}</title><h1>${STATUS_CODES[status]}</h1><p>The request is larger than this server accepts.</p>`;
+
+/**
+ * Node refuses a request line or headers over its limit (16 KiB) before any app code runs, and by
+ * default answers with a bare status. Here the caller gets a page that says what happened: 414 when
+ * the address alone is too long (e.g. a huge state in a sign-in link), 431 for the headers.
+ */
+function answerClientErrors(server: Server, page: OversizedPage): void {
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) return;
+    if (error.code !== 'HPE_HEADER_OVERFLOW') {
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    const firstLineEnd = error.rawPacket?.indexOf('\r\n') ?? -1;
+    const status = firstLineEnd === -1 || firstLineEnd > 8192 ? 414 : 431;
+    const body = Buffer.from(page(status));
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: ${body.length}\r\n` +
+        `Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+}
+
+export async function listen(app: Hono, host: string, port: number, oversizedPage: OversizedPage = defaultOversizedPage): Promise<ListeningServer> {
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
+  answerClientErrors(server, oversizedPage);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startConnect, type AppRegistration, type RunningConnect } from '../../src/sandbox/index.ts';
-import { TestBrowser } from './support/browser.ts';
-import { authUrl, randomNonce, temporaryDataDir } from './support/connect.ts';
+import { fragmentOf, TestBrowser } from './support/browser.ts';
+import { authParams, authUrl, randomNonce, temporaryDataDir } from './support/connect.ts';
 
 const REDIRECT_URI = 'http://localhost:7000/callback';
 
@@ -10,18 +10,7 @@ describe('Connect sandbox: GET /auth parameter checks', () => {
   let connect: RunningConnect;
   let app: AppRegistration;
   let data: Awaited<ReturnType<typeof temporaryDataDir>>;
-  const params = (overrides: Record<string, string | undefined> = {}): Record<string, string> => {
-    const all: Record<string, string | undefined> = {
-      client_id: app.app_id,
-      redirect_uri: REDIRECT_URI,
-      response_type: 'id_token token',
-      scope: 'openid profile',
-      nonce: randomNonce(),
-      state: 'xyz',
-      ...overrides,
-    };
-    return Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  };
+  const params = (overrides: Record<string, string | undefined> = {}) => authParams(app, overrides);
 
   /** An error shown on the provider: 400, HTML, and never a redirect. */
   async function expectErrorPage(url: string, text: RegExp): Promise<string> {
@@ -115,10 +104,76 @@ describe('Connect sandbox: GET /auth parameter checks', () => {
     assert.equal(new URLSearchParams(new URL(response.headers.get('location')!).hash.slice(1)).get('error'), 'invalid_request');
   });
 
-  it('sends invalid_request for OpenID parameters the spec says must not be used', async () => {
-    await expectFragmentError(params({ prompt: 'none' }), 'invalid_request', /prompt/);
+  it('refuses a response_mode other than fragment', async () => {
     await expectFragmentError(params({ response_mode: 'query' }), 'invalid_request', /response_mode/);
+    await expectFragmentError(params({ response_mode: 'form_post' }), 'invalid_request', /response_mode/);
     assert.equal((await new TestBrowser().get(authUrl(connect.connectUrl, params({ response_mode: 'fragment' })))).status, 200);
+  });
+
+  it('accepts the optional OpenID parameters and ignores unknown ones', async () => {
+    const accepted = {
+      display: 'popup', ui_locales: 'fr-CA en', claims_locales: 'de', acr_values: '1 2', login_hint: 'demo',
+      claims: '{"userinfo":{"email":{"essential":true}}}', max_age: '3600', prompt: 'consent', code_challenge: 'x', vendor_extension: '1',
+    };
+    for (const [name, value] of Object.entries(accepted)) {
+      const response = await new TestBrowser().get(authUrl(connect.connectUrl, params({ [name]: value })));
+      assert.equal(response.status, 200, name);
+      assert.match(await response.text(), /action="\/signin"/, name);
+    }
+  });
+
+  it('refuses malformed optional parameters with invalid_request', async () => {
+    await expectFragmentError(params({ prompt: 'none login' }), 'invalid_request', /prompt=none/);
+    await expectFragmentError(params({ prompt: 'consent none' }), 'invalid_request', /prompt=none/);
+    await expectFragmentError(params({ prompt: 'sometimes' }), 'invalid_request', /prompt/);
+    await expectFragmentError(params({ max_age: '-1' }), 'invalid_request', /max_age/);
+    await expectFragmentError(params({ max_age: 'soon' }), 'invalid_request', /max_age/);
+    await expectFragmentError(params({ display: 'hologram' }), 'invalid_request', /display/);
+    await expectFragmentError(params({ id_token_hint: 'not-a-jwt' }), 'invalid_request', /id_token_hint/);
+  });
+
+  it('says request objects, request_uri and registration are not supported', async () => {
+    await expectFragmentError(params({ request: 'eyJhbGciOiJub25lIn0.e30.' }), 'request_not_supported');
+    await expectFragmentError(params({ request_uri: 'https://shop.example/request.jwt' }), 'request_uri_not_supported');
+    await expectFragmentError(params({ registration: '{"client_name":"x"}' }), 'registration_not_supported');
+  });
+
+  it('refuses any repeated parameter: on a page for client_id and redirect_uri, in the fragment for the rest', async () => {
+    await expectErrorPage(`${authUrl(connect.connectUrl, params())}&redirect_uri=${encodeURIComponent(REDIRECT_URI)}`, /more than one redirect_uri/);
+    for (const name of ['response_type', 'scope', 'prompt', 'max_age', 'login_hint', 'display', 'response_mode']) {
+      const query = params();
+      const url = `${authUrl(connect.connectUrl, query)}&${name}=${encodeURIComponent(query[name] ?? 'login')}&${name}=${encodeURIComponent(query[name] ?? 'login')}`;
+      const fragment = fragmentOf(await new TestBrowser().get(url));
+      assert.equal(fragment.get('error'), 'invalid_request', name);
+      assert.match(fragment.get('error_description')!, new RegExp(name), name);
+      assert.equal(fragment.get('state'), 'xyz');
+    }
+  });
+
+  it('keeps error_description to the characters RFC 6749 allows, even when echoing the request', async () => {
+    const hostile = [
+      params({ scope: 'openid "quoted"\\ ünïcode' }),
+      params({ response_type: 'code "x"' }),
+      params({ response_type: undefined }),
+      params({ scope: 'profile' }),
+      params({ prompt: 'none' }),
+    ];
+    for (const query of hostile) {
+      const description = fragmentOf(await new TestBrowser().get(authUrl(connect.connectUrl, query))).get('error_description')!;
+      assert.match(description, /^[\x20-\x21\x23-\x5b\x5d-\x7e]+$/, description);
+    }
+  });
+
+  it('takes the same request by POST, as a form', async () => {
+    const browser = new TestBrowser();
+    const page = await browser.post(`${connect.connectUrl}/auth`, params());
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /action="\/signin"/);
+    const refused = await browser.post(`${connect.connectUrl}/auth`, params({ scope: 'profile' }));
+    assert.equal(fragmentOf(refused).get('error'), 'invalid_scope');
+    const notForm = await fetch(`${connect.connectUrl}/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(params()) });
+    assert.equal(notForm.status, 400);
+    assert.equal(notForm.headers.get('location'), null);
   });
 
   it('omits state from the error when the request had none', async () => {

@@ -1,22 +1,17 @@
 /**
- * Checks a GET /auth request as the spec states. Client id and redirect URI are checked first and
- * their errors are shown on the provider (never sent to an unproven URI); every later error goes
- * back to the proven redirect URI as an OAuth error in the fragment.
+ * Checks an authorization request (GET query or POST form) as the spec states. Client id and redirect
+ * URI are checked first and their errors are shown on the provider (never sent to an unproven URI);
+ * every later error goes back to the proven redirect URI as an OAuth error in the fragment.
  */
 import type { AppRegistry } from './apps.ts';
+import { KNOWN_PARAMETERS, MAX_PARAM_LENGTH, readOptionalParameters, UNSUPPORTED_FEATURES, type OptionalParameters } from './request-params.ts';
 
 export type ResponseType = 'id_token token' | 'id_token';
 export const SUPPORTED_SCOPES = ['openid', 'profile'] as const;
-export const MIN_NONCE_LENGTH = 16;
-const MAX_PARAM_LENGTH = 2048;
+/** Short enough for any real client (the OpenID Foundation's suite sends 10), long enough to catch `nonce=1`. */
+export const MIN_NONCE_LENGTH = 8;
 
-/** OpenID Connect request parameters the spec says must not be used; refused rather than ignored. */
-const UNSUPPORTED_PARAMETERS = [
-  'prompt', 'max_age', 'ui_locales', 'id_token_hint', 'login_hint', 'acr_values', 'display', 'claims',
-  'claims_locales', 'request', 'request_uri', 'registration', 'code_challenge', 'code_challenge_method',
-];
-
-export interface AuthRequest {
+export interface AuthRequest extends OptionalParameters {
   clientId: string;
   appName: string;
   redirectUri: string;
@@ -24,6 +19,8 @@ export interface AuthRequest {
   scopes: string[];
   nonce: string;
   state?: string;
+  /** The subject of the `id_token_hint`, once its signature has been checked. */
+  hintSub?: string;
 }
 
 export type AuthCheck =
@@ -56,7 +53,7 @@ export function checkAuthRequest(params: URLSearchParams, apps: AppRegistry): Au
   const redirectUri = single(params, 'redirect_uri');
   if (redirectUri === null) return { outcome: 'page', message: 'The request has more than one redirect_uri.' };
   if (!redirectUri) return { outcome: 'page', message: 'The request has no redirect_uri.' };
-  // Exact string comparison: no normalising of case, trailing slashes, ports or query strings.
+  // Exact string comparison: no normalising of case, trailing slashes, ports, query strings or userinfo.
   if (!app.redirect_uris.includes(redirectUri)) {
     return {
       outcome: 'page',
@@ -75,40 +72,50 @@ export function checkAuthRequest(params: URLSearchParams, apps: AppRegistry): Au
 
   if (state === null) return fail('invalid_request', 'The request has more than one state.');
   if (state !== undefined && state.length > MAX_PARAM_LENGTH) return fail('invalid_request', `state is longer than ${MAX_PARAM_LENGTH} characters.`);
+  const repeated = KNOWN_PARAMETERS.filter((name) => params.getAll(name).length > 1);
+  if (repeated.length) return fail('invalid_request', `The request has more than one ${repeated.join(', ')}.`);
+  // Checked before the others, which may legitimately live only inside a request object.
+  for (const [name, error, description] of UNSUPPORTED_FEATURES) if (params.has(name)) return fail(error, description);
 
-  const rawResponseType = single(params, 'response_type');
-  if (rawResponseType === null) return fail('invalid_request', 'The request has more than one response_type.');
-  if (!rawResponseType) return fail('invalid_request', 'response_type is required: "id_token token" or "id_token".');
+  const rawResponseType = params.get('response_type');
+  if (!rawResponseType) return fail('invalid_request', 'response_type is required: id_token token, or id_token.');
   const responseType = responseTypeOf(rawResponseType);
-  if (!responseType) return fail('unsupported_response_type', `response_type "${rawResponseType}" is not supported; use "id_token token" or "id_token".`);
+  if (!responseType) return fail('unsupported_response_type', 'This response_type is not supported; use id_token token, or id_token (the implicit flow).');
+  const responseMode = params.get('response_mode');
+  if (responseMode !== null && responseMode !== 'fragment') return fail('invalid_request', 'Only response_mode fragment is supported.');
 
-  const rawScope = single(params, 'scope');
-  if (rawScope === null) return fail('invalid_request', 'The request has more than one scope.');
-  const scopes = [...new Set((rawScope ?? '').split(' ').filter(Boolean))];
-  if (!scopes.includes('openid')) return fail('invalid_scope', 'scope must contain "openid".');
+  const scopes = [...new Set((params.get('scope') ?? '').split(' ').filter(Boolean))];
+  if (!scopes.includes('openid')) return fail('invalid_scope', 'scope must contain openid.');
   const unknown = scopes.filter((scope) => !(SUPPORTED_SCOPES as readonly string[]).includes(scope));
   if (unknown.length) return fail('invalid_scope', `Unsupported scope: ${unknown.join(' ')}. Supported: ${SUPPORTED_SCOPES.join(' ')}.`);
 
-  const nonce = single(params, 'nonce');
-  if (nonce === null) return fail('invalid_request', 'The request has more than one nonce.');
+  const nonce = params.get('nonce');
   if (!nonce) return fail('invalid_request', 'nonce is required.');
   if (nonce.length < MIN_NONCE_LENGTH) return fail('invalid_request', `nonce is too short to be unguessable; use at least ${MIN_NONCE_LENGTH} characters (for example the hash of a random value).`);
   if (nonce.length > MAX_PARAM_LENGTH) return fail('invalid_request', `nonce is longer than ${MAX_PARAM_LENGTH} characters.`);
 
-  const responseMode = params.get('response_mode');
-  if (responseMode !== null && responseMode !== 'fragment') return fail('invalid_request', 'Only response_mode "fragment" is supported.');
-  const refused = UNSUPPORTED_PARAMETERS.filter((name) => params.has(name));
-  if (refused.length) return fail('invalid_request', `Unsupported parameter: ${refused.join(', ')}.`);
+  const optional = readOptionalParameters(params);
+  if (!optional.ok) return fail('invalid_request', optional.description);
 
   return {
     outcome: 'ok',
-    request: { clientId, appName: app.name, redirectUri, responseType, scopes, nonce, ...(state !== undefined ? { state } : {}) },
+    request: { clientId, appName: app.name, redirectUri, responseType, scopes, nonce, ...(state !== undefined ? { state } : {}), ...optional.value },
   };
+}
+
+/**
+ * RFC 6749 §4.1.2.1: error_description holds only printable ASCII without `"` and `\`. Anything else
+ * (a quote, a character echoed from the request) becomes a plain stand-in.
+ */
+export function oauthErrorText(text: string): string {
+  return text.replace(/"/g, "'").replace(/\\/g, '/').replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '?');
 }
 
 /** The redirect URI with the response in the fragment, encoded as application/x-www-form-urlencoded. */
 export function fragmentRedirect(redirectUri: string, fields: Record<string, string | undefined>): string {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(fields)) if (value !== undefined) params.set(name, value);
+  for (const [name, value] of Object.entries(fields)) {
+    if (value !== undefined) params.set(name, name === 'error_description' ? oauthErrorText(value) : value);
+  }
   return `${redirectUri}#${params.toString()}`;
 }

@@ -8,6 +8,7 @@ import { AppRegistry, type AppRegistration, type RegisterAppInput } from './apps
 import { BrowserSessions } from './sessions.ts';
 import { AccessTokens } from './tokens.ts';
 import { UserDirectory } from './users.ts';
+import { oversizedPage } from './web.ts';
 
 export interface RunningConnect {
   /** e.g. http://localhost:4001; also the issuer. */
@@ -53,7 +54,7 @@ export async function startConnect(options: SandboxOptions = {}): Promise<Runnin
     sessions: new BrowserSessions(dataDir),
     tokenLifetimeSeconds,
   });
-  const server = await listen(connect.app, resolveHost(options), port);
+  const server = await listen(connect.app, resolveHost(options), port, oversizedPage);
   connect.setIssuer(server.origin);
   return {
     connectUrl: server.origin,

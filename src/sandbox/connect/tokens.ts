@@ -63,13 +63,17 @@ export interface IdTokenInput {
   /** Seconds since the epoch when the user last entered their password. */
   authTime: number;
   lifetimeSeconds: number;
+  /** Issued at, in seconds since the epoch; the access token's expiry counts from the same instant. */
+  now: number;
   accessToken?: string;
+  /** User claims carried in the ID token itself: only when no access token is issued (OpenID Connect Core §5.4). */
+  userClaims?: Record<string, string>;
 }
 
 export async function signIdToken(keys: KeyRing, input: IdTokenInput): Promise<string> {
   const { kid, key } = await keys.signingKey();
-  const now = Math.floor(Date.now() / 1000);
-  const claims: Record<string, unknown> = { nonce: input.nonce, auth_time: input.authTime };
+  const now = input.now;
+  const claims: Record<string, unknown> = { ...input.userClaims, nonce: input.nonce, auth_time: input.authTime };
   if (input.accessToken) claims.at_hash = atHash(input.accessToken);
   return new SignJWT(claims)
     .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
