@@ -6,7 +6,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { UpstreamTransport } from './upstream.ts';
+import { MAX_UPSTREAM_RESPONSE_BYTES, type UpstreamTransport } from './upstream.ts';
 
 export interface NodeTransportOptions {
   /** Answers larger than this are refused (the Marketing answers are a few kB); default 8 MiB. */
@@ -14,7 +14,7 @@ export interface NodeTransportOptions {
 }
 
 export function createNodeTransport(options: NodeTransportOptions = {}): UpstreamTransport {
-  const maxResponseBytes = options.maxResponseBytes ?? 8 * 1024 * 1024;
+  const maxResponseBytes = options.maxResponseBytes ?? MAX_UPSTREAM_RESPONSE_BYTES;
   const httpAgent = new HttpAgent({ keepAlive: true });
   const httpsAgent = new HttpsAgent({ keepAlive: true });
 

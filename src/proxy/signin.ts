@@ -7,6 +7,7 @@
 import { sha256Hex } from './digest.ts';
 import { ProxyError } from './errors.ts';
 import { SingleFlight } from './single-flight.ts';
+import { readTextLimited } from './upstream.ts';
 import type { ProxyStore } from './store.ts';
 
 export interface Shopper {
@@ -26,6 +27,8 @@ const TOKEN_CHARACTERS = /^[\x21-\x7e]+$/;
 const DEFAULT_PROFILE_TTL_MS = 5 * 60_000;
 const MAX_PROFILE_TTL_MS = 60 * 60_000;
 const REFUSED_TTL_MS = 60_000;
+/** A /me answer is a few hundred bytes. */
+const MAX_PROFILE_BYTES = 64 * 1024;
 
 const challenge = { 'www-authenticate': 'Bearer realm="loyalty-proxy"' };
 
@@ -83,7 +86,12 @@ export class SigninChecker {
       await this.settings.store.set(storeKey, refused, REFUSED_TTL_MS);
       return refused;
     }
-    const profile = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+    let profile: Record<string, unknown> | undefined;
+    try {
+      profile = JSON.parse(await readTextLimited(response, MAX_PROFILE_BYTES)) as Record<string, unknown> | undefined;
+    } catch {
+      profile = undefined;
+    }
     if (!response.ok || !profile || typeof profile !== 'object') {
       throw new ProxyError(502, 'connect_unavailable', `Connect answered the sign-in check with HTTP ${response.status}.`);
     }

@@ -21,11 +21,41 @@ export interface UpstreamRequest {
  */
 export type UpstreamTransport = (request: UpstreamRequest) => Promise<{ status: number; text: string }>;
 
-/** The transport for every runtime: the Fetch API. */
-export function fetchTransport(fetchImpl: typeof fetch): UpstreamTransport {
+/** Upstream answers larger than this are refused: the Marketing answers are a few kB. */
+export const MAX_UPSTREAM_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A response's body as text, refusing (and cancelling) it beyond `maxBytes`, so a broken or hostile
+ * server cannot make the proxy buffer whatever it sends.
+ */
+export async function readTextLimited(response: Response, maxBytes: number): Promise<string> {
+  const tooLarge = () => new Error(`The answer is larger than ${maxBytes} bytes.`);
+  if (Number(response.headers.get('content-length')) > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
+/** The transport for every runtime: the Fetch API. Redirects are never followed (the key stays with its host). */
+export function fetchTransport(fetchImpl: typeof fetch, maxResponseBytes = MAX_UPSTREAM_RESPONSE_BYTES): UpstreamTransport {
   return async ({ url, body, headers, timeoutMs }) => {
     const response = await fetchImpl(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
-    return { status: response.status, text: await response.text() };
+    return { status: response.status, text: await readTextLimited(response, maxResponseBytes) };
   };
 }
 

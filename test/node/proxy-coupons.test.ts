@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
 import { TestBrowser } from './support/browser.ts';
 import { randomNonce, runImplicitFlow, temporaryDataDir } from './support/connect.ts';
-import { post, serveProxy, TEST_API_KEY, type ProxyUnderTest } from './support/proxy-server.ts';
+import { post, serveProxy, startFakeUpstream, TEST_API_KEY, type ProxyUnderTest } from './support/proxy-server.ts';
 
 const REDIRECT_URI = 'http://localhost:7100/callback';
 const coupon = (campaignId = 'camp-harbor-morning-latte') => ({ operation: 'requestCoupon', variables: { campaignId } });
@@ -262,6 +262,24 @@ describe('Marketing proxy coupon requests', () => {
       assert.equal(theirs.status, 200);
       assert.notEqual(theirs.body.data.requestCoupon.coupon.code, mine.body.data.requestCoupon.coupon.code);
       assert.equal(theirs.headers.get('idempotent-replayed'), null);
+    });
+
+    it('refuses an oversized /me answer (502 connect_unavailable) and mints nothing', async () => {
+      const bloatedConnect = await startFakeUpstream((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ sub: 's', loyaltyId: 'LOYAL-1', padding: 'x'.repeat(1024 * 1024) }));
+      });
+      const bloated = await serveProxy({ upstreamUrl: sandbox.marketingUrl, connectUrl: bloatedConnect.url, requireSignin: true });
+      try {
+        const minted = sandbox.stats().couponsMinted;
+        const reply = await post(bloated.url, coupon(), { authorization: 'Bearer some-token' });
+        assert.equal(reply.status, 502);
+        assert.equal(reply.body.error.code, 'connect_unavailable');
+        assert.equal(sandbox.stats().couponsMinted, minted);
+      } finally {
+        await bloated.close();
+        await bloatedConnect.close();
+      }
     });
 
     it('refuses requireSignin without connectUrl when created', async () => {

@@ -258,6 +258,44 @@ describe('Marketing proxy towards the upstream', () => {
       }
     });
 
+    it('refuses an answer larger than 8 MiB instead of buffering it', async () => {
+      const huge = await startFakeUpstream((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(`{"data":{"campaign":{"id":"${'x'.repeat(9 * 1024 * 1024)}"}}}`);
+      });
+      const proxy = await serveProxy({ upstreamUrl: huge.url, cache: false, transport });
+      try {
+        const reply = await post(proxy.url, { operation: 'campaign', variables: { id: 'x' } });
+        assert.equal(reply.status, 502);
+        assert.ok(reply.text.length < 1000);
+      } finally {
+        await proxy.close();
+        await huge.close();
+      }
+    });
+
+    it('never follows a redirect: the key is sent to the configured upstream only', async () => {
+      const keysSeenElsewhere: (string | undefined)[] = [];
+      const elsewhere = await startFakeUpstream((req, res) => {
+        keysSeenElsewhere.push(req.headers['x-api-key'] as string | undefined);
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"campaign":null}}');
+      });
+      const redirecting = await startFakeUpstream((_req, res) => void res.writeHead(307, { location: elsewhere.url }).end());
+      const proxy = await serveProxy({ upstreamUrl: redirecting.url, cache: false, transport });
+      try {
+        for (const body of [{ operation: 'campaign', variables: { id: 'x' } }, { operation: 'requestCoupon', variables: { campaignId: 'x' } }]) {
+          const reply = await post(proxy.url, body);
+          assert.equal(reply.status, 502);
+          assert.ok(!reply.text.includes(TEST_API_KEY) && !reply.text.includes(elsewhere.url));
+        }
+        assert.deepEqual(keysSeenElsewhere, []);
+      } finally {
+        await proxy.close();
+        await redirecting.close();
+        await elsewhere.close();
+      }
+    });
+
     it('answers 502 upstream_error for an upstream that does not speak GraphQL', async () => {
       const html = await startFakeUpstream((_req, res) => void res.writeHead(500, { 'content-type': 'text/html' }).end('<h1>Oops</h1>'));
       const proxy = await serveProxy({ upstreamUrl: html.url, transport });
