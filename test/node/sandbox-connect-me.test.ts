@@ -82,6 +82,57 @@ describe('Connect sandbox: /me', () => {
     assert.equal(response.status, 400);
     assert.equal(((await response.json()) as { error: string }).error, 'invalid_request');
   });
+
+  it('takes POST with the Bearer header or a form-encoded access_token body (OpenID Connect Core 5.3.1)', async () => {
+    const token = await accessTokenFor(connect, app, 'openid profile');
+    const expected = { sub: sofia.sub, username: sofia.username, loyaltyId: sofia.loyaltyId };
+    const byHeader = await fetch(`${connect.connectUrl}/me`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    assert.equal(byHeader.status, 200);
+    assert.match(byHeader.headers.get('content-type')!, /^application\/json/);
+    assert.equal(byHeader.headers.get('cache-control'), 'no-store');
+    assert.deepEqual(await byHeader.json(), expected);
+    const byBody = await fetch(`${connect.connectUrl}/me`, { method: 'POST', body: new URLSearchParams({ access_token: token }), headers: { origin: 'http://localhost:7000' } });
+    assert.equal(byBody.status, 200);
+    assert.equal(byBody.headers.get('access-control-allow-origin'), '*');
+    assert.deepEqual(await byBody.json(), expected);
+    await expectInvalidToken(await fetch(`${connect.connectUrl}/me`, { method: 'POST', body: new URLSearchParams({ access_token: 'not-a-token' }) }));
+    await expectInvalidToken(await fetch(`${connect.connectUrl}/me`, { method: 'POST' }));
+  });
+
+  it('answers 400 invalid_request for a token in two places or a malformed Bearer header', async () => {
+    const token = await accessTokenFor(connect, app, 'openid');
+    const twice = [
+      fetch(`${connect.connectUrl}/me`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: new URLSearchParams({ access_token: token }) }),
+      fetch(`${connect.connectUrl}/me?access_token=${token}`, { method: 'POST', body: new URLSearchParams({ access_token: token }) }),
+      fetch(`${connect.connectUrl}/me?access_token=${token}&access_token=${token}`),
+      fetch(`${connect.connectUrl}/me`, { method: 'POST', body: `access_token=${token}&access_token=${token}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      fetch(`${connect.connectUrl}/me`, { headers: { authorization: `Bearer ${token} extra` } }),
+      fetch(`${connect.connectUrl}/me`, { headers: { authorization: 'Bearer' } }),
+    ];
+    for (const response of await Promise.all(twice)) {
+      assert.equal(response.status, 400);
+      assert.equal(response.headers.get('www-authenticate'), 'Bearer error="invalid_request"');
+      assert.match(response.headers.get('content-type')!, /^application\/json/);
+      assert.equal(((await response.json()) as { error: string }).error, 'invalid_request');
+    }
+  });
+
+  it('answers a CORS preflight for POST', async () => {
+    const response = await fetch(`${connect.connectUrl}/me`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:7000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    });
+    assert.ok(response.status === 204 || response.status === 200);
+    assert.equal(response.headers.get('access-control-allow-origin'), '*');
+    assert.match(response.headers.get('access-control-allow-methods')!, /POST/);
+    assert.match(response.headers.get('access-control-allow-headers')!, /content-type/i);
+  });
+
+  it('answers other methods with 405', async () => {
+    const response = await fetch(`${connect.connectUrl}/me`, { method: 'DELETE' });
+    assert.equal(response.status, 405);
+    assert.match(response.headers.get('allow')!, /GET, POST/);
+  });
 });
 
 describe('Connect sandbox: token expiry', () => {
