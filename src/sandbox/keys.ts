@@ -68,8 +68,8 @@ export class KeyRing {
     return { kid: newest.kid, key };
   }
 
-  /** The JWK Set served at /jwks: public parts only, newest first. */
+  /** The JWK Set served at /jwks: public parts only, each named and marked as an RS256 signing key, newest first. */
   jwks(): { keys: JWK[] } {
-    return { keys: this.stored().map((stored) => publicPart(stored.privateJwk)).reverse() };
+    return { keys: this.stored().map((stored) => ({ ...publicPart(stored.privateJwk), kid: stored.kid, use: 'sig', alg: 'RS256' })).reverse() };
   }
 }

@@ -15,9 +15,10 @@ export interface IssueDeps {
 export async function authorizationResponse(deps: IssueDeps, issuer: string, request: AuthRequest, user: WalletUser, authTime: number): Promise<string> {
   const lifetime = deps.tokenLifetimeSeconds;
   const now = nowSeconds();
+  // The access token's expiry is counted to the millisecond, so it lives at least the expires_in the app counts from receiving it.
   const accessToken =
     request.responseType === 'id_token token'
-      ? deps.tokens.issue({ sub: user.sub, appId: request.clientId, scope: request.scopes, expiresAt: (now + lifetime) * 1000 })
+      ? deps.tokens.issue({ sub: user.sub, appId: request.clientId, scope: request.scopes, expiresAt: Date.now() + lifetime * 1000 })
       : undefined;
   // Without an access token there is no /me to ask, so the profile the user allowed travels in the ID token.
   const userClaims = !accessToken && request.scopes.includes('profile') ? { username: user.username, loyaltyId: user.loyaltyId } : undefined;
