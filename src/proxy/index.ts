@@ -84,6 +84,11 @@ export type MarketingProxyHandler = (request: Request, context?: RequestContext)
 
 const OPERATION_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
+/** Appended to the recorded answer of a keyed mutation that may or may not have run upstream. */
+const UNCERTAIN_MINT =
+  'It may have created a coupon, so this Idempotency-Key keeps this answer for 24 hours instead of trying again. ' +
+  'To try again anyway, send the request with a new Idempotency-Key (which may give the shopper a second coupon).';
+
 function httpUrl(value: unknown, name: string): string {
   let url: URL | undefined;
   try {
@@ -209,7 +214,15 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
       await consumeRateLimit(store, `addr:${address}`, rateLimits.perAddress);
       await consumeRateLimit(store, `shopper:${shopperKey}`, rateLimits.perShopper);
       const document = documentFor(call.operation, call.variables);
-      return { status: 200, body: await callUpstream(upstream, document, call.variables, false) };
+      try {
+        return { status: 200, body: await callUpstream(upstream, document, call.variables, false) };
+      } catch (error) {
+        // A timeout or a broken answer is recorded for the key (the upstream may have minted): say so, and what to do.
+        if (idempotencyKey !== undefined && error instanceof UpstreamError && error.mayHaveRun && error.status >= 500) {
+          throw new UpstreamError(error.status, error.code, `${error.message} ${UNCERTAIN_MINT}`, true);
+        }
+        throw error;
+      }
     };
     let outcome: Outcome;
     const headers: Record<string, string> = { 'cache-control': NO_STORE, ...cors };
@@ -221,7 +234,7 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
         `${scope}:${idempotencyKey}`,
         `${call.name}:${canonicalVariables(call.variables)}`,
         mint,
-        (error) => (error instanceof ProxyError && error.status === 429) || (error instanceof UpstreamError && !error.sent),
+        (error) => (error instanceof ProxyError && error.status === 429) || (error instanceof UpstreamError && !error.mayHaveRun),
       );
       outcome = result;
       if (result.replayed) {

@@ -73,12 +73,19 @@ export const UPSTREAM_ERROR_STATUS: Readonly<Record<string, number>> = {
   NO_COUPON_OBJECTIVE: 422,
 };
 
-/** An upstream failure; `sent` is false when the request provably never reached the upstream. */
+/**
+ * An upstream failure. `mayHaveRun` is false when the upstream provably did not run the operation:
+ * the connection was refused, or the upstream refused the request outright (HTTP 401, 403 or 429:
+ * a wrong key, or its own rate limit), so a coupon request may be tried again with the same key.
+ */
 export class UpstreamError extends ProxyError {
-  constructor(status: number, code: string, message: string, readonly sent: boolean) {
+  constructor(status: number, code: string, message: string, readonly mayHaveRun: boolean) {
     super(status, code, message);
   }
 }
+
+/** Whether an upstream answer with this HTTP status may have come after running the operation. */
+const mayHaveRun = (httpStatus: number) => httpStatus !== 401 && httpStatus !== 403 && httpStatus !== 429;
 
 interface GraphQLAnswer {
   data?: unknown;
@@ -117,13 +124,13 @@ async function send(settings: UpstreamSettings, body: string): Promise<{ status:
   }
 }
 
-function toProxyError(answer: GraphQLAnswer, secrets: readonly string[]): ProxyError {
+function toProxyError(answer: GraphQLAnswer, httpStatus: number, secrets: readonly string[]): ProxyError {
   const first = answer.errors?.[0];
   const rawCode = first?.extensions?.code;
   const code = typeof rawCode === 'string' && /^[A-Za-z0-9_]{1,64}$/.test(rawCode) ? rawCode : 'upstream_error';
   const message = typeof first?.message === 'string' ? scrub(first.message, secrets) : 'The Marketing API reported an error.';
   // Upstream codes are passed on in the proxy's own lower-case style: NOT_FOUND → not_found.
-  return new UpstreamError(UPSTREAM_ERROR_STATUS[code] ?? 502, code.toLowerCase(), message, true);
+  return new UpstreamError(UPSTREAM_ERROR_STATUS[code] ?? 502, code.toLowerCase(), message, mayHaveRun(httpStatus));
 }
 
 /**
@@ -165,14 +172,14 @@ export async function callUpstream(
   try {
     answer = JSON.parse(reply.text) as GraphQLAnswer;
   } catch {
-    throw new UpstreamError(502, 'upstream_error', `The Marketing API answered with HTTP ${reply.status} and no JSON.`, true);
+    throw new UpstreamError(502, 'upstream_error', `The Marketing API answered with HTTP ${reply.status} and no JSON.`, mayHaveRun(reply.status));
   }
   if (answer === null || typeof answer !== 'object') {
-    throw new UpstreamError(502, 'upstream_error', 'The Marketing API answered with an unexpected body.', true);
+    throw new UpstreamError(502, 'upstream_error', 'The Marketing API answered with an unexpected body.', mayHaveRun(reply.status));
   }
-  if (Array.isArray(answer.errors) && answer.errors.length > 0) throw toProxyError(answer, [settings.apiKey]);
+  if (Array.isArray(answer.errors) && answer.errors.length > 0) throw toProxyError(answer, reply.status, [settings.apiKey]);
   if (reply.status < 200 || reply.status > 299 || answer.data === undefined || answer.data === null) {
-    throw new UpstreamError(502, 'upstream_error', `The Marketing API answered with HTTP ${reply.status}.`, true);
+    throw new UpstreamError(502, 'upstream_error', `The Marketing API answered with HTTP ${reply.status}.`, mayHaveRun(reply.status));
   }
   return withoutKey(JSON.stringify({ data: answer.data }), settings.apiKey);
 }

@@ -146,6 +146,61 @@ describe('Marketing proxy towards the upstream', () => {
       }
     });
 
+    it('keeps the 504 of a coupon request for its Idempotency-Key, saying why and how to try again', async () => {
+      let calls = 0;
+      const slow = await startFakeUpstream((_req, res) => {
+        calls += 1;
+        setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"requestCoupon":{"coupon":{"code":"LATE"}}}}'), 400);
+      });
+      const proxy = await serveProxy({ upstreamUrl: slow.url, timeoutMs: 150, transport });
+      try {
+        const headers = { 'idempotency-key': 'timed-out-key' };
+        const first = await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: 'c' } }, headers);
+        assert.equal(first.status, 504);
+        assert.equal(first.body.error.code, 'upstream_timeout');
+        assert.match(first.body.error.message, /may have created a coupon/);
+        assert.match(first.body.error.message, /new Idempotency-Key/);
+        await sleep(400);
+        const replay = await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: 'c' } }, headers);
+        assert.equal(replay.status, 504);
+        assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+        assert.deepEqual(replay.body, first.body);
+        assert.equal(calls, 1, 'never sent twice');
+        const fresh = await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: 'c' } }, { 'idempotency-key': 'another-key' });
+        assert.equal(fresh.status, 504, 'a new key is a new attempt');
+        assert.equal(calls, 2);
+        const unkeyed = await post(proxy.url, { operation: 'campaign', variables: { id: 'c' } });
+        assert.equal(unkeyed.status, 504);
+        assert.doesNotMatch(unkeyed.body.error.message, /Idempotency-Key/, 'only keyed requests talk about keys');
+      } finally {
+        await proxy.close();
+        await slow.close();
+      }
+    });
+
+    it('frees the Idempotency-Key when the upstream refused the request outright (a wrong key), so a retry can mint', async () => {
+      let refuse = true;
+      const fixable = await startFakeUpstream((_req, res) => {
+        if (refuse) res.writeHead(401, { 'content-type': 'application/json' }).end('{"errors":[{"message":"Invalid API key","extensions":{"code":"UNAUTHORIZED"}}]}');
+        else res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"requestCoupon":{"coupon":{"code":"FIXED-1"}}}}');
+      });
+      const proxy = await serveProxy({ upstreamUrl: fixable.url, transport });
+      try {
+        const call = () => post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: 'c' } }, { 'idempotency-key': 'refused-key' });
+        const refused = await call();
+        assert.equal(refused.status, 502);
+        assert.equal(refused.body.error.code, 'unauthorized');
+        refuse = false; // the merchant fixes the key
+        const retried = await call();
+        assert.equal(retried.status, 200, retried.text);
+        assert.equal(retried.body.data.requestCoupon.coupon.code, 'FIXED-1');
+        assert.equal(retried.headers.get('idempotent-replayed'), null);
+      } finally {
+        await proxy.close();
+        await fixable.close();
+      }
+    });
+
     it('answers 502 upstream_unavailable when the upstream is down', async () => {
       const closed = createServer();
       await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
