@@ -13,7 +13,7 @@ import { errorPage, homePage } from './pages.ts';
 import { DISPLAY_VALUES, PROMPT_VALUES, UI_LOCALES } from './request-params.ts';
 import { PendingRequests, SESSION_COOKIE } from './sessions.ts';
 import { SANDBOX_CSS } from './styles.ts';
-import { SignInThrottle, type ThrottleOptions } from './throttle.ts';
+import { SignInThrottle } from './throttle.ts';
 import { registerUserinfo } from './userinfo.ts';
 import { sendPage } from './web.ts';
 
@@ -53,14 +53,14 @@ export function discoveryDocument(issuer: string) {
   };
 }
 
-export function createConnectApp(deps: ConnectDeps, throttle?: ThrottleOptions): ConnectServer {
+export function createConnectApp(deps: ConnectDeps): ConnectServer {
   let issuer = '';
   // Cookies ignore ports, so two sandboxes on one host would otherwise overwrite each other's session.
   let cookieName = SESSION_COOKIE;
   const ctx: ConnectContext = {
     ...deps,
     pending: new PendingRequests(),
-    throttle: new SignInThrottle(throttle),
+    throttle: new SignInThrottle(),
     issuer: () => issuer,
     currentSession: (c) => deps.sessions.get(getCookie(c, cookieName)),
     startSession(c: Context, user) {

@@ -28,6 +28,15 @@ export class TestBrowser {
     return [...this.cookies.keys()];
   }
 
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
+  /** Plants a cookie, as an attacker who can write cookies for the provider's host would. */
+  setCookie(name: string, value: string): void {
+    this.cookies.set(name, value);
+  }
+
   private async request(url: string, init: RequestInit): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
