@@ -47,6 +47,9 @@ describe('Connect sandbox: what an attacker can and cannot do', () => {
     }
     await assert.rejects(sandbox.connect.registerApp({ name: 'x', redirectUris: ['https://good.example@evil.example/cb'] }), /credentials/);
     await assert.rejects(sandbox.connect.registerApp({ name: 'x', redirectUris: ['https://good.example/cb#x'] }), /fragment/);
+    for (const uri of ['https://good.example/c\nb', 'https://good.example/cb\r\nSet-Cookie: a=1', 'https://good.example/c b', '\thttps://good.example/cb']) {
+      await assert.rejects(sandbox.connect.registerApp({ name: 'x', redirectUris: [uri] }), /spaces or control characters/, JSON.stringify(uri));
+    }
   });
 
   it('escapes every reflected value in its pages', async () => {

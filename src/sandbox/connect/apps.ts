@@ -40,12 +40,15 @@ export function checkRegistration(input: RegisterAppInput): RegisterAppInput {
   if (!Array.isArray(input.redirectUris) || input.redirectUris.length === 0) throw new Error('An app needs at least one redirect URI');
   if (input.redirectUris.length > MAX_REDIRECT_URIS) throw new Error(`An app has at most ${MAX_REDIRECT_URIS} redirect URIs`);
   for (const uri of input.redirectUris) {
+    if (typeof uri !== 'string') throw new Error(`Redirect URI ${JSON.stringify(uri)} is not a string`);
     let url: URL;
     try {
       url = new URL(uri);
     } catch {
       throw new Error(`Redirect URI ${JSON.stringify(uri)} is not an absolute URL`);
     }
+    // URL parsing drops tabs and newlines silently, but the stored string is what goes into a Location header.
+    if (/[\x00-\x20\x7f]/.test(uri)) throw new Error(`Redirect URI ${JSON.stringify(uri)} must not contain spaces or control characters`);
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`Redirect URI ${JSON.stringify(uri)} must use http or https`);
     // The response travels in the fragment, so a registered URI cannot carry one (RFC 6749 §3.1.2).
     if (uri.includes('#')) throw new Error(`Redirect URI ${JSON.stringify(uri)} must not contain a fragment`);
