@@ -15,6 +15,7 @@ import { createRedisStore } from './redis-store.ts';
 export const MOUNT_PATH = '/api/marketing';
 
 function start(config: ProxyServerConfig): void {
+  for (const warning of config.warnings) process.stderr.write(`loyalty-proxy: warning: ${warning}\n`);
   const store = config.redisUrl ? createRedisStore({ url: config.redisUrl }) : undefined;
   const proxy = toNodeHandler(
     createMarketingProxy({

@@ -5,6 +5,8 @@
 import { normalizeOrigins } from './cors.ts';
 
 export interface ProxyServerConfig {
+  /** Settings that work but are risky (e.g. the key sent over plain http), for the start-up log. */
+  warnings: string[];
   upstreamUrl: string;
   apiKey: string;
   allowedOrigins: string[];
@@ -31,6 +33,36 @@ function urlWith(value: string, protocols: string[]): boolean {
   }
 }
 
+/** A URL as it may be printed: any user and password replaced. */
+function printable(value: string): string {
+  return value.replace(/\/\/[^/?#]*@/, '//[credentials]@');
+}
+
+function hasCredentials(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.username !== '' || url.password !== '';
+  } catch {
+    return false;
+  }
+}
+
+function isLoopback(value: string): boolean {
+  const { hostname } = new URL(value);
+  return hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+/** Checks an http(s) setting; returns the problems and, for plain http beyond this machine, a warning. */
+function checkHttpUrl(name: string, value: string, what: string, problems: string[], warnings: string[]): void {
+  if (!urlWith(value, ['http:', 'https:'])) {
+    problems.push(`${name} must be an http(s) URL (got "${printable(value)}").`);
+  } else if (hasCredentials(value)) {
+    problems.push(`${name} must not contain a user or password (the proxy would send them on every request and print them).`);
+  } else if (new URL(value).protocol === 'http:' && !isLoopback(value)) {
+    warnings.push(`${name} is plain http: ${what} crosses the network unencrypted. Use https outside a local setup.`);
+  }
+}
+
 function flag(name: string, value: string | undefined, problems: string[]): boolean {
   const normalized = value?.trim().toLowerCase() ?? '';
   if (['', '0', 'false', 'no', 'off'].includes(normalized)) return false;
@@ -41,9 +73,10 @@ function flag(name: string, value: string | undefined, problems: string[]): bool
 
 export function readConfig(env: Record<string, string | undefined>): ProxyServerConfig {
   const problems: string[] = [];
+  const warnings: string[] = [];
   const upstreamUrl = env.MARKETING_API_URL?.trim() ?? '';
   if (!upstreamUrl) problems.push('MARKETING_API_URL is required: the Marketing GraphQL endpoint (test or production address).');
-  else if (!urlWith(upstreamUrl, ['http:', 'https:'])) problems.push(`MARKETING_API_URL must be an http(s) URL (got "${upstreamUrl}").`);
+  else checkHttpUrl('MARKETING_API_URL', upstreamUrl, 'the API key', problems, warnings);
 
   const apiKey = env.MARKETING_API_KEY ?? '';
   if (!apiKey.trim()) problems.push('MARKETING_API_KEY is required: the key the proxy sends upstream as x-api-key.');
@@ -64,12 +97,12 @@ export function readConfig(env: Record<string, string | undefined>): ProxyServer
   if (redisUrl && !urlWith(redisUrl, ['redis:', 'rediss:'])) problems.push('REDIS_URL must be a redis:// or rediss:// URL.');
 
   const connectUrl = env.CONNECT_URL?.trim() || undefined;
-  if (connectUrl && !urlWith(connectUrl, ['http:', 'https:'])) problems.push(`CONNECT_URL must be an http(s) URL (got "${connectUrl}").`);
+  if (connectUrl) checkHttpUrl('CONNECT_URL', connectUrl, "every shopper's access token", problems, warnings);
   const requireSignin = flag('REQUIRE_SIGNIN', env.REQUIRE_SIGNIN, problems);
   if (requireSignin && !connectUrl) problems.push('REQUIRE_SIGNIN needs CONNECT_URL: the Connect authority that checks access tokens.');
   const trustProxy = flag('TRUST_PROXY', env.TRUST_PROXY, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   const host = env.HOST?.trim() || undefined;
-  return { upstreamUrl, apiKey, allowedOrigins, port, host, redisUrl, connectUrl, requireSignin, trustProxy };
+  return { warnings, upstreamUrl, apiKey, allowedOrigins, port, host, redisUrl, connectUrl, requireSignin, trustProxy };
 }

@@ -99,6 +99,10 @@ function httpUrl(value: unknown, name: string): string {
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     throw new TypeError(`createMarketingProxy: "${name}" must be an http(s) URL.`);
   }
+  if (url.username || url.password) {
+    // fetch refuses such URLs on every request, node:http would send them as Basic auth: refuse them once, here.
+    throw new TypeError(`createMarketingProxy: "${name}" must not contain a user or password.`);
+  }
   return url.href;
 }
 

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { createMarketingProxy } from '../../src/proxy/index.ts';
 import { startRedis, type RunningRedis } from './support/redis.ts';
 import { post, startUpstream, TEST_API_KEY, type Upstream } from './support/proxy-server.ts';
 
@@ -80,6 +81,43 @@ describe('loyalty-proxy CLI', () => {
     assert.match(outOfRange.stderr(), /PORT must be a port number/);
   });
 
+  it('refuses a user or password in MARKETING_API_URL or CONNECT_URL, without printing them', async () => {
+    const cli = runCli({
+      MARKETING_API_URL: 'https://user:s3cret-pass@marketing.example/graphql',
+      MARKETING_API_KEY: TEST_API_KEY,
+      CONNECT_URL: 'https://me:other-s3cret@connect.example',
+    });
+    assert.equal(await cli.exited, 1);
+    assert.match(cli.stderr(), /MARKETING_API_URL must not contain a user or password/);
+    assert.match(cli.stderr(), /CONNECT_URL must not contain a user or password/);
+    assert.ok(!/s3cret/.test(cli.stderr()));
+    const malformed = runCli({ MARKETING_API_URL: 'ftp://user:s3cret-pass@marketing.example', MARKETING_API_KEY: TEST_API_KEY });
+    assert.equal(await malformed.exited, 1);
+    assert.match(malformed.stderr(), /MARKETING_API_URL must be an http\(s\) URL/);
+    assert.ok(!/s3cret/.test(malformed.stderr()));
+    assert.throws(
+      () => createMarketingProxy({ upstreamUrl: 'https://user:s3cret-pass@marketing.example/graphql', apiKey: TEST_API_KEY }),
+      (error: Error) => /must not contain a user or password/.test(error.message) && !error.message.includes('s3cret'),
+    );
+  });
+
+  it('warns when the key or tokens would cross the network over plain http', async () => {
+    const cli = runCli({
+      MARKETING_API_URL: 'http://marketing.example/graphql',
+      MARKETING_API_KEY: TEST_API_KEY,
+      CONNECT_URL: 'http://connect.example',
+      PORT: '0',
+      HOST: '127.0.0.1',
+    });
+    try {
+      await listening(cli);
+      assert.match(cli.stderr(), /warning: MARKETING_API_URL is plain http: the API key crosses the network unencrypted/);
+      assert.match(cli.stderr(), /warning: CONNECT_URL is plain http/);
+    } finally {
+      await stop(cli);
+    }
+  });
+
   it('serves the protocol at /api/marketing only, with one JSON access-log line per request', async () => {
     const cli = runCli({ MARKETING_API_URL: upstream.marketingUrl, MARKETING_API_KEY: TEST_API_KEY, PORT: '0', HOST: '127.0.0.1', ALLOWED_ORIGINS: 'https://shop.example' });
     try {
@@ -97,6 +135,7 @@ describe('loyalty-proxy CLI', () => {
       const lines = cli.stdout().trim().split('\n').map((line) => JSON.parse(line) as { operation: string; status: number });
       assert.deepEqual(lines.map((line) => [line.operation, line.status]), [['campaigns', 200], ['campaign', 200]]);
       assert.ok(!cli.stdout().includes(TEST_API_KEY) && !cli.stderr().includes(TEST_API_KEY));
+      assert.ok(!cli.stderr().includes('warning'), 'plain http on this machine is fine');
     } finally {
       await stop(cli);
     }
