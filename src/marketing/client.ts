@@ -65,11 +65,17 @@ export class MarketingClient {
   readonly endpoint: string;
 
   constructor(endpoint: string) {
+    let url: URL | undefined;
     try {
-      this.endpoint = new URL(endpoint, globalThis.document?.baseURI ?? globalThis.location?.href).href;
+      url = new URL(endpoint, globalThis.document?.baseURI ?? globalThis.location?.href);
     } catch {
-      throw new MarketingError('config', 0, `The Marketing endpoint "${endpoint}" is not a valid URL.`);
+      url = undefined;
     }
+    // `javascript:`, `data:` or `blob:` would fail later as a mysterious network error.
+    if (url?.protocol !== 'https:' && url?.protocol !== 'http:') {
+      throw new MarketingError('config', 0, `The Marketing endpoint "${endpoint}" is not a valid URL: it must be an http or https address.`);
+    }
+    this.endpoint = url.href;
   }
 
   /** A page of campaigns, of one business account or of all. */

@@ -45,8 +45,11 @@ export const themeStyles = css`
   button {
     font: inherit;
   }
+  /* The ring is a box-shadow; the transparent outline is what stays visible in forced-colors mode
+     (Windows high contrast), where box-shadows are dropped and outlines take the system colour. */
   :focus-visible {
-    outline: none;
+    outline: 2px solid transparent;
+    outline-offset: 1px;
     box-shadow: var(--_focus);
   }
   .visually-hidden {

@@ -72,7 +72,7 @@ export class BusinessDirectory extends LitElement {
     this,
     ([endpoint, category, limit], nextToken, signal) =>
       clientFor(endpoint).businessAccounts({ category, limit, nextToken }, { signal }),
-    () => [resolveEndpoint(this.endpoint), this.category?.trim() || undefined, pageSize(this.limit, 12)] as const,
+    () => [resolveEndpoint(this.endpoint), this.category?.trim() || undefined, pageSize(this, this.limit, 12)] as const,
   );
 
   /** Approved accounts of the chosen category: a pending account is never shown, whatever the proxy sent. */
@@ -90,7 +90,7 @@ export class BusinessDirectory extends LitElement {
       ${waiting
         ? html`<div class="list">${renderSkeleton(3, 'card-skeleton')}</div>`
         : failure
-          ? renderFailure(locale, failure, () => void accounts.first.run())
+          ? renderFailure(this, locale, failure, () => void accounts.first.run())
           : visible.length === 0 && !accounts.nextToken
             ? html`<p part="empty">${locale.t('directory.empty')}</p>`
             : html`<ul part="list" class="list">
@@ -149,7 +149,7 @@ export class BusinessDirectory extends LitElement {
     const moreFailure = failureOf(accounts.more);
     return html`<div class="footer">
         ${moreFailure
-          ? renderFailure(locale, moreFailure, () => accounts.loadMore())
+          ? renderFailure(this, locale, moreFailure, () => accounts.loadMore())
           : accounts.nextToken
             ? html`<button
                 part="load-more-button"

@@ -6,7 +6,8 @@ import { resolveEndpoint } from '../../shared/config.ts';
 import { emit } from '../../shared/emit.ts';
 import { LocaleController, registerMessages } from '../../shared/i18n.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
-import { formatPrice, renderFailure } from '../internal/status.ts';
+import { warnOnce } from '../../shared/warn.ts';
+import { currencyOf, formatPrice, renderFailure } from '../internal/status.ts';
 import { statusStyles } from '../internal/status.styles.ts';
 import { failureOf, isWaiting, PagedList, pageSize } from '../internal/tasks.ts';
 import { campaignCarouselStyles } from './campaign-carousel.styles.ts';
@@ -96,7 +97,7 @@ export class CampaignCarousel extends LitElement {
     this,
     ([endpoint, businessAccountId, limit], nextToken, signal) =>
       clientFor(endpoint).campaigns({ businessAccountId, limit, nextToken }, { signal }),
-    () => [resolveEndpoint(this.endpoint), this.businessAccountId?.trim() || undefined, pageSize(this.limit, 6)] as const,
+    () => [resolveEndpoint(this.endpoint), this.businessAccountId?.trim() || undefined, pageSize(this, this.limit, 6)] as const,
   );
   private readonly rotation = new Rotation(this, () => (this.campaigns.items.length > 1 ? this.autoplay : 0), () => this.advance());
   private observer?: IntersectionObserver;
@@ -105,6 +106,10 @@ export class CampaignCarousel extends LitElement {
   private frame = 0;
 
   override willUpdate(changed: PropertyValues<this>): void {
+    const autoplay = this.getAttribute('autoplay')?.trim();
+    if (changed.has('autoplay') && autoplay && !(Number(autoplay) >= 0)) {
+      warnOnce(this, `autoplay="${autoplay}" is not a number of seconds; the slides do not rotate.`);
+    }
     // <coupon-claim> is loaded only by carousels that show claims, so other pages never download it.
     if (changed.has('claim') && this.claim && !customElements.get('coupon-claim')) {
       import('../coupon-claim/index.ts').then(
@@ -232,7 +237,7 @@ export class CampaignCarousel extends LitElement {
         ? html`<div class="controls"></div>
             <div class="slides">${this.renderPlaceholders(3)}</div>`
         : failure
-          ? renderFailure(locale, failure, () => void campaigns.first.run())
+          ? renderFailure(this, locale, failure, () => void campaigns.first.run())
           : campaigns.items.length === 0
             ? html`<p part="empty">${locale.t('carousel.empty')}</p>`
             : this.renderCarousel(campaigns.items)}
@@ -260,7 +265,7 @@ export class CampaignCarousel extends LitElement {
       <div id="slides" part="slides" class="slides" @scroll=${this.scheduleMeasure} @click=${this.onClick} @keydown=${this.onKeydown}>
         ${items.map((campaign, index) => this.renderSlide(campaign, index, items.length))}
         ${campaigns.loadingMore ? this.renderPlaceholders(1) : nothing}
-        ${moreFailure ? renderFailure(locale, moreFailure, () => campaigns.loadMore()) : nothing}
+        ${moreFailure ? renderFailure(this, locale, moreFailure, () => campaigns.loadMore()) : nothing}
       </div>`;
   }
 
@@ -277,7 +282,7 @@ export class CampaignCarousel extends LitElement {
 
   private renderSlide(campaign: Campaign, index: number, count: number): TemplateResult {
     const { images, objective } = campaign;
-    const price = objective.kind === 'coupon' ? formatPrice(objective.price, this.locale.lang, this.currency) : '';
+    const price = objective.kind === 'coupon' ? formatPrice(objective.price, this.locale.lang, currencyOf(this, this.currency)) : '';
     const fallback = images.find((image) => image.width >= 640) ?? images.at(-1);
     return html`<div
       part="slide"

@@ -10,7 +10,7 @@ import { resolveEndpoint } from '../../shared/config.ts';
 import { emit } from '../../shared/emit.ts';
 import { LocaleController, registerMessages } from '../../shared/i18n.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
-import { errorMessage, formatPrice, renderFailure, renderSkeleton } from '../internal/status.ts';
+import { currencyOf, errorMessage, formatPrice, renderFailure, renderSkeleton } from '../internal/status.ts';
 import { statusStyles } from '../internal/status.styles.ts';
 import { AbortOnDisconnect, failureOf, isWaiting } from '../internal/tasks.ts';
 import { couponClaimStyles } from './coupon-claim.styles.ts';
@@ -207,7 +207,7 @@ export class CouponClaim extends LitElement {
       ${isWaiting(task)
         ? renderSkeleton(1, 'line')
         : failure || !task.value
-          ? renderFailure(this.locale, failure, () => void task.run())
+          ? renderFailure(this, this.locale, failure, () => void task.run())
           : this.renderCampaign(task.value)}
       <p class="visually-hidden" role="status">${this.announcement}</p>
     </div>`;
@@ -215,7 +215,7 @@ export class CouponClaim extends LitElement {
 
   private renderCampaign(campaign: Campaign): TemplateResult {
     const { objective } = campaign;
-    const price = objective.kind === 'coupon' ? formatPrice(objective.price, this.locale.lang, this.currency) : '';
+    const price = objective.kind === 'coupon' ? formatPrice(objective.price, this.locale.lang, currencyOf(this, this.currency)) : '';
     return html`${this.compact
       ? nothing
       : html`<p part="title" class="title" dir="auto">${campaign.title}</p>
@@ -230,7 +230,7 @@ export class CouponClaim extends LitElement {
     const claiming = this.claiming || isClaiming(id, this.shopper);
     // The proxy wants a (new) sign-in: offer it rather than a retry that cannot succeed.
     const refused = this.claimError instanceof MarketingError && this.claimError.status === 401 && !claiming;
-    if (this.claimError && !claiming && !refused) return renderFailure(locale, this.claimError, () => void this.claim(this.failedAnother));
+    if (this.claimError && !claiming && !refused) return renderFailure(this, locale, this.claimError, () => void this.claim(this.failedAnother));
     if (kept && !claiming) {
       return html`<div part="coupon" class="coupon">
         <span class="code-label">${locale.t('coupon.codeLabel')}</span>

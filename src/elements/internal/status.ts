@@ -2,9 +2,10 @@
  * Rendering shared by the Marketing elements: the failure block with its retry control, the
  * loading skeleton, and price formatting.
  */
-import { html, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import { registerMessages, type LocaleController } from '../../shared/i18n.ts';
 import { MarketingError } from '../../marketing/errors.ts';
+import { warnOnce } from '../../shared/warn.ts';
 import { marketingMessages } from './messages.ts';
 
 // Registered here, not as a side effect of the messages module, so bundlers never drop the strings.
@@ -24,12 +25,35 @@ export function errorMessage(locale: LocaleController, error: unknown): string {
   return locale.t(`marketing.error.${KNOWN.has(error.code) ? error.code : (BY_STATUS[error.status] ?? 'other')}`);
 }
 
-/** The failure block: a message and a native retry button. */
-export function renderFailure(locale: LocaleController, error: unknown, retry: () => void): TemplateResult {
+/**
+ * The failure block: a message and a native retry button. A set-up mistake (`config`: no campaign id,
+ * an endpoint that is not a web address) is told to the developer in the console, once, and has no
+ * retry button, since trying again cannot help until the attribute is corrected.
+ */
+export function renderFailure(host: HTMLElement, locale: LocaleController, error: unknown, retry: () => void): TemplateResult {
+  const config = error instanceof MarketingError && error.code === 'config';
+  if (config) warnOnce(host, error.message);
+  const onRetry = (event: Event): void => retryKeepingFocus(host, event, retry);
   return html`<div part="error" class="error" role="alert">
     <p>${errorMessage(locale, error)}</p>
-    <button part="retry-button" class="button secondary" type="button" @click=${retry}>${locale.t('marketing.retry')}</button>
+    ${config
+      ? nothing
+      : html`<button part="retry-button" class="button secondary" type="button" @click=${onRetry}>${locale.t('marketing.retry')}</button>`}
   </div>`;
+}
+
+/**
+ * Runs a retry. The pressed button disappears with the failure, so a keyboard or screen-reader user
+ * would be left on the page's `body`: focus moves to the element's `base` part, which stays.
+ */
+function retryKeepingFocus(host: HTMLElement, event: Event, retry: () => void): void {
+  const button = event.currentTarget as HTMLElement;
+  const hadFocus = button.matches(':focus');
+  retry();
+  const base = host.shadowRoot?.querySelector<HTMLElement>('[part~="base"]');
+  if (!hadFocus || !base) return;
+  if (!base.hasAttribute('tabindex')) base.tabIndex = -1;
+  base.focus({ preventScroll: true });
 }
 
 /** Grey boxes in the shape of what is loading; hidden from assistive technology (the host is `aria-busy`). */
@@ -52,4 +76,17 @@ export function formatPrice(price: string | null, lang: string, currency: string
     }
   }
   return price;
+}
+
+/**
+ * The merchant's `currency` as an upper-case ISO 4217 code this browser knows (`eur` is `EUR`), or
+ * undefined with a console warning, once, for anything else: prices are then shown as given.
+ */
+export function currencyOf(host: HTMLElement, value: string | undefined): string | undefined {
+  const code = value?.trim().toUpperCase();
+  if (!code) return undefined;
+  const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('currency') : undefined;
+  if (/^[A-Z]{3}$/.test(code) && (!known || known.includes(code))) return code;
+  warnOnce(host, `currency="${value}" is not an ISO 4217 currency code such as EUR; prices are shown as the loyalty service gives them.`);
+  return undefined;
 }

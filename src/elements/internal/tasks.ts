@@ -6,10 +6,16 @@ import { Task, TaskStatus } from '@lit/task';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { isAbortError } from '../../marketing/errors.ts';
 import type { Page } from '../../marketing/types.ts';
+import { warnOnce } from '../../shared/warn.ts';
 
-/** A page size the proxy accepts (1 to 50); anything else in the attribute gives the default. */
-export function pageSize(value: number, fallback: number): number {
-  return Number.isInteger(value) && value >= 1 && value <= 50 ? value : fallback;
+/**
+ * A page size the proxy accepts (1 to 50). Anything else in the `limit` attribute gives the default,
+ * and the developer is told so in the console, once.
+ */
+export function pageSize(host: HTMLElement, value: number, fallback: number): number {
+  if (Number.isInteger(value) && value >= 1 && value <= 50) return value;
+  warnOnce(host, `limit="${host.getAttribute('limit') ?? String(value)}" is not a whole number from 1 to 50; loading ${fallback} at a time.`);
+  return fallback;
 }
 
 /** The task's failure, unless it only failed because it was aborted. */

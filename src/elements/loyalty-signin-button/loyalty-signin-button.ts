@@ -1,8 +1,9 @@
-import { LitElement, html, nothing, svg } from 'lit';
+import { LitElement, html, nothing, svg, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { emit } from '../../shared/emit.ts';
 import { LocaleController, registerMessages } from '../../shared/i18n.ts';
 import { safeUrl } from '../../shared/safe-url.ts';
+import { warnOnce } from '../../shared/warn.ts';
 import { captureSignInResponse, takeCapturedResponse } from '../../connect/callback.ts';
 import { SignInError, signInErrorCode, type SignInErrorCode } from '../../connect/errors.ts';
 import { finishSignIn, forgetSignIn, prefetchWhenLikely, startSignIn, type SignInMode, type SignInOutcome } from '../../connect/launcher.ts';
@@ -50,6 +51,9 @@ function act(button: LoyaltySigninButton, change: () => void): void {
     actingButton = undefined;
   }
 }
+
+const MODES: readonly SignInMode[] = ['popup', 'popup-only', 'redirect'];
+const STORAGES: readonly SessionStorageKind[] = ['session', 'local', 'memory'];
 
 const walletIcon = svg`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M4 6.5A2.5 2.5 0 0 1 6.5 4H18v3h1a1 1 0 0 1 1 1v10.5a1.5 1.5 0 0 1-1.5 1.5h-12A2.5 2.5 0 0 1 4 17.5v-11Zm2.5-.5a.5.5 0 0 0 0 1H16V6H6.5ZM15 12.5a1.5 1.5 0 1 0 3 0 1.5 1.5 0 0 0-3 0Z"/></svg>`;
 
@@ -134,6 +138,8 @@ export class LoyaltySigninButton extends LitElement {
 
   @state() private pending = false;
   @state() private failure: SignInErrorCode | undefined;
+  /** What is wrong with `authority`, `client-id` or `redirect-uri`, shown before anyone clicks. */
+  @state() private configProblem: string | undefined;
 
   @query('[part~="button"]') private signinButton?: HTMLButtonElement;
   @query('[part~="signout"]') private signoutButton?: HTMLButtonElement;
@@ -152,7 +158,7 @@ export class LoyaltySigninButton extends LitElement {
     super.connectedCallback();
     buttons.push(this);
     this.unsubscribe = session.subscribe((user, reason) => this.onSessionChange(user, reason));
-    session.useStorage(this.storage);
+    session.useStorage(this.storageKind);
     if (isHandOverPopup || this.unavailable) return;
     this.unregisterStarter = session.registerSignInStarter(() => this.signIn());
     if (!session.user) this.stopPrefetch = prefetchWhenLikely(this);
@@ -177,7 +183,7 @@ export class LoyaltySigninButton extends LitElement {
     const options = this.optionsOrFail();
     if (!options) return;
     this.failure = undefined;
-    this.track(startSignIn(options, this.mode));
+    this.track(startSignIn(options, MODES.includes(this.mode) ? this.mode : 'popup'));
   }
 
   /** Shows the pending state while a sign-in runs, then fills the session or reports the failure. */
@@ -207,6 +213,31 @@ export class LoyaltySigninButton extends LitElement {
     forgetSignIn(options);
     this.failure = undefined;
     act(this, () => session.set(null, 'signout'));
+  }
+
+  /** `storage` as one of the kinds; anything else keeps the default, sessionStorage. */
+  private get storageKind(): SessionStorageKind {
+    if (STORAGES.includes(this.storage)) return this.storage;
+    warnOnce(this, `storage="${this.storage}" is not one of ${STORAGES.join(', ')}; the session is kept in sessionStorage.`);
+    return 'session';
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    // Set-up mistakes are visible at once (and in the console), not only after a shopper's click,
+    // and go away as soon as the attribute is corrected.
+    if (changed.has('authority') || changed.has('clientId') || changed.has('redirectUri')) {
+      try {
+        this.connectOptions();
+        this.configProblem = undefined;
+        if (this.failure === 'config') this.failure = undefined;
+      } catch (error) {
+        this.configProblem = error instanceof Error ? error.message : String(error);
+        warnOnce(this, this.configProblem);
+      }
+    }
+    if (changed.has('mode') && !MODES.includes(this.mode)) {
+      warnOnce(this, `mode="${this.mode}" is not one of ${MODES.join(', ')}; signing in with a popup.`);
+    }
   }
 
   private connectOptions(): ConnectOptions {
@@ -285,18 +316,23 @@ export class LoyaltySigninButton extends LitElement {
         ${error}`;
     }
     const pendingLabel = this.pendingLabel.trim() || this.locale.t('signin.pending');
+    const misconfigured = this.configProblem !== undefined && !this.unavailable && !this.failure;
     return html`<button
         part="button"
         type="button"
         aria-busy=${this.pending ? 'true' : 'false'}
-        aria-disabled=${this.unavailable || this.pending ? 'true' : nothing}
-        aria-describedby=${this.unavailable ? 'reason' : nothing}
+        aria-disabled=${this.unavailable || this.pending || this.configProblem !== undefined ? 'true' : nothing}
+        aria-describedby=${this.unavailable || misconfigured ? 'reason' : nothing}
         @click=${() => this.signIn()}
       >
         <span part="icon">${this.pending ? html`<span class="spinner"></span>` : html`<slot name="icon">${walletIcon}</slot>`}</span>
         <span part="label"><slot>${this.locale.t('signin.label')}</slot></span>
       </button>
       <span class="visually-hidden" role="status">${this.pending ? pendingLabel : ''}</span>
-      ${this.unavailable ? html`<p part="message" id="reason">${this.unavailableText()}</p>` : error}`;
+      ${this.unavailable
+        ? html`<p part="message" id="reason">${this.unavailableText()}</p>`
+        : misconfigured
+          ? html`<p part="message" id="reason">${this.locale.t('signin.error.config')}</p>`
+          : error}`;
   }
 }

@@ -26,7 +26,7 @@ describe('Marketing elements in a merchant’s theme', () => {
       // On a light page, as when the device is dark but the merchant's page is not.
       const root = await fixture<HTMLDivElement>(html`<div>
         ${page()}
-        <coupon-claim></coupon-claim>
+        <coupon-claim campaign-id="no-such-campaign"></coupon-claim>
         <campaign-carousel business-account-id="biz-without-campaigns" label="Partner campaigns"></campaign-carousel>
       </div>`);
       await settled(root);
