@@ -208,8 +208,11 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
     entry: AccessLogEntry,
   ): Promise<Response> {
     const idempotencyKey = idempotencyKeyOf(request);
-    const shopper = signin ? await signin.shopper(request) : undefined;
     const address = clientAddressOf(request, context);
+    // Each token Connect has not vouched for lately costs a /me call: those count per address too.
+    const shopper = signin
+      ? await signin.shopper(request, () => consumeRateLimit(store, `signin:${address}`, rateLimits.perAddress))
+      : undefined;
     // Without sign-in, "a shopper" is the best the proxy can tell apart: an address and a browser.
     const shopperKey = shopper
       ? `id:${shopper.loyaltyId}`

@@ -50,8 +50,12 @@ export class SigninChecker {
 
   constructor(private readonly settings: SigninSettings) {}
 
-  /** The shopper who owns the request's bearer token; 401 when it is missing or Connect refuses it. */
-  async shopper(request: Request): Promise<Shopper> {
+  /**
+   * The shopper who owns the request's bearer token; 401 when it is missing or Connect refuses it.
+   * `beforeAsking` runs only when Connect must be asked (a token not seen lately), so that a flood of
+   * made-up tokens can be rate limited before each one costs a call to Connect.
+   */
+  async shopper(request: Request, beforeAsking?: () => Promise<void>): Promise<Shopper> {
     const header = request.headers.get('authorization');
     if (!header) throw new ProxyError(401, 'signin_required', 'Sign in to request a coupon.', challenge);
     const match = /^Bearer +(\S+)$/i.exec(header.trim());
@@ -60,8 +64,11 @@ export class SigninChecker {
       throw invalidToken('The Authorization header must be "Bearer <access token>".');
     }
     const storeKey = `me:${await sha256Hex(token)}`;
-    const known = await this.settings.store.get(storeKey);
-    const answer = known ?? (await this.lookups.run(storeKey, () => this.askConnect(token, storeKey)));
+    let answer = await this.settings.store.get(storeKey);
+    if (answer === undefined) {
+      await beforeAsking?.();
+      answer = await this.lookups.run(storeKey, () => this.askConnect(token, storeKey));
+    }
     const parsed = JSON.parse(answer) as { loyaltyId?: string; username?: string };
     if (!parsed.loyaltyId) throw invalidToken('The access token is not valid (expired, revoked, or without the profile scope).');
     return parsed.username === undefined ? { loyaltyId: parsed.loyaltyId } : { loyaltyId: parsed.loyaltyId, username: parsed.username };

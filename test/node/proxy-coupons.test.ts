@@ -225,6 +225,31 @@ describe('Marketing proxy coupon requests', () => {
       assert.equal(meCalls - callsBefore, 1, 'malformed headers never reach Connect; a refused token is remembered');
     });
 
+    it('counts checks of unknown tokens per address, so a flood of made-up tokens never floods Connect', async () => {
+      let asked = 0;
+      const strict = await serveProxy({
+        upstreamUrl: sandbox.marketingUrl,
+        connectUrl: sandbox.connectUrl,
+        requireSignin: true,
+        rateLimits: { perAddress: { limit: 3, windowSeconds: 60 }, perShopper: false },
+        fetch: (input, init) => {
+          if (String(input).startsWith(`${sandbox.connectUrl}/me`)) asked += 1;
+          return fetch(input, init);
+        },
+      });
+      try {
+        const statuses: number[] = [];
+        for (let i = 0; i < 8; i++) statuses.push((await post(strict.url, coupon(), { authorization: `Bearer made-up-${i}` })).status);
+        assert.deepEqual(statuses, [401, 401, 401, 429, 429, 429, 429, 429]);
+        assert.equal(asked, 3, 'Connect is asked for the first three only');
+        const again = await post(strict.url, coupon(), { authorization: 'Bearer made-up-0' });
+        assert.equal(again.status, 401, 'a refusal already known costs nothing and is still a refusal');
+        assert.equal(asked, 3);
+      } finally {
+        await strict.close();
+      }
+    });
+
     it('refuses a token issued without the profile scope (no loyalty ID)', async () => {
       const token = await accessToken('amelia.chen', 'amelia', 'openid');
       const reply = await post(proxy.url, coupon(), { authorization: `Bearer ${token}` });
