@@ -12,6 +12,8 @@ import { ProxyError } from './errors.ts';
 export const IMAGE_WIDTHS = [320, 640, 960, 1280] as const;
 
 export const MAX_STRING_LENGTH = 256;
+/** Pagination tokens are opaque and, from AppSync-style services, often well over a kilobyte. */
+export const MAX_NEXT_TOKEN_LENGTH = 8192;
 export const MAX_LIMIT = 50;
 
 export type VariableRule =
@@ -39,6 +41,7 @@ const BUSINESS_ACCOUNT_FIELDS =
 const limit: VariableRule = { type: 'int', min: 1, max: MAX_LIMIT };
 const optionalString: VariableRule = { type: 'string' };
 const requiredString: VariableRule = { type: 'string', required: true };
+const nextToken: VariableRule = { type: 'string', maxLength: MAX_NEXT_TOKEN_LENGTH };
 
 // Filters are written inline with scalar variables, so the documents depend only on the spec's
 // argument shapes and not on upstream input type names (which the spec does not show).
@@ -55,7 +58,7 @@ function pageQuery(field: string, itemFields: string, filterName: string) {
 export const BUILT_IN_OPERATIONS: Readonly<Record<string, PersistedOperation>> = {
   campaigns: {
     kind: 'query',
-    variables: { businessAccountId: optionalString, limit, nextToken: optionalString },
+    variables: { businessAccountId: optionalString, limit, nextToken },
     document: pageQuery('campaigns', CAMPAIGN_FIELDS, 'businessAccountId'),
   },
   campaign: {
@@ -65,7 +68,7 @@ export const BUILT_IN_OPERATIONS: Readonly<Record<string, PersistedOperation>> =
   },
   businessAccounts: {
     kind: 'query',
-    variables: { limit, nextToken: optionalString, category: optionalString },
+    variables: { limit, nextToken, category: optionalString },
     document: pageQuery('businessAccounts', BUSINESS_ACCOUNT_FIELDS, 'category'),
   },
   requestCoupon: {

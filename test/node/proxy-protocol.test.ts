@@ -91,6 +91,9 @@ describe('Marketing proxy protocol', () => {
       const badToken = await post(proxy.url, { operation: 'campaigns', variables: { nextToken: 'forged-token' } });
       assert.equal(badToken.status, 400);
       assert.equal(badToken.body.error.code, 'bad_user_input');
+      // A long token (as AppSync-style services give) reaches the upstream, which judges it.
+      const longToken = await post(proxy.url, { operation: 'campaigns', variables: { nextToken: 'x'.repeat(2000) } });
+      assert.equal(longToken.body.error.code, 'bad_user_input');
     });
   });
 
@@ -106,6 +109,7 @@ describe('Marketing proxy protocol', () => {
       ['variables that are not an object', { operation: 'campaigns', variables: [1] }, 400, 'invalid_variables'],
       ['an unknown variable', { operation: 'campaigns', variables: { limit: 1, width: 4000 } }, 400, 'invalid_variables'],
       ['a limit of 0', { operation: 'campaigns', variables: { limit: 0 } }, 400, 'invalid_variables'],
+      ['a nextToken over 8192 characters', { operation: 'campaigns', variables: { nextToken: 'x'.repeat(8193) } }, 400, 'invalid_variables'],
       ['a limit of 51', { operation: 'campaigns', variables: { limit: 51 } }, 400, 'invalid_variables'],
       ['a fractional limit', { operation: 'campaigns', variables: { limit: 2.5 } }, 400, 'invalid_variables'],
       ['a limit given as a string', { operation: 'businessAccounts', variables: { limit: '5' } }, 400, 'invalid_variables'],
