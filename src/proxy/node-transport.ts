@@ -6,7 +6,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { MAX_UPSTREAM_RESPONSE_BYTES, type UpstreamTransport } from './upstream.ts';
+import { AnswerTooLargeError, MAX_UPSTREAM_RESPONSE_BYTES, type UpstreamTransport } from './upstream.ts';
 
 export interface NodeTransportOptions {
   /** Answers larger than this are refused (the Marketing answers are a few kB); default 8 MiB. */
@@ -42,7 +42,7 @@ export function createNodeTransport(options: NodeTransportOptions = {}): Upstrea
         let size = 0;
         response.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (size > maxResponseBytes) response.destroy(new Error(`The upstream answer is larger than ${maxResponseBytes} bytes.`));
+          if (size > maxResponseBytes) response.destroy(new AnswerTooLargeError(maxResponseBytes));
           else chunks.push(chunk);
         });
         response.once('error', fail);

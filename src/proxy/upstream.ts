@@ -24,12 +24,20 @@ export type UpstreamTransport = (request: UpstreamRequest) => Promise<{ status: 
 /** Upstream answers larger than this are refused: the Marketing answers are a few kB. */
 export const MAX_UPSTREAM_RESPONSE_BYTES = 8 * 1024 * 1024;
 
+/** An answer over the size limit: the server did answer, so asking again would only read it twice. */
+export class AnswerTooLargeError extends Error {
+  constructor(maxBytes: number) {
+    super(`The answer is larger than ${maxBytes} bytes.`);
+    this.name = 'AnswerTooLargeError';
+  }
+}
+
 /**
  * A response's body as text, refusing (and cancelling) it beyond `maxBytes`, so a broken or hostile
  * server cannot make the proxy buffer whatever it sends.
  */
 export async function readTextLimited(response: Response, maxBytes: number): Promise<string> {
-  const tooLarge = () => new Error(`The answer is larger than ${maxBytes} bytes.`);
+  const tooLarge = () => new AnswerTooLargeError(maxBytes);
   if (Number(response.headers.get('content-length')) > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
     throw tooLarge();
@@ -118,6 +126,9 @@ async function send(settings: UpstreamSettings, body: string): Promise<{ status:
   } catch (error) {
     if (isTimeout(error)) {
       throw new UpstreamError(504, 'upstream_timeout', 'The Marketing API did not answer in time.', true);
+    }
+    if (error instanceof AnswerTooLargeError) {
+      throw new UpstreamError(502, 'upstream_error', 'The Marketing API answered with more data than the proxy accepts.', true);
     }
     const sent = !refusedBeforeSending(error);
     throw new UpstreamError(502, 'upstream_unavailable', 'The Marketing API could not be reached.', sent);

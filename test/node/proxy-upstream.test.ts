@@ -313,8 +313,10 @@ describe('Marketing proxy towards the upstream', () => {
       }
     });
 
-    it('refuses an answer larger than 8 MiB instead of buffering it', async () => {
+    it('refuses an answer larger than 8 MiB instead of buffering it, and does not ask again', async () => {
+      let asked = 0;
       const huge = await startFakeUpstream((_req, res) => {
+        asked += 1;
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(`{"data":{"campaign":{"id":"${'x'.repeat(9 * 1024 * 1024)}"}}}`);
       });
@@ -322,7 +324,9 @@ describe('Marketing proxy towards the upstream', () => {
       try {
         const reply = await post(proxy.url, { operation: 'campaign', variables: { id: 'x' } });
         assert.equal(reply.status, 502);
+        assert.equal(reply.body.error.code, 'upstream_error');
         assert.ok(reply.text.length < 1000);
+        assert.equal(asked, 1, 'an answer that came is not a network failure: no retry');
       } finally {
         await proxy.close();
         await huge.close();
