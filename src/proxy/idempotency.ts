@@ -132,8 +132,18 @@ export class IdempotencyKeys {
       // upstream may have minted) is recorded, so a retry cannot mint a second coupon.
       outcome = { status: error.status, body: errorBody(error.code, error.message) };
     }
-    const done: DoneRecord = { state: 'done', fingerprint, ...outcome };
-    await this.store.set(storeKey, JSON.stringify(done), IDEMPOTENCY_RECORD_TTL_MS);
+    const done = JSON.stringify({ state: 'done', fingerprint, ...outcome } satisfies DoneRecord);
+    // The upstream has answered (perhaps with a coupon): that answer goes to the caller even if the
+    // store cannot record it. Turning it into an error would lose the coupon to the shopper and
+    // invite the retry that mints a second one.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        await this.store.set(storeKey, done, IDEMPOTENCY_RECORD_TTL_MS);
+        break;
+      } catch {
+        if (attempt === 0) await sleep(POLL_INTERVAL_MS);
+      }
+    }
     return outcome;
   }
 }

@@ -44,6 +44,16 @@ describe('IdempotencyKeys', () => {
     assert.equal(replay.replayed, true);
   });
 
+  it('hands the answer over even when the store cannot record it, trying the write twice', async () => {
+    const store = createMemoryStore();
+    let writes = 0;
+    const failingWrites = { ...store, set: async () => void (writes++, await Promise.reject(new Error('store down'))) };
+    const keys = new IdempotencyKeys(failingWrites, 5_000);
+    const outcome = await keys.run('-:k5', 'f', async () => ({ status: 200, body: 'COUPON-1' }), neverRelease);
+    assert.deepEqual(outcome, { status: 200, body: 'COUPON-1', replayed: false });
+    assert.equal(writes, 2);
+  });
+
   it('refuses another fingerprint for a recorded key', async () => {
     const keys = new IdempotencyKeys(createMemoryStore(), 5_000);
     await keys.run('-:k4', 'a', async () => ({ status: 200, body: 'x' }), neverRelease);
