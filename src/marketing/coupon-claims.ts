@@ -8,6 +8,7 @@
  * kept per campaign and shopper and shown again instead of minting.
  */
 import type { MarketingClient } from './client.ts';
+import { isUpstreamFailure } from './errors.ts';
 import type { Coupon } from './types.ts';
 
 const PREFIX = 'loyalty-widgets:';
@@ -92,7 +93,8 @@ export function onCouponStored(listener: (coupon: StoredCoupon) => void): () => 
 
 /**
  * Claims the coupon of a campaign for a shopper, or returns the one already kept. A failed claim
- * keeps its key, so trying again cannot mint a second coupon.
+ * keeps its key (a lost response, a 429, a network failure), so trying again cannot mint a second
+ * coupon; only a failure of the Marketing API behind the proxy frees it.
  */
 export function claimCoupon(client: MarketingClient, request: ClaimRequest): Promise<Coupon> {
   const { campaignId, shopper = ANONYMOUS, accessToken, another = false } = request;
@@ -116,6 +118,13 @@ export function claimCoupon(client: MarketingClient, request: ClaimRequest): Pro
       write(keySlot, null);
       changes.dispatchEvent(new CustomEvent('stored', { detail: stored }));
       return coupon;
+    })
+    .catch((error: unknown) => {
+      // The proxy reached the Marketing API, which timed out or failed after receiving the request:
+      // the proxy has recorded for this key that a coupon may or may not exist and would only replay
+      // that for a day. The shopper's next try takes a new key: the only way to a usable code.
+      if (isUpstreamFailure(error) && read(keySlot) === idempotencyKey) write(keySlot, null);
+      throw error;
     })
     .finally(() => claims.delete(couponSlot));
   claims.set(couponSlot, claim);

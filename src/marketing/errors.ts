@@ -48,6 +48,15 @@ export function parseRetryAfter(header: string | null, now = Date.now()): number
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
+/**
+ * Whether the proxy reached the Marketing API but it timed out or failed (`upstream_timeout`,
+ * `upstream_error`, `upstream_unavailable`): for a coupon request, the proxy has then recorded that a
+ * coupon may or may not exist.
+ */
+export function isUpstreamFailure(error: unknown): boolean {
+  return error instanceof MarketingError && ['upstream_timeout', 'upstream_error', 'upstream_unavailable'].includes(error.code);
+}
+
 export function isAbortError(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';
 }

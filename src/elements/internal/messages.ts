@@ -3,6 +3,7 @@ import type { Messages } from '../../shared/i18n.ts';
 /** Strings shared by the Marketing elements: failures and their retry control. */
 export const marketingMessages: Record<string, Messages> = {
   en: {
+    'marketing.error.unavailable': 'The loyalty service is not answering right now. Please try again in a moment.',
     'marketing.retry': 'Try again',
     'marketing.loading': 'Loading…',
     'marketing.error.network': 'We could not reach the loyalty service. Check your connection.',
@@ -17,6 +18,7 @@ export const marketingMessages: Record<string, Messages> = {
     'marketing.error.other': 'Something went wrong. Please try again.',
   },
   fr: {
+    'marketing.error.unavailable': 'Le service de fidélité ne répond pas pour le moment. Réessayez dans un instant.',
     'marketing.retry': 'Réessayer',
     'marketing.loading': 'Chargement…',
     'marketing.error.network': 'Le service de fidélité est injoignable. Vérifiez votre connexion.',
@@ -31,6 +33,7 @@ export const marketingMessages: Record<string, Messages> = {
     'marketing.error.other': 'Une erreur est survenue. Veuillez réessayer.',
   },
   ar: {
+    'marketing.error.unavailable': 'خدمة الولاء لا تستجيب حاليًا. يُرجى المحاولة بعد قليل.',
     'marketing.retry': 'إعادة المحاولة',
     'marketing.loading': 'جارٍ التحميل…',
     'marketing.error.network': 'تعذّر الوصول إلى خدمة الولاء. تحقّق من اتصالك.',

@@ -4,7 +4,7 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { registerMessages, type LocaleController } from '../../shared/i18n.ts';
-import { MarketingError } from '../../marketing/errors.ts';
+import { isUpstreamFailure, MarketingError } from '../../marketing/errors.ts';
 import { warnOnce } from '../../shared/warn.ts';
 import { marketingMessages } from './messages.ts';
 
@@ -19,10 +19,19 @@ export function errorMessage(locale: LocaleController, error: unknown): string {
   if (!(error instanceof MarketingError)) return locale.t('marketing.error.other');
   if (error.code === 'rate_limited' || error.status === 429) {
     if (error.retryAfter === undefined) return locale.t('marketing.error.rate_limited_soon');
-    const when = new Intl.RelativeTimeFormat(locale.lang, { numeric: 'auto' }).format(Math.max(1, error.retryAfter), 'second');
+    const when = relativeTime(locale.lang, Math.max(1, error.retryAfter));
     return locale.t('marketing.error.rate_limited', { when });
   }
+  if (isUpstreamFailure(error)) return locale.t('marketing.error.unavailable');
   return locale.t(`marketing.error.${KNOWN.has(error.code) ? error.code : (BY_STATUS[error.status] ?? 'other')}`);
+}
+
+/** "in 30 seconds", "in 5 minutes", "in 2 hours": a wait in the unit a shopper would use. */
+function relativeTime(lang: string, seconds: number): string {
+  const format = new Intl.RelativeTimeFormat(lang, { numeric: 'auto' });
+  if (seconds < 90) return format.format(seconds, 'second');
+  if (seconds < 3600) return format.format(Math.ceil(seconds / 60), 'minute');
+  return format.format(Math.ceil(seconds / 3600), 'hour');
 }
 
 /**

@@ -91,6 +91,35 @@ describe('<coupon-claim>', () => {
     expect(code).to.be.a('string').and.not.equal('');
   });
 
+  it('after the Marketing API timed out behind the proxy, the shopper’s retry takes a new key and gets a code', async () => {
+    const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
+    await ready(el);
+    let firstKey: string | null = null;
+    // What the proxy answers, and records for the key for a day, when the upstream times out.
+    const stub = stubFetch(() => {
+      return new Response(JSON.stringify({ error: { code: 'upstream_timeout', message: 'The Marketing API did not answer in time.' } }), { status: 504 });
+    });
+    const original = window.fetch;
+    window.fetch = (input, init) => ((firstKey = new Headers(init?.headers).get('idempotency-key')), original(input, init));
+    try {
+      const failed = oneEvent(el, 'coupon-claim-error');
+      part(el, 'claim-button')!.click();
+      expect((await failed).detail.code).to.equal('upstream_timeout');
+    } finally {
+      stub.restore();
+    }
+    await el.updateComplete;
+    expect(part(el, 'error')!.textContent).to.contain('not answering right now');
+    expect(firstKey).to.be.a('string');
+    const before = await minted();
+    part(el, 'retry-button')!.click();
+    const code = await codeOf(el);
+    expect(code).to.be.a('string').and.not.equal('');
+    expect(await minted()).to.equal(before + 1);
+    const [retry] = fetches.of('requestCoupon');
+    expect(retry!.headers.get('idempotency-key'), 'a replay of the recorded timeout would never give a code').not.to.equal(firstKey);
+  });
+
   it('two elements for one campaign share one claim and show the same code', async () => {
     const before = await minted();
     const wrapper = await fixture<HTMLDivElement>(
@@ -188,6 +217,23 @@ describe('<coupon-claim>', () => {
       await ready(el);
       expect(part(el, 'error'), 'another campaign starts afresh').to.equal(null);
       expect(part(el, 'title')!.textContent).to.equal('Weekend tent rental');
+    } finally {
+      stub.restore();
+    }
+  });
+
+  it('tells a long wait in minutes or hours, also under a CMS-style lang="en_US"', async () => {
+    const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE} lang="en_US"></coupon-claim>`);
+    await ready(el);
+    const stub = stubFetch(
+      () => new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'Too many coupon requests.' } }), { status: 429, headers: { 'retry-after': '3600' } }),
+    );
+    try {
+      const failed = oneEvent(el, 'coupon-claim-error');
+      part(el, 'claim-button')!.click();
+      expect((await failed).detail.message).to.equal('Too many requests. Please try again in 1 hour.');
+      await el.updateComplete;
+      expect(part(el, 'retry-button')).not.to.equal(null);
     } finally {
       stub.restore();
     }
