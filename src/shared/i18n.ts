@@ -45,12 +45,42 @@ function notify(): void {
   for (const listener of listeners) listener();
 }
 
-/** The language in force for an element: its own or nearest ancestor's `lang` (across shadow roots), then the document's, then English. */
+/**
+ * A `lang` value as a well-formed BCP 47 tag: CMS output such as `en_US` becomes `en-US`; a value
+ * that is no language tag at all gives undefined, since Intl formatters would throw on it.
+ */
+const wellFormedTags = new Map<string, string | undefined>();
+
+function wellFormed(lang: string): string | undefined {
+  if (!lang) return undefined;
+  if (wellFormedTags.has(lang)) return wellFormedTags.get(lang);
+  const tag = canonicalTag(lang);
+  if (wellFormedTags.size >= 64) wellFormedTags.clear();
+  wellFormedTags.set(lang, tag);
+  return tag;
+}
+
+function canonicalTag(lang: string): string | undefined {
+  for (const candidate of [lang.trim(), lang.trim().replaceAll('_', '-')]) {
+    try {
+      const [tag] = Intl.getCanonicalLocales(candidate);
+      if (tag) return tag;
+    } catch {
+      // Not a language tag; try the next spelling.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The language in force for an element: its own or nearest ancestor's `lang` (across shadow roots),
+ * then the document's, then English. A `lang` that is not a language tag is passed over.
+ */
 export function resolveLang(element: Element): string {
   let node: Node | null = element;
   while (node) {
     if (node instanceof Element) {
-      const lang = node.getAttribute('lang');
+      const lang = wellFormed(node.getAttribute('lang') ?? '');
       if (lang) return lang;
     }
     node = node.parentNode ?? (node instanceof ShadowRoot ? node.host : null);

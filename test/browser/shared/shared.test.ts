@@ -76,6 +76,15 @@ describe('i18n', () => {
     expect(resolveLang(inner)).to.equal('fr');
   });
 
+  it('reads a CMS-style en_US as en-US and passes over a lang that is no language tag', async () => {
+    const outer = await fixture<HTMLDivElement>(html`<div lang="fr_CA"><p lang="en_US"></p><p lang="not a language"></p><p lang="x"></p></div>`);
+    const [underscored, nonsense, tooShort] = outer.querySelectorAll('p');
+    expect(resolveLang(underscored!)).to.equal('en-US');
+    expect(resolveLang(nonsense!)).to.equal('fr-CA');
+    expect(resolveLang(tooShort!)).to.equal('fr-CA');
+    expect(() => new Intl.RelativeTimeFormat(resolveLang(nonsense!))).not.to.throw();
+  });
+
   it('re-renders an element when an ancestor lang changes', async () => {
     class LocalizedProbe extends LitElement {
       readonly locale = new LocaleController(this);
