@@ -139,7 +139,9 @@ export class ConnectUserManager extends UserManager {
     const error = params.get('error');
     if (error) {
       const description = params.get('error_description') ?? error;
-      throw new SignInError(error === 'access_denied' ? 'access_denied' : 'config', `Connect answered ${error}: ${description}`);
+      // Connect's own trouble is passing, like a network failure; other errors mean the request was wrong.
+      const code = error === 'access_denied' ? 'access_denied' : error === 'server_error' || error === 'temporarily_unavailable' ? 'network' : 'config';
+      throw new SignInError(code, `Connect answered ${error}: ${description}`);
     }
 
     const idToken = params.get('id_token');
@@ -150,13 +152,14 @@ export class ConnectUserManager extends UserManager {
     if (tokenType?.toLowerCase() !== 'bearer') throw new SignInError('invalid_token', `Unexpected token_type "${String(tokenType)}".`);
     if (!Number.isFinite(expiresIn) || expiresIn <= 0) throw new SignInError('invalid_token', 'The sign-in response has no valid expires_in.');
 
+    if (!state.nonce) throw new SignInError('state_mismatch', 'The pending sign-in request has no nonce to check the ID token against.');
     const metadata = await this.discovery();
     const claims = await verifyIdToken(idToken, {
       issuer: metadata.issuer,
       clientId: this.connect.clientId,
       announcedAlgorithms: metadata.algorithms,
       keys: ProviderKeys.for(metadata.jwks_uri),
-      nonceSecret: state.nonce ?? '',
+      nonceSecret: state.nonce,
       accessToken,
     });
 

@@ -154,6 +154,13 @@ export async function verifyIdToken(idToken: string, expected: IdTokenExpectatio
   if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== expected.clientId) {
     refuse('The ID token has several audiences and its authorized party (azp) is not this client.');
   }
+  if (payload.azp !== undefined && payload.azp !== expected.clientId) {
+    refuse('The ID token was issued to another authorized party (azp).');
+  }
+  // jose checks iat only against a maximum age; a token "issued" in the future is forged or broken.
+  if (typeof payload.iat !== 'number' || payload.iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS) {
+    refuse('The ID token was issued in the future (iat).');
+  }
   if (typeof payload.sub !== 'string' || payload.sub === '') refuse('The ID token has no subject (sub).');
   if (typeof payload.nonce !== 'string' || payload.nonce !== (await sha256Base64url(expected.nonceSecret))) {
     refuse('The ID token nonce does not match this sign-in request.');

@@ -103,6 +103,23 @@ describe('ID-token checks', () => {
     assert.equal((await verifyIdToken(withAzp, expectations(jwks.uri, ['RS256']))).sub, 'u1');
   });
 
+  it('refuses an azp naming another client, even with this client as the only audience', async () => {
+    const { privateKey, jwk } = await keyPair('RS256', 'k1');
+    const jwks = await jwksServer([jwk]);
+    const foreign = await token('RS256', privateKey, { kid: 'k1' }, { azp: 'another-app' });
+    assert.match(await refusal(verifyIdToken(foreign, expectations(jwks.uri, ['RS256']))), /authorized party/);
+  });
+
+  it('refuses a token issued in the future beyond the clock skew, and accepts one within it', async () => {
+    const { privateKey, jwk } = await keyPair('RS256', 'k1');
+    const jwks = await jwksServer([jwk]);
+    const now = Math.floor(Date.now() / 1000);
+    const future = await token('RS256', privateKey, { kid: 'k1' }, { iat: now + 3600, exp: now + 20 * 365 * 86400 });
+    assert.match(await refusal(verifyIdToken(future, expectations(jwks.uri, ['RS256']))), /issued in the future/);
+    const slightlyAhead = await token('RS256', privateKey, { kid: 'k1' }, { iat: now + 30 });
+    assert.equal((await verifyIdToken(slightlyAhead, expectations(jwks.uri, ['RS256']))).sub, 'u1');
+  });
+
   it('refuses garbage that is not a JWT', async () => {
     const jwks = await jwksServer([]);
     assert.match(await refusal(verifyIdToken('not-a-jwt', expectations(jwks.uri, ['RS256']))), /not a signed JWT/);

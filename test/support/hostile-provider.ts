@@ -89,6 +89,8 @@ export async function startHostileProvider({ redirectUris, clientId = 'hostile-t
       case 'expired': claims.iat = now - 900; claims.exp = now - 120; break;
       case 'expired-within-skew': claims.iat = now - 900; claims.exp = now - 30; break;
       case 'missing-iat': delete claims.iat; break;
+      case 'future-iat': claims.iat = now + 3600; claims.exp = now + 20 * 365 * 86400; break;
+      case 'foreign-azp': claims.azp = 'another-app'; break;
       case 'missing-sub': delete claims.sub; break;
       case 'wrong-nonce': claims.nonce = b64url(createHash('sha256').update('another value').digest()); break;
       case 'missing-nonce': delete claims.nonce; break;
@@ -154,6 +156,8 @@ export async function startHostileProvider({ redirectUris, clientId = 'hostile-t
         let fragment: string;
         if (scenario === 'access-denied') {
           fragment = new URLSearchParams({ error: 'access_denied', error_description: 'The user cancelled', state: request.get('state') ?? '' }).toString();
+        } else if (scenario === 'server-error') {
+          fragment = new URLSearchParams({ error: 'temporarily_unavailable', error_description: 'Down for maintenance', state: request.get('state') ?? '' }).toString();
         } else if (scenario === 'replay-previous' && lastResponse) {
           fragment = lastResponse;
         } else {

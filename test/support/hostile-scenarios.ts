@@ -14,6 +14,8 @@ export const REFUSED_TOKEN_SCENARIOS = [
   'wrong-at-hash',
   'missing-at-hash',
   'unknown-kid',
+  'future-iat',
+  'foreign-azp',
 ] as const;
 
 export const SCENARIOS = [
@@ -22,6 +24,7 @@ export const SCENARIOS = [
   'expired-within-skew',
   'no-profile-scope',
   'access-denied',
+  'server-error',
   ...REFUSED_TOKEN_SCENARIOS,
   'rotate-keys',
   'forged-state',

@@ -156,6 +156,14 @@ describe('sign-in against a hostile provider', () => {
     expect(button.shadowRoot!.querySelector('[role="alert"]')!.textContent).to.contain("Rewards can't be credited");
   });
 
+  it('reports the provider being temporarily unavailable as a passing network trouble, not a set-up mistake', async () => {
+    await setScenario('server-error');
+    const button = await hostileButton();
+    const event = await signInOnce(button);
+    expect(event.detail.code).to.equal('network');
+    expect(button.user).to.equal(null);
+  });
+
   it('signs in without a profile when the profile scope is not granted, and says so', async () => {
     await setScenario('no-profile-scope');
     const button = await hostileButton({ scope: 'openid' });
