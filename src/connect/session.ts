@@ -67,6 +67,8 @@ class PageSession {
   private readonly listeners = new Set<SessionListener>();
   private readonly starters: SignInStarter[] = [];
   private storageKind: SessionStorageKind | undefined;
+  /** Whether storage was read before any button chose it. */
+  private looked = false;
   private expiryTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly onStorage = (event: StorageEvent): void => {
     if (event.key !== USER_STORAGE_KEY || event.storageArea !== webStorage('local')) return;
@@ -77,8 +79,31 @@ class PageSession {
 
   /** The signed-in shopper, or null. */
   get user(): LoyaltyUser | null {
+    if (!this.storageKind && !this.looked) this.restoreWithoutChoosing();
     if (this.current && this.current.expiresAt <= Date.now()) this.set(null, 'expired');
     return this.current;
+  }
+
+  /**
+   * A page without a sign-in button (a `<coupon-claim require-signin>` alone, or a merchant's script)
+   * still sees the shopper an earlier page kept, from sessionStorage, else localStorage, without
+   * choosing the storage: a button that comes later still decides where the user is kept.
+   */
+  private restoreWithoutChoosing(): void {
+    this.looked = true;
+    if (this.current) return;
+    for (const kind of ['session', 'local'] as const) {
+      let stored: LoyaltyUser | null = null;
+      try {
+        stored = parseStoredUser(webStorage(kind)?.getItem(USER_STORAGE_KEY) ?? null);
+      } catch {
+        // A storage the browser refuses to read holds nobody.
+      }
+      if (stored) {
+        this.set(stored, 'restored');
+        return;
+      }
+    }
   }
 
   /** Replaces the session, keeps it in the chosen storage, and tells every subscriber. */

@@ -35,6 +35,26 @@ describe('page session storage', () => {
     expect(reasons).to.deep.equal(['restored']);
   });
 
+  it('on a page without a sign-in button, still sees the shopper an earlier page kept, and a later button chooses the storage', async () => {
+    const empty = await freshSession();
+    expect(empty.user).to.equal(null);
+    expect(empty.storage, 'reading chooses nothing').to.equal('memory');
+
+    sessionStorage.setItem(KEY, JSON.stringify(storedUser()));
+    const session = await freshSession();
+    const reasons: SessionChangeReason[] = [];
+    session.subscribe((_user, reason) => reasons.push(reason));
+    expect(session.user?.username).to.equal('ana');
+    expect(reasons).to.deep.equal(['restored']);
+    expect(session.storage).to.equal('memory');
+    session.useStorage('local');
+    expect(JSON.parse(localStorage.getItem(KEY)!).sub, 'the button’s choice still applies').to.equal('s1');
+
+    sessionStorage.removeItem(KEY);
+    localStorage.setItem(KEY, JSON.stringify(storedUser({ sub: 's2', expiresAt: Date.now() - 1 })));
+    expect((await freshSession()).user, 'an expired kept user is nobody').to.equal(null);
+  });
+
   it('drops an expired or malformed stored user', async () => {
     for (const stored of [JSON.stringify(storedUser({ expiresAt: Date.now() - 1 })), '{"sub":1}', 'not json', JSON.stringify(null)]) {
       sessionStorage.setItem(KEY, stored);
