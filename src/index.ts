@@ -8,7 +8,7 @@
  * Elements inside another component's shadow root are not seen: import the per-element entry
  * (`loyalty-widgets/elements/<tag>`) there instead.
  */
-import { captureSignInResponse } from './connect/callback.ts';
+import { captureSignInResponse, takeCapturedResponse } from './connect/callback.ts';
 
 const elementLoaders: Record<string, () => Promise<unknown>> = {
   'loyalty-signin-button': () => import('./elements/loyalty-signin-button/index.ts'),
@@ -69,8 +69,28 @@ function start(): void {
   observer.observe(document.documentElement, { childList: true, subtree: true });
 }
 
+/**
+ * A full-page redirect sign-in may come back to any page of the site registered as redirect URI. A
+ * page with a sign-in button finishes it there; on a page without one it is finished here, and the
+ * shopper goes back to the page that started it.
+ */
+function finishRedirectWithoutButton(): void {
+  if (document.querySelector('loyalty-signin-button')) return;
+  const response = takeCapturedResponse();
+  if (!response) return;
+  import('./connect/redirect-return.ts')
+    .then(({ finishRedirectSignIn }) => finishRedirectSignIn(response))
+    .then((outcome) => {
+      if (outcome?.kind === 'failed') console.warn(`loyalty-widgets: the sign-in that came back to this page was refused (${outcome.code}).`);
+    })
+    .catch((error: unknown) => console.error('loyalty-widgets: the sign-in could not be finished.', error));
+}
+
 // A popup that carried a sign-in response hands it to its opener and closes: nothing else to do.
-if (!captureSignInResponse()) start();
+if (!captureSignInResponse()) {
+  start();
+  finishRedirectWithoutButton();
+}
 
 /** Add or override strings for any language, e.g. `registerMessages({ de: { 'signin.label': '…' } })`. */
 export { registerMessages } from './shared/i18n.ts';

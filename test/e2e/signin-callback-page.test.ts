@@ -1,16 +1,17 @@
 /**
  * The standalone callback page: a merchant page signs in by full-page redirect with the shipped
  * callback page as its redirect URI; the callback page runs the checks, keeps the session and goes
- * back to the page, which shows the shopper. Served by vite from the repository sources, against the
+ * back to the page, which shows the shopper. A page of the site with the script tag and no button does
+ * the same. Served by vite from the repository sources, against the
  * sandbox's Connect.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type ViteDevServer } from 'vite';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { launchChromium, saveScreenshot, startDemoStack, type DemoStack } from '../support/e2e.ts';
 
-describe('the standalone callback page', () => {
+describe('the standalone callback page, and any page as redirect URI', () => {
   let stack: DemoStack;
   let site: ViteDevServer;
   let siteUrl: string;
@@ -22,7 +23,10 @@ describe('the standalone callback page', () => {
     site = await createServer({ configFile: false, root: process.cwd(), logLevel: 'warn', server: { port: 0, host: 'localhost' } });
     await site.listen();
     siteUrl = site.resolvedUrls!.local[0]!.replace(/\/$/, '');
-    const app = await stack.sandbox.registerApp({ name: 'Callback page test', redirectUris: [`${siteUrl}/test/browser/fixtures/callback.html`] });
+    const app = await stack.sandbox.registerApp({
+      name: 'Callback page test',
+      redirectUris: [`${siteUrl}/test/browser/fixtures/callback.html`, `${siteUrl}/test/browser/fixtures/landing.html`],
+    });
     clientId = app.app_id;
     browser = await launchChromium();
   });
@@ -32,22 +36,43 @@ describe('the standalone callback page', () => {
     await stack?.close();
   });
 
+  /** Clicks the button on `start`, signs in and consents at Connect, and waits to be back, signed in. */
+  async function signInByRedirect(page: Page, start: string): Promise<void> {
+    await page.goto(start);
+    await page.locator('loyalty-signin-button').getByRole('button', { name: 'Sign in with your loyalty wallet' }).click();
+    await page.waitForURL((url) => url.origin === stack.connectUrl);
+    await page.getByLabel('Username').fill('demo');
+    await page.getByLabel('Password').fill('demo');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Allow', exact: true }).click();
+    await page.waitForURL(start);
+    await page.locator('loyalty-signin-button [part="user"]').filter({ hasText: 'Signed in as demo' }).waitFor();
+  }
+
   it('finishes a redirect sign-in and goes back to the page that started it', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     try {
       const start = `${siteUrl}/test/browser/fixtures/signin-page.html?${new URLSearchParams({ authority: stack.connectUrl, 'client-id': clientId })}`;
-      await page.goto(start);
-      await page.locator('loyalty-signin-button').getByRole('button', { name: 'Sign in with your loyalty wallet' }).click();
-      await page.waitForURL((url) => url.origin === stack.connectUrl);
-      await page.getByLabel('Username').fill('demo');
-      await page.getByLabel('Password').fill('demo');
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('button', { name: 'Allow', exact: true }).click();
-      await page.waitForURL(start);
-      await page.locator('loyalty-signin-button [part="user"]').filter({ hasText: 'Signed in as demo' }).waitFor();
+      await signInByRedirect(page, start);
       assert.equal(new URL(page.url()).hash, '');
       await saveScreenshot(page, 'signin-callback-page-redirect');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('finishes a redirect sign-in on any page of the site with the script tag, even one without a button', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      const start = `${siteUrl}/test/browser/fixtures/signin-page.html?${new URLSearchParams({
+        authority: stack.connectUrl,
+        'client-id': clientId,
+        'redirect-uri': '/test/browser/fixtures/landing.html',
+      })}`;
+      await signInByRedirect(page, start);
+      assert.equal(new URL(page.url()).hash, '');
     } finally {
       await context.close();
     }
