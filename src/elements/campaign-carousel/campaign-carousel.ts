@@ -100,6 +100,8 @@ export class CampaignCarousel extends LitElement {
     () => [resolveEndpoint(this.endpoint), this.businessAccountId?.trim() || undefined, pageSize(this, this.limit, 6)] as const,
   );
   private readonly rotation = new Rotation(this, () => (this.campaigns.items.length > 1 ? this.autoplay : 0), () => this.advance());
+  /** A pointer is pressing the rotation button, whose click (not the focus the press gives it) decides. */
+  private pressingRotation = false;
   private observer?: IntersectionObserver;
   private observedRoot?: Element;
   private observedSlide?: Element;
@@ -176,6 +178,22 @@ export class CampaignCarousel extends LitElement {
     if (slide) this.select(this.campaigns.items[Number(slide.dataset.index)]);
   }
 
+  /**
+   * Focus entering the carousel stops rotation, except the focus that pressing the rotation button
+   * gives it (Chromium and Firefox focus a button on mousedown, before its click): otherwise that
+   * focus would stop rotation and the click would start it again at once.
+   */
+  private onFocusin(event: FocusEvent): void {
+    const pressed = this.pressingRotation && (event.target as Element).matches('[part~="rotation-button"]');
+    this.pressingRotation = false;
+    if (!pressed) this.rotation.stop();
+  }
+
+  private onRotationClick(): void {
+    this.pressingRotation = false;
+    this.rotation.toggle();
+  }
+
   private onKeydown(event: KeyboardEvent): void {
     const slide = event.target as HTMLElement;
     if (slide.dataset.index === undefined) return;
@@ -231,7 +249,7 @@ export class CampaignCarousel extends LitElement {
       aria-busy=${waiting ? 'true' : 'false'}
       @pointerenter=${() => this.rotation.hover(true)}
       @pointerleave=${() => this.rotation.hover(false)}
-      @focusin=${() => this.rotation.stop()}
+      @focusin=${this.onFocusin}
     >
       ${waiting
         ? html`<div class="controls"></div>
@@ -251,7 +269,10 @@ export class CampaignCarousel extends LitElement {
     const arrow = (glyph: string) => html`<span class="arrow" aria-hidden="true">${glyph}</span>`;
     return html`<div part="controls" class="controls">
         ${rotation.enabled
-          ? html`<button part="rotation-button" class="icon-button" type="button" aria-label=${locale.t(rotation.playing ? 'carousel.stop' : 'carousel.start')} @click=${() => rotation.toggle()}>
+          ? html`<button part="rotation-button" class="icon-button" type="button" aria-label=${locale.t(rotation.playing ? 'carousel.stop' : 'carousel.start')}
+              @pointerdown=${(event: PointerEvent) => (this.pressingRotation = event.button === 0)}
+              @pointercancel=${() => (this.pressingRotation = false)}
+              @click=${this.onRotationClick}>
               <span aria-hidden="true">${rotation.playing ? '❚❚' : '▶'}</span>
             </button>`
           : nothing}
