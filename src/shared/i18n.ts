@@ -45,12 +45,13 @@ function notify(): void {
   for (const listener of listeners) listener();
 }
 
+/** `lang` values already read (a page has few), with what they came to. */
+const wellFormedTags = new Map<string, string | undefined>();
+
 /**
  * A `lang` value as a well-formed BCP 47 tag: CMS output such as `en_US` becomes `en-US`; a value
  * that is no language tag at all gives undefined, since Intl formatters would throw on it.
  */
-const wellFormedTags = new Map<string, string | undefined>();
-
 function wellFormed(lang: string): string | undefined {
   if (!lang) return undefined;
   if (wellFormedTags.has(lang)) return wellFormedTags.get(lang);
