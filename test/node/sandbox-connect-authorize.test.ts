@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startConnect, type AppRegistration, type RunningConnect } from '../../src/sandbox/index.ts';
 import { fragmentOf, TestBrowser } from './support/browser.ts';
-import { authParams, authUrl, randomNonce, temporaryDataDir } from './support/connect.ts';
+import { authParams, authUrl, randomNonce, runImplicitFlow, temporaryDataDir } from './support/connect.ts';
 
 const REDIRECT_URI = 'http://localhost:7000/callback';
 
@@ -90,10 +90,19 @@ describe('Connect sandbox: GET /auth parameter checks', () => {
     await expectFragmentError(params({ response_type: undefined }), 'invalid_request', /response_type/);
   });
 
-  it('sends invalid_scope without openid or with an unknown scope', async () => {
+  it('sends invalid_scope without openid', async () => {
     await expectFragmentError(params({ scope: 'profile' }), 'invalid_scope', /openid/);
     await expectFragmentError(params({ scope: undefined }), 'invalid_scope', /openid/);
-    await expectFragmentError(params({ scope: 'openid email' }), 'invalid_scope', /email/);
+  });
+
+  it('ignores scopes it does not know, and then names the scopes granted in the response', async () => {
+    const { fragment } = await runImplicitFlow(new TestBrowser(), connect.connectUrl, params({ scope: 'openid email profile phone' }));
+    assert.equal(fragment.get('error'), null);
+    assert.equal(fragment.get('scope'), 'openid profile');
+    const me = await fetch(`${connect.connectUrl}/me?access_token=${encodeURIComponent(fragment.get('access_token')!)}`);
+    assert.deepEqual(Object.keys((await me.json()) as object).sort(), ['loyaltyId', 'sub', 'username']);
+    const exact = await runImplicitFlow(new TestBrowser(), connect.connectUrl, params({ scope: 'openid profile' }));
+    assert.equal(exact.fragment.get('scope'), null, 'no scope parameter when granted as requested');
   });
 
   it('sends invalid_request for a missing, short or repeated nonce', async () => {
@@ -153,7 +162,7 @@ describe('Connect sandbox: GET /auth parameter checks', () => {
 
   it('keeps error_description to the characters RFC 6749 allows, even when echoing the request', async () => {
     const hostile = [
-      params({ scope: 'openid "quoted"\\ ünïcode' }),
+      params({ scope: '"quoted"\\ ünïcode' }),
       params({ response_type: 'code "x"' }),
       params({ response_type: undefined }),
       params({ scope: 'profile' }),

@@ -16,7 +16,10 @@ export interface AuthRequest extends OptionalParameters {
   appName: string;
   redirectUri: string;
   responseType: ResponseType;
+  /** The scopes granted: those requested that this provider knows. */
   scopes: string[];
+  /** Whether some requested scopes were unknown and left out (the response then says what was granted). */
+  scopesNarrowed: boolean;
   nonce: string;
   state?: string;
   /** The subject of the `id_token_hint`, once its signature has been checked. */
@@ -84,10 +87,12 @@ export function checkAuthRequest(params: URLSearchParams, apps: AppRegistry): Au
   const responseMode = params.get('response_mode');
   if (responseMode !== null && responseMode !== 'fragment') return fail('invalid_request', 'Only response_mode fragment is supported.');
 
-  const scopes = [...new Set((params.get('scope') ?? '').split(' ').filter(Boolean))];
-  if (!scopes.includes('openid')) return fail('invalid_scope', 'scope must contain openid.');
-  const unknown = scopes.filter((scope) => !(SUPPORTED_SCOPES as readonly string[]).includes(scope));
-  if (unknown.length) return fail('invalid_scope', `Unsupported scope: ${unknown.join(' ')}. Supported: ${SUPPORTED_SCOPES.join(' ')}.`);
+  const requested = [...new Set((params.get('scope') ?? '').split(' ').filter(Boolean))];
+  if (!requested.includes('openid')) return fail('invalid_scope', 'scope must contain openid.');
+  // Scope values a provider does not understand are ignored (OpenID Connect Core 3.1.2.1), and the
+  // response names the scopes granted (RFC 6749 4.2.2).
+  const scopes = requested.filter((scope) => (SUPPORTED_SCOPES as readonly string[]).includes(scope));
+  const scopesNarrowed = scopes.length !== requested.length;
 
   const nonce = params.get('nonce');
   if (!nonce) return fail('invalid_request', 'nonce is required.');
@@ -99,7 +104,7 @@ export function checkAuthRequest(params: URLSearchParams, apps: AppRegistry): Au
 
   return {
     outcome: 'ok',
-    request: { clientId, appName: app.name, redirectUri, responseType, scopes, nonce, ...(state !== undefined ? { state } : {}), ...optional.value },
+    request: { clientId, appName: app.name, redirectUri, responseType, scopes, scopesNarrowed, nonce, ...(state !== undefined ? { state } : {}), ...optional.value },
   };
 }
 

@@ -36,5 +36,5 @@ export async function authorizationResponse(deps: IssueDeps, issuer: string, req
   const fields = accessToken
     ? { id_token: idToken, access_token: accessToken, token_type: 'Bearer', expires_in: String(lifetime), state: request.state }
     : { id_token: idToken, expires_in: String(lifetime), state: request.state };
-  return fragmentRedirect(request.redirectUri, fields);
+  return fragmentRedirect(request.redirectUri, request.scopesNarrowed ? { ...fields, scope: request.scopes.join(' ') } : fields);
 }
