@@ -80,9 +80,14 @@ export function captureSignInResponse(win: Window = window): boolean {
   return false;
 }
 
-/** Takes the sign-in response captured at load, once. */
-export function takeCapturedResponse(): string | undefined {
+/**
+ * Takes the sign-in response captured at load, once. With `accept`, only when it accepts the pending
+ * request the response answers (undefined for a response nobody here was waiting for): a page with
+ * buttons of several apps hands each its own.
+ */
+export function takeCapturedResponse(accept?: (request: PendingRequest | undefined) => boolean): string | undefined {
   const response = captured;
+  if (response === undefined || (accept && !accept(pendingRequest(response)))) return undefined;
   captured = undefined;
   return response;
 }

@@ -128,13 +128,16 @@ export class ConnectUserManager extends UserManager {
   protected override async _signinEnd(url: string, _verifySub?: string): Promise<User> {
     const params = new URLSearchParams(new URL(url).hash.slice(1));
     const stateId = params.get('state');
-    // Removing the state makes it single use: a replayed response finds nothing.
-    const stored = stateId ? await this.settings.stateStore.remove(stateId) : null;
-    if (!stored) throw new SignInError('state_mismatch', 'The sign-in response does not answer a pending request of this page.');
+    const orphan = () => new SignInError('state_mismatch', 'The sign-in response does not answer a pending request of this page.');
+    const stored = stateId ? await this.settings.stateStore.get(stateId) : null;
+    if (!stateId || !stored) throw orphan();
     const state = await SigninState.fromStorageString(stored);
+    // A request of another app on this page stays pending for that app's button.
     if (state.client_id !== this.connect.clientId || state.authority !== this.connect.authority) {
       throw new SignInError('state_mismatch', 'The sign-in response answers a request made for another app.');
     }
+    // Removing the state makes it single use: a replayed (or concurrent) response finds nothing.
+    if (!(await this.settings.stateStore.remove(stateId))) throw orphan();
 
     const error = params.get('error');
     if (error) {

@@ -4,7 +4,7 @@ import { emit } from '../../shared/emit.ts';
 import { LocaleController, registerMessages } from '../../shared/i18n.ts';
 import { safeUrl } from '../../shared/safe-url.ts';
 import { warnOnce } from '../../shared/warn.ts';
-import { captureSignInResponse, takeCapturedResponse } from '../../connect/callback.ts';
+import { captureSignInResponse, takeCapturedResponse, type PendingRequest } from '../../connect/callback.ts';
 import { SignInError, signInErrorCode, type SignInErrorCode } from '../../connect/errors.ts';
 import { finishSignIn, forgetSignIn, prefetchWhenLikely, startSignIn, type SignInMode, type SignInOutcome } from '../../connect/launcher.ts';
 import type { SignInResult } from '../../connect/client.ts';
@@ -162,7 +162,7 @@ export class LoyaltySigninButton extends LitElement {
     if (isHandOverPopup || this.unavailable) return;
     this.unregisterStarter = session.registerSignInStarter(() => this.signIn());
     if (!session.user) this.stopPrefetch = prefetchWhenLikely(this);
-    const response = takeCapturedResponse();
+    const response = takeCapturedResponse((request) => this.answers(request));
     if (response) this.finishRedirect(response);
   }
 
@@ -237,6 +237,17 @@ export class LoyaltySigninButton extends LitElement {
     }
     if (changed.has('mode') && !MODES.includes(this.mode)) {
       warnOnce(this, `mode="${this.mode}" is not one of ${MODES.join(', ')}; signing in with a popup.`);
+    }
+  }
+
+  /** Whether a redirect response is this button's to finish: its app's, or one nobody was waiting for (refused here). */
+  private answers(request: PendingRequest | undefined): boolean {
+    if (!request) return true;
+    try {
+      const { authority, clientId } = this.connectOptions();
+      return request.client_id === clientId && request.authority === authority;
+    } catch {
+      return false;
     }
   }
 

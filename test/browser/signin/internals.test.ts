@@ -3,13 +3,13 @@
  * new version changes any of these, this suite fails loudly before a shopper notices.
  */
 import { expect } from '@open-wc/testing';
-import { UserManager, Version } from 'oidc-client-ts';
+import { SigninState, UserManager, Version } from 'oidc-client-ts';
 import { ConnectUserManager } from '../../../src/connect/connect-user-manager.ts';
 import { completeSignIn } from '../../../src/connect/client.ts';
 import { SignInError } from '../../../src/connect/errors.ts';
-import { POPUP_MESSAGE_SOURCE } from '../../../src/connect/callback.ts';
-import { REDIRECT_REQUEST_TYPE } from '../../../src/connect/options.ts';
-import { hostileEnv, resetSession } from './helpers.ts';
+import { captureSignInResponse, POPUP_MESSAGE_SOURCE, takeCapturedResponse } from '../../../src/connect/callback.ts';
+import { REDIRECT_REQUEST_TYPE, STATE_STORAGE_PREFIX } from '../../../src/connect/options.ts';
+import { hostileButton, hostileEnv, resetSession } from './helpers.ts';
 
 type Protected = Record<string, (...args: unknown[]) => unknown>;
 
@@ -66,6 +66,55 @@ describe('oidc-client-ts internals we extend', () => {
     } finally {
       window.open = original;
     }
+  });
+
+  it('leaves the pending request of another app untouched, so that app can still finish it', async () => {
+    const env = await hostileEnv();
+    const other = await SigninState.create({
+      id: 'pending-for-another-app',
+      authority: env.url,
+      client_id: 'another-app',
+      redirect_uri: env.redirectUri,
+      scope: 'openid',
+      request_type: REDIRECT_REQUEST_TYPE,
+      nonce: 'kept-secret',
+    });
+    const key = `${STATE_STORAGE_PREFIX}${other.id}`;
+    sessionStorage.setItem(key, other.toStorageString());
+    try {
+      const error = await completeSignIn(
+        { authority: env.url, clientId: env.clientId, redirectUri: env.redirectUri, scope: 'openid' },
+        `${env.redirectUri}#id_token=x&access_token=y&token_type=Bearer&expires_in=3600&state=${other.id}`,
+      ).catch((e: unknown) => e);
+      expect((error as SignInError).code).to.equal('state_mismatch');
+      expect(sessionStorage.getItem(key), 'still pending for its own app').to.equal(other.toStorageString());
+    } finally {
+      sessionStorage.removeItem(key);
+    }
+  });
+
+  it('hands a redirect response that came back to the page to the button of its app only', async () => {
+    const env = await hostileEnv();
+    const other = await SigninState.create({
+      id: 'redirect-of-another-app',
+      authority: env.url,
+      client_id: 'another-app',
+      redirect_uri: env.redirectUri,
+      scope: 'openid',
+      request_type: REDIRECT_REQUEST_TYPE,
+      nonce: 'kept-secret',
+    });
+    sessionStorage.setItem(`${STATE_STORAGE_PREFIX}${other.id}`, other.toStorageString());
+    const response = `${env.redirectUri}#id_token=x&access_token=y&token_type=Bearer&expires_in=3600&state=${other.id}`;
+    const page = {
+      location: { href: response, pathname: '/back', search: '' },
+      history: { state: null, replaceState: () => undefined },
+      opener: null,
+    } as unknown as Window;
+    expect(captureSignInResponse(page), 'a redirect response is kept for this page').to.equal(false);
+    const ours = await hostileButton();
+    await ours.updateComplete;
+    expect(takeCapturedResponse(), 'the button of another app left it').to.equal(response);
   });
 
   it('routes a response through our _signinEnd: an unknown state is a state_mismatch', async () => {
