@@ -18,8 +18,11 @@ try {
   execFileSync(process.execPath, ['node_modules/@custom-elements-manifest/analyzer/cem.js', 'analyze', '--quiet', '--outdir', outdir], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const manifestText = await readFile(join(outdir, 'custom-elements.json'), 'utf8');
-  const manifest = JSON.parse(manifestText) as Manifest;
+  // The analyzer lists modules in the order the file system gives them, which can change when a file
+  // is rewritten: sorted by path, the manifest depends on the sources alone.
+  const manifest = JSON.parse(await readFile(join(outdir, 'custom-elements.json'), 'utf8')) as Manifest;
+  manifest.modules.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const manifestText = `${JSON.stringify(manifest, null, 2)}\n`;
   const readme = await readFile('README.md', 'utf8');
   const start = readme.indexOf(START);
   const end = readme.indexOf(END);
