@@ -68,10 +68,11 @@ describe('oidc-client-ts internals we extend', () => {
     }
   });
 
-  it('leaves the pending request of another app untouched, so that app can still finish it', async () => {
+  /** A redirect sign-in started on this page for another app, as its pending state; returns the state and the response to it. */
+  async function pendingForAnotherApp(id: string): Promise<{ key: string; stored: string; response: string }> {
     const env = await hostileEnv();
     const other = await SigninState.create({
-      id: 'pending-for-another-app',
+      id,
       authority: env.url,
       client_id: 'another-app',
       redirect_uri: env.redirectUri,
@@ -79,33 +80,21 @@ describe('oidc-client-ts internals we extend', () => {
       request_type: REDIRECT_REQUEST_TYPE,
       nonce: 'kept-secret',
     });
-    const key = `${STATE_STORAGE_PREFIX}${other.id}`;
+    const key = `${STATE_STORAGE_PREFIX}${id}`;
     sessionStorage.setItem(key, other.toStorageString());
-    try {
-      const error = await completeSignIn(
-        { authority: env.url, clientId: env.clientId, redirectUri: env.redirectUri, scope: 'openid' },
-        `${env.redirectUri}#id_token=x&access_token=y&token_type=Bearer&expires_in=3600&state=${other.id}`,
-      ).catch((e: unknown) => e);
-      expect((error as SignInError).code).to.equal('state_mismatch');
-      expect(sessionStorage.getItem(key), 'still pending for its own app').to.equal(other.toStorageString());
-    } finally {
-      sessionStorage.removeItem(key);
-    }
+    return { key, stored: other.toStorageString(), response: `${env.redirectUri}#id_token=x&access_token=y&token_type=Bearer&expires_in=3600&state=${id}` };
+  }
+
+  it('leaves the pending request of another app untouched, so that app can still finish it', async () => {
+    const env = await hostileEnv();
+    const { key, stored, response } = await pendingForAnotherApp('pending-for-another-app');
+    const error = await completeSignIn({ authority: env.url, clientId: env.clientId, redirectUri: env.redirectUri, scope: 'openid' }, response).catch((e: unknown) => e);
+    expect((error as SignInError).code).to.equal('state_mismatch');
+    expect(sessionStorage.getItem(key), 'still pending for its own app').to.equal(stored);
   });
 
   it('hands a redirect response that came back to the page to the button of its app only', async () => {
-    const env = await hostileEnv();
-    const other = await SigninState.create({
-      id: 'redirect-of-another-app',
-      authority: env.url,
-      client_id: 'another-app',
-      redirect_uri: env.redirectUri,
-      scope: 'openid',
-      request_type: REDIRECT_REQUEST_TYPE,
-      nonce: 'kept-secret',
-    });
-    sessionStorage.setItem(`${STATE_STORAGE_PREFIX}${other.id}`, other.toStorageString());
-    const response = `${env.redirectUri}#id_token=x&access_token=y&token_type=Bearer&expires_in=3600&state=${other.id}`;
+    const { response } = await pendingForAnotherApp('redirect-of-another-app');
     const page = {
       location: { href: response, pathname: '/back', search: '' },
       history: { state: null, replaceState: () => undefined },
