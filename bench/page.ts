@@ -63,7 +63,9 @@ export async function benchPage(pagePath = '/campaigns-only.html'): Promise<Page
           const carousel = document.querySelector('campaign-carousel');
           const title = carousel?.shadowRoot?.querySelector('[part~="title"]');
           const box = title?.getBoundingClientRect();
-          return box && box.height > 0 ? performance.now() : false;
+          // Laid out is not enough: elements that arrive together are held invisible until all have rendered.
+          const painted = title?.checkVisibility({ visibilityProperty: true, opacityProperty: true }) ?? false;
+          return box && box.height > 0 && painted ? performance.now() : false;
         },
         undefined,
         { timeout: 20_000, polling: 'raf' },
