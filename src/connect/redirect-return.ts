@@ -37,7 +37,7 @@ export async function finishRedirectSignIn(response: string): Promise<RedirectOu
     // With storage="memory" nothing survives the trip back: such pages use themselves as redirect URI.
     session.useStorage(back.storage);
     session.set(user, 'signin');
-    if (new URL(back.returnTo).href !== location.href) location.replace(back.returnTo);
+    if (back.returnTo !== location.href) location.replace(back.returnTo);
     return undefined;
   } catch (error) {
     return { kind: 'failed', code: signInErrorCode(error), returnTo: back.returnTo };
