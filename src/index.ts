@@ -9,6 +9,7 @@
  * (`loyalty-widgets/elements/<tag>`) there instead.
  */
 import { captureSignInResponse, takeCapturedResponse } from './connect/callback.ts';
+import { loadBuiltInMessages, resolveLang } from './shared/i18n.ts';
 
 const elementLoaders: Record<string, () => Promise<unknown>> = {
   'loyalty-signin-button': () => import('./elements/loyalty-signin-button/index.ts'),
@@ -29,9 +30,15 @@ function load(tag: string): void {
   });
 }
 
+/** Loads an element's module and, at the same time, the strings of its language when not English. */
+function prepare(element: Element): void {
+  load(element.localName);
+  void loadBuiltInMessages(resolveLang(element));
+}
+
 function defineWithin(root: Element | Document): void {
-  if (root instanceof Element && tags.includes(root.localName)) load(root.localName);
-  for (const element of root.querySelectorAll(selector)) load(element.localName);
+  if (root instanceof Element && tags.includes(root.localName)) prepare(root);
+  for (const element of root.querySelectorAll(selector)) prepare(element);
 }
 
 /**

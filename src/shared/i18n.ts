@@ -3,23 +3,77 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 /** One language's strings: message id to text, with `{name}` placeholders. */
 export type Messages = Record<string, string>;
 
-const catalogs = new Map<string, Messages>();
+/**
+ * The elements' own strings, by lowercase language: English registered by each element as it loads,
+ * the other built-in languages loaded on demand from `src/locales/`.
+ */
+const builtIn = new Map<string, Messages>();
+/** The merchant's strings, which win over the built-in ones whenever they arrive. */
+const overrides = new Map<string, Messages>();
+const builtInLocales: Record<string, () => Promise<{ default: Messages }>> = {
+  fr: () => import('../locales/fr.ts'),
+  ar: () => import('../locales/ar.ts'),
+};
+const loading = new Map<string, Promise<void>>();
 const listeners = new Set<() => void>();
 let observer: MutationObserver | undefined;
 let inlineMessagesRead = false;
 
 /**
  * Adds or overrides strings for one or more languages, e.g.
- * `registerMessages({ de: { 'signin.label': 'Anmelden' } })`. Elements register their English,
- * French and Arabic strings this way; merchants override any of them the same way, or without a
- * build step with `<script type="application/json" data-loyalty-messages="de">{...}</script>`.
+ * `registerMessages({ de: { 'signin.label': 'Anmelden' } })`. What a merchant registers wins over
+ * the elements' own strings, whether the elements load before or after. Without a build step the
+ * same is done with `<script type="application/json" data-loyalty-messages="de">{...}</script>`.
  */
 export function registerMessages(byLocale: Record<string, Messages>): void {
-  for (const [locale, messages] of Object.entries(byLocale)) {
-    const key = locale.toLowerCase();
-    catalogs.set(key, { ...catalogs.get(key), ...messages });
-  }
+  for (const [locale, messages] of Object.entries(byLocale)) merge(overrides, locale, messages);
   notify();
+}
+
+/** An element's English strings, registered when its module loads. */
+export function registerBuiltInMessages(english: Messages): void {
+  merge(builtIn, 'en', english);
+  notify();
+}
+
+function merge(into: Map<string, Messages>, locale: string, messages: Messages): void {
+  const key = locale.toLowerCase();
+  into.set(key, { ...into.get(key), ...messages });
+}
+
+/** The language and its shorter forms, most specific first: `fr-ca` gives `fr-ca`, `fr`. */
+function languageChain(lang: string): string[] {
+  const parts = lang.toLowerCase().split('-');
+  return parts.map((_, i) => parts.slice(0, parts.length - i).join('-'));
+}
+
+/**
+ * Starts loading the built-in strings a language needs (French for `fr-CA`) and returns a promise
+ * until they are in; undefined when there is nothing to wait for. A catalog that cannot be loaded
+ * is reported once and the elements go on in English.
+ */
+export function loadBuiltInMessages(lang: string): Promise<void> | undefined {
+  const pending: Promise<void>[] = [];
+  for (const key of languageChain(lang)) {
+    const load = builtInLocales[key];
+    if (!load || builtIn.has(key)) continue;
+    let promise = loading.get(key);
+    if (!promise) {
+      promise = load().then(
+        (module) => {
+          merge(builtIn, key, module.default);
+          notify();
+        },
+        (error: unknown) => {
+          builtIn.set(key, {});
+          console.warn(`loyalty-widgets: the "${key}" strings could not be loaded; showing English.`, error);
+        },
+      );
+      loading.set(key, promise);
+    }
+    pending.push(promise);
+  }
+  return pending.length ? Promise.all(pending).then(() => undefined) : undefined;
 }
 
 function readInlineMessages(): void {
@@ -89,16 +143,15 @@ export function resolveLang(element: Element): string {
   return 'en';
 }
 
-/** Picks the best registered catalog for a BCP 47 tag: `fr-CA` falls back to `fr`, anything unknown to `en`. */
+/** The catalogs for a BCP 47 tag, best first: `fr-CA` falls back to `fr`, anything unknown to English. */
 function catalogChain(lang: string): Messages[] {
   const chain: Messages[] = [];
-  const parts = lang.toLowerCase().split('-');
-  for (let i = parts.length; i > 0; i--) {
-    const found = catalogs.get(parts.slice(0, i).join('-'));
-    if (found) chain.push(found);
+  for (const key of [...languageChain(lang), 'en']) {
+    for (const catalogs of [overrides, builtIn]) {
+      const found = catalogs.get(key);
+      if (found) chain.push(found);
+    }
   }
-  const english = catalogs.get('en');
-  if (english) chain.push(english);
   return chain;
 }
 
@@ -149,6 +202,23 @@ export class LocaleController implements ReactiveController {
   /** The BCP 47 language tag in force for the host. */
   get lang(): string {
     return resolveLang(this.host);
+  }
+
+  /**
+   * Starts loading the built-in strings of the language in force; a promise until they are in.
+   * Elements wait for it before rendering, so a French page never flashes English first.
+   */
+  ready(): Promise<void> | undefined {
+    return loadBuiltInMessages(this.lang);
+  }
+
+  /**
+   * Runs a host's update once its strings are in: `scheduleUpdate()` is overridden as
+   * `return this.locale.whenReady(() => super.scheduleUpdate());`.
+   */
+  whenReady(update: () => void | Promise<unknown>): void | Promise<unknown> {
+    const pending = this.ready();
+    return pending ? pending.then(update) : update();
   }
 
   /** Translated text for a message id. */

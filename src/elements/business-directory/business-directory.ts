@@ -3,7 +3,7 @@ import { property } from 'lit/decorators.js';
 import { clientFor } from '../../marketing/client.ts';
 import type { BusinessAccount } from '../../marketing/types.ts';
 import { resolveEndpoint } from '../../shared/config.ts';
-import { LocaleController, registerMessages } from '../../shared/i18n.ts';
+import { LocaleController, registerBuiltInMessages } from '../../shared/i18n.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
 import { renderFailure, renderSkeleton } from '../internal/status.ts';
 import { statusStyles } from '../internal/status.styles.ts';
@@ -12,7 +12,7 @@ import { businessDirectoryStyles } from './business-directory.styles.ts';
 import { directoryMessages } from './business-directory.messages.ts';
 
 // Registered here, not as a side effect of the messages module, so bundlers never drop the strings.
-registerMessages(directoryMessages);
+registerBuiltInMessages(directoryMessages);
 
 /** Digits and a leading `+` only: what a `tel:` link may carry, whatever the API sent. */
 export function telHref(phone: string): string | undefined {
@@ -67,6 +67,11 @@ export class BusinessDirectory extends LitElement {
   @property({ type: Number }) limit = 12;
 
   private readonly locale = new LocaleController(this);
+
+  /** The first render, and any after a `lang` change, waits for that language's strings. */
+  protected override scheduleUpdate(): void | Promise<unknown> {
+    return this.locale.whenReady(() => super.scheduleUpdate());
+  }
 
   private readonly accounts = new PagedList(
     this,

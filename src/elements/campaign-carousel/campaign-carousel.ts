@@ -4,7 +4,7 @@ import { clientFor } from '../../marketing/client.ts';
 import type { Campaign } from '../../marketing/types.ts';
 import { resolveEndpoint } from '../../shared/config.ts';
 import { emit } from '../../shared/emit.ts';
-import { LocaleController, registerMessages } from '../../shared/i18n.ts';
+import { LocaleController, registerBuiltInMessages } from '../../shared/i18n.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
 import { warnOnce } from '../../shared/warn.ts';
 import { currencyOf, formatPrice, renderFailure } from '../internal/status.ts';
@@ -16,7 +16,7 @@ import { Rotation } from './rotation.ts';
 import { fullyInView, nearestSlide, scrollToSlide } from './track.ts';
 
 // Registered here, not as a side effect of the messages module, so bundlers never drop the strings.
-registerMessages(carouselMessages);
+registerBuiltInMessages(carouselMessages);
 
 /** `sizes` for slide images: the laid-out width where supported (`auto`), else the default slide width. */
 const IMAGE_SIZES = 'auto, (min-width: 30rem) 20rem, 85vw';
@@ -93,6 +93,11 @@ export class CampaignCarousel extends LitElement {
   @query('.slides') private scroller?: HTMLElement | null;
 
   private readonly locale = new LocaleController(this);
+
+  /** The first render, and any after a `lang` change, waits for that language's strings. */
+  protected override scheduleUpdate(): void | Promise<unknown> {
+    return this.locale.whenReady(() => super.scheduleUpdate());
+  }
   private readonly campaigns = new PagedList(
     this,
     ([endpoint, businessAccountId, limit], nextToken, signal) =>

@@ -8,7 +8,7 @@ import { MarketingError } from '../../marketing/errors.ts';
 import type { Campaign } from '../../marketing/types.ts';
 import { resolveEndpoint } from '../../shared/config.ts';
 import { emit } from '../../shared/emit.ts';
-import { LocaleController, registerMessages } from '../../shared/i18n.ts';
+import { LocaleController, registerBuiltInMessages } from '../../shared/i18n.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
 import { currencyOf, errorMessage, formatPrice, renderFailure, renderSkeleton } from '../internal/status.ts';
 import { statusStyles } from '../internal/status.styles.ts';
@@ -17,7 +17,7 @@ import { couponClaimStyles } from './coupon-claim.styles.ts';
 import { couponClaimMessages } from './coupon-claim.messages.ts';
 
 // Registered here, not as a side effect of the messages module, so bundlers never drop the strings.
-registerMessages(couponClaimMessages);
+registerBuiltInMessages(couponClaimMessages);
 
 export interface CouponClaimedDetail {
   campaignId: string;
@@ -95,6 +95,11 @@ export class CouponClaim extends LitElement {
   @state() private noSignInButton = false;
 
   private readonly locale = new LocaleController(this);
+
+  /** The first render, and any after a `lang` change, waits for that language's strings. */
+  protected override scheduleUpdate(): void | Promise<unknown> {
+    return this.locale.whenReady(() => super.scheduleUpdate());
+  }
   /** The shopper pressed "sign in to get this coupon": claim once they are signed in. */
   private claimAfterSignIn = false;
   /** Whether the failed claim was for another coupon, so that its retry is too (and reuses its key). */

@@ -3,13 +3,13 @@
  * loading skeleton, and price formatting.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import { registerMessages, type LocaleController } from '../../shared/i18n.ts';
+import { registerBuiltInMessages, type LocaleController } from '../../shared/i18n.ts';
 import { isUpstreamFailure, MarketingError } from '../../marketing/errors.ts';
 import { warnOnce } from '../../shared/warn.ts';
 import { marketingMessages } from './messages.ts';
 
 // Registered here, not as a side effect of the messages module, so bundlers never drop the strings.
-registerMessages(marketingMessages);
+registerBuiltInMessages(marketingMessages);
 
 const KNOWN = new Set(['network', 'signin_required', 'invalid_response', 'config']);
 const BY_STATUS: Record<number, string> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found' };

@@ -1,7 +1,7 @@
 import { LitElement, html, nothing, svg, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { emit } from '../../shared/emit.ts';
-import { LocaleController, registerMessages } from '../../shared/i18n.ts';
+import { LocaleController, registerBuiltInMessages } from '../../shared/i18n.ts';
 import { safeUrl } from '../../shared/safe-url.ts';
 import { warnOnce } from '../../shared/warn.ts';
 import { captureSignInResponse, takeCapturedResponse, type PendingRequest } from '../../connect/callback.ts';
@@ -14,7 +14,7 @@ import { signinButtonStyles } from './loyalty-signin-button.styles.ts';
 import { signinButtonMessages } from './loyalty-signin-button.messages.ts';
 
 // Registered here, not as a side effect of the messages module, so bundlers never drop the strings.
-registerMessages(signinButtonMessages);
+registerBuiltInMessages(signinButtonMessages);
 
 /** Detail of `loyalty-signin`. */
 export interface LoyaltySigninDetail {
@@ -145,6 +145,11 @@ export class LoyaltySigninButton extends LitElement {
   @query('[part~="signout"]') private signoutButton?: HTMLButtonElement;
 
   private readonly locale = new LocaleController(this);
+
+  /** The first render, and any after a `lang` change, waits for that language's strings. */
+  protected override scheduleUpdate(): void | Promise<unknown> {
+    return this.locale.whenReady(() => super.scheduleUpdate());
+  }
   private unsubscribe?: () => void;
   private unregisterStarter?: () => void;
   private stopPrefetch?: () => void;

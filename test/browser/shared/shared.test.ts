@@ -4,7 +4,7 @@ import { safeUrl } from '../../../src/shared/safe-url.ts';
 import { resolveEndpoint } from '../../../src/shared/config.ts';
 import { defineElement } from '../../../src/shared/define.ts';
 import { emit } from '../../../src/shared/emit.ts';
-import { LocaleController, registerMessages, resolveLang, translate } from '../../../src/shared/i18n.ts';
+import { LocaleController, loadBuiltInMessages, registerBuiltInMessages, registerMessages, resolveLang, translate } from '../../../src/shared/i18n.ts';
 
 describe('safeUrl', () => {
   it('keeps https anywhere and http only on local hosts', () => {
@@ -101,5 +101,46 @@ describe('i18n', () => {
     await new Promise((resolve) => setTimeout(resolve));
     await probe.updateComplete;
     expect(probe.shadowRoot!.textContent).to.contain('Bonjour Ana');
+  });
+
+  it("keeps a merchant's strings over the built-in ones that arrive later", () => {
+    registerMessages({ en: { 'test.order': 'Merchant wording' } });
+    registerBuiltInMessages({ 'test.order': 'Built-in wording', 'test.untouched': 'Built-in only' });
+    expect(translate('en', 'test.order')).to.equal('Merchant wording');
+    expect(translate('en', 'test.untouched')).to.equal('Built-in only');
+  });
+
+  it('loads a built-in language on demand, once, and falls back per message', async () => {
+    registerBuiltInMessages({ 'marketing.retry': 'Try again' });
+    expect(translate('ar-EG', 'marketing.retry')).to.equal('Try again');
+    const loading = loadBuiltInMessages('ar-EG');
+    expect(loading).to.be.instanceOf(Promise);
+    expect(loadBuiltInMessages('ar')).to.be.instanceOf(Promise);
+    await loading;
+    expect(translate('ar-EG', 'marketing.retry')).to.equal('إعادة المحاولة');
+    expect(loadBuiltInMessages('ar-EG')).to.equal(undefined);
+    expect(loadBuiltInMessages('de')).to.equal(undefined);
+    expect(translate('ar', 'test.untouched')).to.equal('Built-in only');
+  });
+
+  it('renders the first time already in the language of the page, never English first', async () => {
+    registerBuiltInMessages({ 'marketing.loading': 'Loading…' });
+    const rendered: string[] = [];
+    class FirstRenderProbe extends LitElement {
+      readonly locale = new LocaleController(this);
+      protected override scheduleUpdate(): void | Promise<unknown> {
+        return this.locale.whenReady(() => super.scheduleUpdate());
+      }
+      override render() {
+        return html`<p>${this.locale.t('marketing.loading')}</p>`;
+      }
+      override updated() {
+        rendered.push(this.shadowRoot!.textContent!.trim());
+      }
+    }
+    defineElement('first-render-probe', FirstRenderProbe);
+    const wrapper = await fixture<HTMLDivElement>(html`<div lang="fr-BE"><first-render-probe></first-render-probe></div>`);
+    await wrapper.querySelector<FirstRenderProbe>('first-render-probe')!.updateComplete;
+    expect(rendered).to.deep.equal(['Chargement…']);
   });
 });

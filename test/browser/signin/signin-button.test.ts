@@ -229,6 +229,7 @@ describe('<loyalty-signin-button>', () => {
   it('speaks the language in force and lays out right to left', async () => {
     const wrapper = await fixture<HTMLDivElement>(html`<div lang="fr"><loyalty-signin-button authority="https://connect.example" client-id="a"></loyalty-signin-button></div>`);
     const el = wrapper.querySelector<LoyaltySigninButton>('loyalty-signin-button')!;
+    await el.updateComplete;
     expect(part(el, 'label')!.textContent).to.contain('Se connecter');
     wrapper.setAttribute('lang', 'ar');
     wrapper.setAttribute('dir', 'rtl');

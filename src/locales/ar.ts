@@ -1,0 +1,66 @@
+import type { Messages } from '../shared/i18n.ts';
+
+/** Arabic strings of every element, loaded only when an element's language is Arabic. */
+const messages: Messages = {
+  // Shared by the Marketing elements
+  'marketing.error.unavailable': 'خدمة الولاء لا تستجيب حاليًا. يُرجى المحاولة بعد قليل.',
+  'marketing.retry': 'إعادة المحاولة',
+  'marketing.loading': 'جارٍ التحميل…',
+  'marketing.error.network': 'تعذّر الوصول إلى خدمة الولاء. تحقّق من اتصالك.',
+  'marketing.error.rate_limited': 'طلبات كثيرة جدًا. يُرجى المحاولة مرة أخرى {when}.',
+  'marketing.error.rate_limited_soon': 'طلبات كثيرة جدًا. يُرجى المحاولة بعد قليل.',
+  'marketing.error.not_found': 'تعذّر العثور على هذا العرض.',
+  'marketing.error.unauthorized': 'يُرجى تسجيل الدخول مرة أخرى.',
+  'marketing.error.signin_required': 'يُرجى تسجيل الدخول أولًا.',
+  'marketing.error.forbidden': 'هذا غير متاح لك.',
+  'marketing.error.invalid_response': 'أرسلت خدمة الولاء ردًا تعذّرت قراءته.',
+  'marketing.error.config': 'لم يتم إعداد هذه الأداة بشكل صحيح.',
+  'marketing.error.other': 'حدث خطأ ما. يُرجى المحاولة مرة أخرى.',
+  // <loyalty-signin-button>
+  'signin.label': 'سجّل الدخول بمحفظة الولاء',
+  'signin.pending': 'جارٍ تسجيل الدخول…',
+  'signin.signed-in-as': 'تم تسجيل الدخول باسم {username}',
+  'signin.signed-in': 'تم تسجيل الدخول',
+  'signin.signout': 'تسجيل الخروج',
+  'signin.unavailable': '{program} غير متاح لتسجيل الدخول بعد.',
+  'signin.unavailable-generic': 'برنامج الولاء هذا غير متاح لتسجيل الدخول بعد.',
+  'signin.error.access_denied': 'ألغيت تسجيل الدخول. لا يمكن إضافة المكافآت إلى محفظتك بدون تسجيل الدخول.',
+  'signin.error.popup_blocked': 'حظر المتصفح نافذة تسجيل الدخول. اسمح بالنوافذ المنبثقة لهذا الموقع وحاول مجددًا.',
+  'signin.error.popup_closed': 'أُغلقت نافذة تسجيل الدخول قبل الانتهاء. حاول مجددًا متى شئت.',
+  'signin.error.invalid_token': 'تعذّر التحقق من تسجيل الدخول فلم يُستخدم. حاول مجددًا.',
+  'signin.error.state_mismatch': 'هذا الرد لا يطابق تسجيل دخول بدأ هنا فلم يُستخدم. حاول مجددًا.',
+  'signin.error.network': 'تعذّر الوصول إلى خدمة الولاء. تحقّق من اتصالك وحاول مجددًا.',
+  'signin.error.config': 'تسجيل الدخول غير مُعدّ بشكل صحيح على هذا الموقع.',
+  // <campaign-carousel>
+  'carousel.label': 'الحملات',
+  'carousel.roledescription': 'عرض دوّار',
+  'carousel.slide': 'شريحة',
+  'carousel.position': '{index} من {count}',
+  'carousel.previous': 'الشريحة السابقة',
+  'carousel.next': 'الشريحة التالية',
+  'carousel.stop': 'إيقاف العرض التلقائي للشرائح',
+  'carousel.start': 'تشغيل العرض التلقائي للشرائح',
+  'carousel.empty': 'لا توجد حملات حاليًا. عُد قريبًا!',
+  // <coupon-claim>
+  'coupon.get': 'احصل على القسيمة',
+  'coupon.getting': 'جارٍ الحصول على قسيمتك…',
+  'coupon.another': 'احصل على قسيمة أخرى',
+  'coupon.signin': 'سجّل الدخول للحصول على هذه القسيمة',
+  'coupon.signinMissing': 'يُرجى تسجيل الدخول أولًا بزر تسجيل الدخول في هذه الصفحة.',
+  'coupon.codeLabel': 'رمز قسيمتك',
+  'coupon.copy': 'نسخ الرمز',
+  'coupon.copied': 'تم نسخ رمز القسيمة.',
+  'coupon.copyFailed': 'النسخ غير متاح هنا: حدّد الرمز وانسخه.',
+  'coupon.claimed': 'قسيمتك جاهزة: {code}',
+  'coupon.none': 'لا تتضمن هذه الحملة قسيمة.',
+  // <business-directory>
+  'directory.label': 'الأنشطة التجارية',
+  'directory.empty': 'لا توجد أنشطة تجارية لعرضها حاليًا.',
+  'directory.more': 'عرض المزيد من الأنشطة التجارية',
+  'directory.loadingMore': 'جارٍ تحميل المزيد من الأنشطة التجارية…',
+  'directory.count': 'عدد الأنشطة التجارية المعروضة: {count}',
+  'directory.phone': 'الهاتف',
+  'directory.website': 'الموقع الإلكتروني',
+};
+
+export default messages;

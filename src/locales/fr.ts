@@ -1,0 +1,66 @@
+import type { Messages } from '../shared/i18n.ts';
+
+/** French strings of every element, loaded only when an element's language is French. */
+const messages: Messages = {
+  // Shared by the Marketing elements
+  'marketing.error.unavailable': 'Le service de fidélité ne répond pas pour le moment. Réessayez dans un instant.',
+  'marketing.retry': 'Réessayer',
+  'marketing.loading': 'Chargement…',
+  'marketing.error.network': 'Le service de fidélité est injoignable. Vérifiez votre connexion.',
+  'marketing.error.rate_limited': 'Trop de demandes. Réessayez {when}.',
+  'marketing.error.rate_limited_soon': 'Trop de demandes. Réessayez dans un instant.',
+  'marketing.error.not_found': 'Cette offre est introuvable.',
+  'marketing.error.unauthorized': 'Veuillez vous reconnecter.',
+  'marketing.error.signin_required': 'Veuillez d’abord vous connecter.',
+  'marketing.error.forbidden': 'Ceci ne vous est pas accessible.',
+  'marketing.error.invalid_response': 'Le service de fidélité a envoyé une réponse illisible.',
+  'marketing.error.config': 'Ce widget est mal configuré.',
+  'marketing.error.other': 'Une erreur est survenue. Veuillez réessayer.',
+  // <loyalty-signin-button>
+  'signin.label': 'Se connecter avec son portefeuille fidélité',
+  'signin.pending': 'Connexion…',
+  'signin.signed-in-as': 'Connecté en tant que {username}',
+  'signin.signed-in': 'Connecté',
+  'signin.signout': 'Se déconnecter',
+  'signin.unavailable': "{program} n'est pas encore disponible pour la connexion.",
+  'signin.unavailable-generic': "Ce programme de fidélité n'est pas encore disponible pour la connexion.",
+  'signin.error.access_denied': 'Vous avez annulé la connexion. Sans connexion, les récompenses ne peuvent pas être créditées sur votre portefeuille.',
+  'signin.error.popup_blocked': 'Votre navigateur a bloqué la fenêtre de connexion. Autorisez les fenêtres pour ce site et réessayez.',
+  'signin.error.popup_closed': 'La fenêtre de connexion a été fermée avant la fin. Réessayez quand vous voulez.',
+  'signin.error.invalid_token': "La connexion n'a pas pu être vérifiée ; elle n'a pas été utilisée. Réessayez.",
+  'signin.error.state_mismatch': "Cette réponse ne correspond à aucune connexion commencée ici ; elle n'a pas été utilisée. Réessayez.",
+  'signin.error.network': 'Le service de fidélité est injoignable. Vérifiez votre connexion et réessayez.',
+  'signin.error.config': "La connexion n'est pas correctement configurée sur ce site.",
+  // <campaign-carousel>
+  'carousel.label': 'Campagnes',
+  'carousel.roledescription': 'carrousel',
+  'carousel.slide': 'diapositive',
+  'carousel.position': '{index} sur {count}',
+  'carousel.previous': 'Diapositive précédente',
+  'carousel.next': 'Diapositive suivante',
+  'carousel.stop': 'Arrêter le défilement automatique',
+  'carousel.start': 'Démarrer le défilement automatique',
+  'carousel.empty': 'Aucune campagne pour le moment. Revenez bientôt !',
+  // <coupon-claim>
+  'coupon.get': 'Obtenir le coupon',
+  'coupon.getting': 'Obtention de votre coupon…',
+  'coupon.another': 'Obtenir un autre coupon',
+  'coupon.signin': 'Connectez-vous pour obtenir ce coupon',
+  'coupon.signinMissing': 'Connectez-vous d’abord avec le bouton de connexion de cette page.',
+  'coupon.codeLabel': 'Votre code de coupon',
+  'coupon.copy': 'Copier le code',
+  'coupon.copied': 'Code du coupon copié.',
+  'coupon.copyFailed': 'La copie n’est pas disponible ici : sélectionnez le code et copiez-le.',
+  'coupon.claimed': 'Votre coupon est prêt : {code}',
+  'coupon.none': 'Cette campagne ne propose pas de coupon.',
+  // <business-directory>
+  'directory.label': 'Commerces',
+  'directory.empty': 'Aucun commerce à afficher pour le moment.',
+  'directory.more': 'Afficher plus de commerces',
+  'directory.loadingMore': 'Chargement d’autres commerces…',
+  'directory.count': '{count} commerces affichés',
+  'directory.phone': 'Téléphone',
+  'directory.website': 'Site web',
+};
+
+export default messages;
