@@ -1,10 +1,11 @@
 /**
  * `npm run size`: gzip sizes of what a merchant's page downloads, from the build's manifest.
  *
- * - "script tag": the entry a merchant pastes and its static imports, what every page loads before
- *   it knows which elements it has. Budget: 15 kB.
- * - one row per element: what a page with only that element loads in all (script tag included),
- *   before any interaction; and a page with every element.
+ * - "first load": the script tag a merchant pastes and its static imports, what every page loads
+ *   before it knows which elements it has: the loader, lit and the element plumbing. Budget: 15 kB.
+ * - one row per element: what a page with only that element loads in all before any interaction
+ *   (first load included), and a page with every element; with the number of files.
+ * - one row per built-in language other than English: fetched only by pages that speak it.
  * - "sign-in chunk": what the sign-in button loads ahead of the click (oidc-client-ts, jose, the
  *   Connect client), beyond what the page already has. Budget: 30 kB.
  * Fails when a budget is exceeded. Every file is counted gzipped on its own, as it is served.
@@ -58,20 +59,25 @@ const elementPages = ELEMENTS.map((tag) => [tag, union(scriptTag, staticClosure(
 const everyElement = union(...elementPages.map(([, keys]) => keys));
 const signIn = minus(staticClosure(SIGN_IN), everyElement);
 
+const locales = Object.keys(manifest).filter((key) => key.startsWith('src/locales/'));
+
 const kb = (bytes: number): string => `${(bytes / 1000).toFixed(2)} kB`;
-const rows: [string, number, number | undefined][] = [
-  ['script tag (first load)', await gzipSize(scriptTag), BUDGETS.scriptTag],
-  ...(await Promise.all(elementPages.map(async ([tag, keys]) => [`page with <${tag}>`, await gzipSize(keys), undefined] as [string, number, undefined]))),
-  ['page with every element', await gzipSize(everyElement), undefined],
-  ['sign-in chunk', await gzipSize(signIn), BUDGETS.signIn],
+type Row = [name: string, keys: Set<string>, budget?: number];
+const rows: Row[] = [
+  ['first load (script tag)', scriptTag, BUDGETS.scriptTag],
+  ...elementPages.map(([tag, keys]): Row => [`page with <${tag}>`, keys]),
+  ['page with every element', everyElement],
+  ...locales.map((key): Row => [`${key.slice('src/locales/'.length, -'.ts'.length)} strings, when spoken`, minus(staticClosure(key), everyElement)]),
+  ['sign-in chunk', signIn, BUDGETS.signIn],
 ];
 
-console.log(`${'what'.padEnd(40)} ${'gzip'.padStart(10)} ${'budget'.padStart(10)}`);
+console.log(`${'what'.padEnd(40)} ${'gzip'.padStart(10)} ${'files'.padStart(6)} ${'budget'.padStart(10)}`);
 let over = false;
-for (const [name, size, budget] of rows) {
+for (const [name, keys, budget] of rows) {
+  const size = await gzipSize(keys);
   const verdict = budget === undefined ? '' : size <= budget ? 'ok' : 'OVER';
   if (verdict === 'OVER') over = true;
-  console.log(`${name.padEnd(40)} ${kb(size).padStart(10)} ${(budget ? kb(budget) : '').padStart(10)} ${verdict}`);
+  console.log(`${name.padEnd(40)} ${kb(size).padStart(10)} ${String(keys.size).padStart(6)} ${(budget ? kb(budget) : '').padStart(10)} ${verdict}`);
 }
 console.log(`sign-in chunk files: ${[...signIn].map((key) => chunk(key).file).join(', ')}`);
 if (over) {
