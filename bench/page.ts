@@ -1,6 +1,7 @@
 /**
- * Page figures for a merchant's page in Chromium: the built script tag on a static page with a
- * campaign carousel and a business directory, served like a merchant would serve it. Prints the
+ * Page figures for a merchant's page in Chromium: the demo merchant site's pages as deployed (the
+ * built script tag in place of the dev server's source entry) and a bare static page with only a
+ * carousel, served gzipped like a merchant would serve them. Prints the
  * median over several cold loads of: time until the first campaign is visible, cumulative layout
  * shift, bytes transferred and requests made (first load, and whether the sign-in chunk came too).
  */
@@ -34,6 +35,7 @@ export async function benchPage(pagePath = '/campaigns-only.html'): Promise<Page
     apiKey: sandbox.apiKey,
     connectUrl: sandbox.connectUrl,
     replacements: { '%CONNECT_URL%': sandbox.connectUrl, '%CLIENT_ID%': sandbox.demoApp.app_id },
+    demo: { clientId: sandbox.demoApp.app_id },
   });
   const browser = await launchChromium();
   const runs: PageFigures[] = [];

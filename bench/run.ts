@@ -8,6 +8,7 @@ import { benchPage, printPageFigures } from './page.ts';
 printProxyFigures(await benchProxy());
 
 // Page figures need the built script tag (npm run build).
-console.log('\nPages in Chromium, the built script tag on a static page (median of cold loads):');
-printPageFigures('campaigns only (390×844)', await benchPage('/campaigns-only.html'));
-printPageFigures('campaigns, directory, sign-in (390×844)', await benchPage('/plain.html'));
+console.log('\nPages in Chromium, built script tag, gzip, cache off, 390×844 (median of cold loads):');
+printPageFigures('demo shop (every element)', await benchPage('/demo/index.html'));
+printPageFigures('demo CMS page (pasted tags)', await benchPage('/demo/cms.html'));
+printPageFigures('bare page, campaigns only', await benchPage('/campaigns-only.html'));

@@ -21,6 +21,8 @@ export interface StaticSiteOptions {
   replacements?: Record<string, string>;
   /** Sent as Content-Security-Policy on every response when set. */
   csp?: (origin: string) => string;
+  /** The demo merchant site's pages under /demo/, as deployed: dist/loyalty-widgets.js in place of the dev server's source entry. */
+  demo?: { clientId: string };
 }
 
 export interface StaticSite {
@@ -52,6 +54,21 @@ export async function startStaticSite(options: StaticSiteOptions): Promise<Stati
     for (const [placeholder, value] of Object.entries(options.replacements ?? {})) page = page.replaceAll(placeholder, value);
     return c.html(page);
   });
+  if (options.demo) {
+    const { clientId } = options.demo;
+    app.get('/demo/:page{[\\w-]+\\.html}', async (c, next) => {
+      const file = await readFile(join('demo', c.req.param('page'))).catch(() => undefined);
+      if (!file) return next();
+      const page = file
+        .toString('utf8')
+        .replaceAll('src="./main.ts"', 'src="/dist/loyalty-widgets.js"')
+        .replaceAll('%LOYALTY_CONNECT_URL%', options.connectUrl)
+        .replaceAll('%LOYALTY_CLIENT_ID%', clientId);
+      return c.html(page);
+    });
+    app.use('/demo/*', compress());
+    app.use('/demo/*', serveStatic({ root: '.' }));
+  }
   app.use('/dist/*', serveStatic({ root: '.' }));
   app.use('/*', serveStatic({ root: 'test/e2e/fixtures' }));
   const server: ServerType = await new Promise((resolve) => {
