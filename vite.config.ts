@@ -1,6 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import { demoSitePlugins } from './demo/vite-plugins.ts';
 import { dropLitGlobals } from './scripts/vite-lit-globals.ts';
+import { reservedSpaceCss } from './src/reserved-space.ts';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -33,6 +34,16 @@ const chunkGroups = [
   { name: 'marketing', test: (id: string) => /^src\/(elements\/internal\/|shared\/config\.ts)/.test(sourcePath(id)) },
 ];
 
+/** Ships the space the elements take before their code arrives as dist/loyalty-widgets.css. */
+function reservedSpaceStylesheet(): Plugin {
+  return {
+    name: 'loyalty-reserved-space-stylesheet',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'loyalty-widgets.css', source: reservedSpaceCss });
+    },
+  };
+}
+
 /** Ships the standalone sign-in callback page as dist/callback.html, beside dist/connect-callback.js. */
 function signInCallbackPage(): Plugin {
   return {
@@ -61,7 +72,7 @@ export default defineConfig(({ command }) =>
     : {
         root,
         publicDir: false,
-        plugins: [dropLitGlobals(), signInCallbackPage()],
+        plugins: [dropLitGlobals(), signInCallbackPage(), reservedSpaceStylesheet()],
         build: {
           outDir: 'dist',
           emptyOutDir: true,

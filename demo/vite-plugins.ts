@@ -35,11 +35,22 @@ export function demoSitePlugins(options: DemoSiteOptions): Plugin[] {
       server.middlewares.use('/api/marketing', toNodeHandler(handler));
     },
   };
+  // What a merchant links from dist/loyalty-widgets.css: the elements' space, held before they load.
+  const reservedSpace: Plugin = {
+    name: 'loyalty-demo-reserved-space',
+    async configureServer(server) {
+      const { reservedSpaceCss } = await import('../src/reserved-space.ts');
+      server.middlewares.use('/loyalty-widgets.css', (_request, response) => {
+        response.setHeader('Content-Type', 'text/css; charset=utf-8');
+        response.end(reservedSpaceCss);
+      });
+    },
+  };
   const pageSettings: Plugin = {
     name: 'loyalty-demo-page-settings',
     transformIndexHtml(html) {
       return html.replaceAll('%LOYALTY_CONNECT_URL%', options.connectUrl).replaceAll('%LOYALTY_CLIENT_ID%', options.clientId);
     },
   };
-  return [mountProxy, pageSettings];
+  return [mountProxy, reservedSpace, pageSettings];
 }

@@ -1,15 +1,16 @@
 /**
  * The script-tag entry: `<script type="module" src=".../loyalty-widgets.js">`.
  *
- * It is small on purpose. It defines each element only when its tag is on the page (now or later,
- * for pages that render their HTML with JavaScript), so a page pays only for the elements it uses,
- * and it finishes a Connect sign-in when this page is the redirect URI. Loading it twice is
+ * It brings lit and the plumbing every element shares, and defines each element only when its tag
+ * is on the page (now or later, for pages that render their HTML with JavaScript), so a page pays
+ * only for the elements it uses; it finishes a Connect sign-in when this page is the redirect URI. Loading it twice is
  * harmless: both copies load the same element modules, and a tag already defined is left alone.
  * Elements inside another component's shadow root are not seen: import the per-element entry
  * (`loyalty-widgets/elements/<tag>`) there instead.
  */
 import { captureSignInResponse, takeCapturedResponse } from './connect/callback.ts';
 import { loadBuiltInMessages, resolveLang } from './shared/i18n.ts';
+import { reservedSpaceCss } from './reserved-space.ts';
 
 const elementLoaders: Record<string, () => Promise<unknown>> = {
   'loyalty-signin-button': () => import('./elements/loyalty-signin-button/index.ts'),
@@ -42,6 +43,18 @@ function defineWithin(root: Element | Document): void {
 }
 
 /**
+ * Holds the elements' space (see reserved-space.ts) when this script runs before the page's first
+ * paint. After it, reserving would itself move the page, at once and further than the elements do
+ * one by one; pages that link dist/loyalty-widgets.css have the space held from the start anyway.
+ */
+function reserveSpace(): void {
+  if (!('adoptedStyleSheets' in document) || performance.getEntriesByType('paint').length > 0) return;
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(reservedSpaceCss);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+}
+
+/**
  * Elements on the page from the start load in parallel but arrive one by one; each would push the
  * others down as it appears. They are kept invisible (still laid out, never painted) until all of
  * them have rendered once, so the page settles in one step. A chunk that fails to load releases the
@@ -64,6 +77,7 @@ function revealTogether(initialTags: string[]): void {
 }
 
 function start(): void {
+  reserveSpace();
   revealTogether(tags.filter((tag) => document.querySelector(tag)));
   defineWithin(document);
   const observer = new MutationObserver((records) => {

@@ -62,6 +62,7 @@ export async function startStaticSite(options: StaticSiteOptions): Promise<Stati
       const page = file
         .toString('utf8')
         .replaceAll('src="./main.ts"', 'src="/dist/loyalty-widgets.js"')
+        .replaceAll('href="./loyalty-widgets.css"', 'href="/dist/loyalty-widgets.css"')
         .replaceAll('%LOYALTY_CONNECT_URL%', options.connectUrl)
         .replaceAll('%LOYALTY_CLIENT_ID%', clientId);
       return c.html(page);

@@ -66,9 +66,19 @@ export const businessDirectoryStyles = css`
   dd {
     margin: 0;
   }
-  /* About a real card's height, so the page below moves little when the businesses arrive. */
+  /* One row of cards about a real card's height, so the page below moves little when the
+     businesses arrive. The same row is reserved before the element is defined
+     (src/reserved-space.ts). */
+  [part~='base'] {
+    container-type: inline-size;
+  }
   .skeleton.card-skeleton {
     block-size: 18rem;
+  }
+  @container (inline-size < 33rem) {
+    .skeleton.card-skeleton + .skeleton.card-skeleton {
+      display: none;
+    }
   }
   .footer {
     display: flex;

@@ -98,11 +98,14 @@ export const campaignCarouselStyles = css`
   .placeholder {
     cursor: default;
   }
+  /* A typical slide's text: a one-line title and subtitle, three lines of description, the price
+     and, with claim, the claim button. The same space is reserved before the element
+     is defined (src/reserved-space.ts); keep the two in step. */
   .placeholder .body {
-    min-block-size: 10rem;
+    min-block-size: 12.25rem;
   }
   .placeholder .body.with-claim {
-    min-block-size: 13rem;
+    min-block-size: 15.25rem;
   }
   .placeholder .line {
     block-size: 1.1em;

@@ -42,6 +42,17 @@ export const couponClaimStyles = css`
     direction: ltr;
     unicode-bidi: isolate;
   }
+  /* Shaped like what arrives: title and price lines (unless compact), then the button. The same
+     space is reserved before the element is defined (src/reserved-space.ts). */
+  .skeleton.text {
+    inline-size: min(100%, 12rem);
+    block-size: 1lh;
+    padding-block: 0.2lh;
+    background-clip: content-box;
+  }
+  .skeleton.text + .skeleton.text {
+    inline-size: min(60%, 6rem);
+  }
   .skeleton.line {
     inline-size: min(100%, 14rem);
     block-size: 2.75rem;

@@ -210,7 +210,7 @@ export class CouponClaim extends LitElement {
     const failure = failureOf(task);
     return html`<div part="base" class="base" aria-busy=${isWaiting(task) ? 'true' : 'false'}>
       ${isWaiting(task)
-        ? renderSkeleton(1, 'line')
+        ? html`${this.compact ? nothing : renderSkeleton(2, 'text')}${renderSkeleton(1, 'line')}`
         : failure || !task.value
           ? renderFailure(this, this.locale, failure, () => void task.run())
           : this.renderCampaign(task.value)}
