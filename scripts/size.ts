@@ -12,6 +12,7 @@
  * Fails when a budget is exceeded. Every file is counted gzipped on its own, as it is served.
  */
 import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
 const BUDGETS = { scriptTag: 15_000, signIn: 30_000 };
@@ -85,5 +86,19 @@ console.log(`${'loyalty-widgets.css (optional)'.padEnd(40)} ${kb(stylesheet).pad
 console.log(`sign-in chunk files: ${[...signIn].map((key) => chunk(key).file).join(', ')}`);
 if (over) {
   console.error('Over the size budget.');
+  process.exitCode = 1;
+}
+
+// The chunk groups (vite.config.ts) must keep these apart; a moved module could silently undo them.
+const withLit = (keys: Set<string>): string[] => [...keys].filter((key) => readFileSync(`dist/${chunk(key).file}`, 'utf8').includes('lit-html'));
+for (const entry of ['src/marketing/index.ts', 'src/connect/index.ts']) {
+  if (withLit(staticClosure(entry)).length) {
+    console.error(`${entry} is meant to be headless but its chunks bring lit: ${withLit(staticClosure(entry)).join(', ')}`);
+    process.exitCode = 1;
+  }
+}
+const elementChunks = ELEMENTS.map((tag) => `src/elements/${tag}/index.ts`).filter((key) => scriptTag.has(key));
+if (elementChunks.length) {
+  console.error(`The first load carries element code it should fetch only when the tag is on the page: ${elementChunks.join(', ')}`);
   process.exitCode = 1;
 }

@@ -146,7 +146,7 @@ export function resolveLang(element: Element): string {
 /** The catalogs for a BCP 47 tag, best first: `fr-CA` falls back to `fr`, anything unknown to English. */
 function catalogChain(lang: string): Messages[] {
   const chain: Messages[] = [];
-  for (const key of [...languageChain(lang), 'en']) {
+  for (const key of new Set([...languageChain(lang), 'en'])) {
     for (const catalogs of [overrides, builtIn]) {
       const found = catalogs.get(key);
       if (found) chain.push(found);
