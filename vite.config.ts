@@ -1,6 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import { demoSitePlugins } from './demo/vite-plugins.ts';
 import { dropLitGlobals } from './scripts/vite-lit-globals.ts';
+import { elementFiles } from './scripts/vite-element-files.ts';
 import { reservedSpaceCss } from './src/reserved-space.ts';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -72,7 +73,7 @@ export default defineConfig(({ command }) =>
     : {
         root,
         publicDir: false,
-        plugins: [dropLitGlobals(), signInCallbackPage(), reservedSpaceStylesheet()],
+        plugins: [dropLitGlobals(), elementFiles('loyalty-widgets.js'), signInCallbackPage(), reservedSpaceStylesheet()],
         build: {
           outDir: 'dist',
           emptyOutDir: true,

@@ -13,6 +13,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
+import { ELEMENT_FILES_MARKER } from './vite-element-files.ts';
 import { gzipSync } from 'node:zlib';
 
 const BUDGETS = { scriptTag: 15_000, signIn: 30_000 };
@@ -94,6 +95,16 @@ const withLit = (keys: Set<string>): string[] => [...keys].filter((key) => readF
 for (const entry of ['src/marketing/index.ts', 'src/connect/index.ts']) {
   if (withLit(staticClosure(entry)).length) {
     console.error(`${entry} is meant to be headless but its chunks bring lit: ${withLit(staticClosure(entry)).join(', ')}`);
+    process.exitCode = 1;
+  }
+}
+// What the script tag fetches together with each element's file (scripts/vite-element-files.ts).
+const loader = readFileSync(`dist/${chunk(ENTRY).file}`, 'utf8');
+for (const [tag, keys] of elementPages) {
+  const ahead = [...minus(keys, scriptTag)].filter((key) => key !== `src/elements/${tag}/index.ts`).map((key) => chunk(key).file);
+  const missing = ahead.filter((file) => !loader.includes(`"./${file}"`));
+  if (loader.includes(ELEMENT_FILES_MARKER) || missing.length) {
+    console.error(`The script tag does not fetch ahead what <${tag}> imports: ${missing.join(', ') || 'the marker was not replaced'}`);
     process.exitCode = 1;
   }
 }

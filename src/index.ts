@@ -23,9 +23,32 @@ const tags = Object.keys(elementLoaders);
 const selector = tags.join(',');
 const requested = new Set<string>();
 
+/**
+ * For each element, the files its module imports beyond this script's own, written here by the
+ * build (scripts/vite-element-files.ts). Fetched together with the element's file rather than one
+ * round trip after it. Unbundled (tests, the dev server) there is nothing to fetch ahead.
+ */
+const ELEMENT_FILES = '__LOYALTY_ELEMENT_FILES__';
+const preloaded = new Set<string>();
+
+function fetchAhead(tag: string): void {
+  if (!ELEMENT_FILES.startsWith('{')) return;
+  const files = (JSON.parse(ELEMENT_FILES) as Record<string, string[]>)[tag] ?? [];
+  for (const file of files) {
+    const href = new URL(file, import.meta.url).href;
+    if (preloaded.has(href)) continue;
+    preloaded.add(href);
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = href;
+    document.head.append(link);
+  }
+}
+
 function load(tag: string): void {
   if (requested.has(tag) || customElements.get(tag)) return;
   requested.add(tag);
+  fetchAhead(tag);
   elementLoaders[tag]!().catch((error: unknown) => {
     requested.delete(tag);
     console.error(`loyalty-widgets: <${tag}> could not be loaded.`, error);

@@ -112,6 +112,24 @@ describe('the script tag on a static page', () => {
     await page.close();
   });
 
+  it("fetches an element's shared files together with its own, not one round trip after it", async () => {
+    const manifest = JSON.parse(await readFile('dist/.vite/manifest.json', 'utf8')) as Record<string, { file: string; imports?: string[] }>;
+    const carousel = manifest['src/elements/campaign-carousel/index.ts']!;
+    const firstLoad = new Set(manifest['src/index.ts']!.imports);
+    const shared = carousel.imports!.filter((key) => !firstLoad.has(key)).map((key) => manifest[key]!.file);
+    assert.ok(shared.length > 0, 'the carousel imports shared chunks beyond the first load');
+    const page = await browser.newPage();
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    // The carousel's own file never arrives: whatever the page asks for meanwhile, it asked for ahead.
+    await page.route(`**/dist/${carousel.file}`, () => {});
+    await page.goto(`${site.origin}/campaigns-only.html`);
+    await page.waitForTimeout(1_000);
+    assert.ok(requested.includes(`/dist/${carousel.file}`), 'the carousel was asked for');
+    assert.deepEqual(shared.filter((file) => !requested.includes(`/dist/${file}`)), [], 'shared files not asked for while the carousel is on its way');
+    await page.close();
+  });
+
   it('never downloads the sign-in chunk on a page without a sign-in button', async () => {
     const manifest = JSON.parse(await readFile('dist/.vite/manifest.json', 'utf8')) as Record<string, { file: string }>;
     const signInChunk = manifest['src/connect/client.ts']?.file;
