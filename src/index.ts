@@ -41,7 +41,7 @@ function fetchAhead(tag: string): void {
     const link = document.createElement('link');
     link.rel = 'modulepreload';
     link.href = href;
-    document.head.append(link);
+    (document.head ?? document.documentElement).append(link);
   }
 }
 
