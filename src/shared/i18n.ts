@@ -10,10 +10,10 @@ export type Messages = Record<string, string>;
 const builtIn = new Map<string, Messages>();
 /** The merchant's strings, which win over the built-in ones whenever they arrive. */
 const overrides = new Map<string, Messages>();
-const builtInLocales: Record<string, () => Promise<{ default: Messages }>> = {
-  fr: () => import('../locales/fr.ts'),
-  ar: () => import('../locales/ar.ts'),
-};
+const builtInLocales = new Map<string, () => Promise<{ default: Messages }>>([
+  ['fr', () => import('../locales/fr.ts')],
+  ['ar', () => import('../locales/ar.ts')],
+]);
 const loading = new Map<string, Promise<void>>();
 const listeners = new Set<() => void>();
 let observer: MutationObserver | undefined;
@@ -55,7 +55,7 @@ function languageChain(lang: string): string[] {
 export function loadBuiltInMessages(lang: string): Promise<void> | undefined {
   const pending: Promise<void>[] = [];
   for (const key of languageChain(lang)) {
-    const load = builtInLocales[key];
+    const load = builtInLocales.get(key);
     if (!load || builtIn.has(key)) continue;
     let promise = loading.get(key);
     if (!promise) {

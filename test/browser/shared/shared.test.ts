@@ -120,6 +120,9 @@ describe('i18n', () => {
     expect(translate('ar-EG', 'marketing.retry')).to.equal('إعادة المحاولة');
     expect(loadBuiltInMessages('ar-EG')).to.equal(undefined);
     expect(loadBuiltInMessages('de')).to.equal(undefined);
+    // Names an object has by inheritance are no languages of ours.
+    expect(loadBuiltInMessages('constructor')).to.equal(undefined);
+    expect(loadBuiltInMessages('toString')).to.equal(undefined);
     expect(translate('ar', 'test.untouched')).to.equal('Built-in only');
   });
 
