@@ -18,6 +18,9 @@ export interface DemoSiteOptions {
   accessLog?: boolean;
 }
 
+/** Campaigns whose coupons the demo's proxy gives only to signed-in shoppers (see index.html). */
+export const MEMBERS_ONLY_CAMPAIGNS = ['camp-harbor-beans'];
+
 export function demoSitePlugins(options: DemoSiteOptions): Plugin[] {
   const mountProxy: Plugin = {
     name: 'loyalty-demo-marketing-proxy',
@@ -28,6 +31,9 @@ export function demoSitePlugins(options: DemoSiteOptions): Plugin[] {
         upstreamUrl: options.upstreamUrl,
         apiKey: options.apiKey,
         connectUrl: options.connectUrl,
+        // The shop page's members' coupon is for signed-in shoppers: the proxy refuses anyone else,
+        // whatever the page does. Every other campaign stays open to anonymous claims.
+        requireSignin: MEMBERS_ONLY_CAMPAIGNS,
         // Upstream calls over node:http with keep-alive: cheaper than the global fetch in Node.
         transport: createNodeTransport(),
         ...(options.accessLog === false ? { logger: () => {} } : {}),

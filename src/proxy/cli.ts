@@ -2,8 +2,8 @@
 /**
  * `loyalty-proxy`: the Marketing proxy as a standalone server at /api/marketing, configured from the
  * environment (MARKETING_API_URL, MARKETING_API_KEY, ALLOWED_ORIGINS, PORT, HOST, REDIS_URL,
- * CONNECT_URL, REQUIRE_SIGNIN, TRUST_PROXY). Refuses to start, with exit code 1, when a setting is
- * missing or malformed.
+ * CONNECT_URL, REQUIRE_SIGNIN, REQUIRE_SIGNIN_CAMPAIGNS, TRUST_PROXY). Refuses to start, with exit
+ * code 1, when a setting is missing or malformed.
  */
 import { createServer } from 'node:http';
 import { ConfigError, readConfig, type ProxyServerConfig } from './config.ts';

@@ -14,7 +14,8 @@ export interface ProxyServerConfig {
   host?: string;
   redisUrl?: string;
   connectUrl?: string;
-  requireSignin: boolean;
+  /** `REQUIRE_SIGNIN=true`: every coupon; else the campaigns listed in `REQUIRE_SIGNIN_CAMPAIGNS`. */
+  requireSignin: boolean | string[];
   trustProxy: boolean;
 }
 
@@ -98,8 +99,14 @@ export function readConfig(env: Record<string, string | undefined>): ProxyServer
 
   const connectUrl = env.CONNECT_URL?.trim() || undefined;
   if (connectUrl) checkHttpUrl('CONNECT_URL', connectUrl, "every shopper's access token", problems, warnings);
-  const requireSignin = flag('REQUIRE_SIGNIN', env.REQUIRE_SIGNIN, problems);
-  if (requireSignin && !connectUrl) problems.push('REQUIRE_SIGNIN needs CONNECT_URL: the Connect authority that checks access tokens.');
+  const signinCampaigns = env.REQUIRE_SIGNIN_CAMPAIGNS?.split(',').map((id) => id.trim()).filter(Boolean) ?? [];
+  const requireSignin = flag('REQUIRE_SIGNIN', env.REQUIRE_SIGNIN, problems) || (signinCampaigns.length > 0 && signinCampaigns);
+  if (requireSignin === true && signinCampaigns.length) {
+    warnings.push('REQUIRE_SIGNIN=true already covers every campaign: REQUIRE_SIGNIN_CAMPAIGNS is not needed.');
+  }
+  if (requireSignin && !connectUrl) {
+    problems.push(`${requireSignin === true ? 'REQUIRE_SIGNIN' : 'REQUIRE_SIGNIN_CAMPAIGNS'} needs CONNECT_URL: the Connect authority that checks access tokens.`);
+  }
   const trustProxy = flag('TRUST_PROXY', env.TRUST_PROXY, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);

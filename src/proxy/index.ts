@@ -51,8 +51,12 @@ export interface MarketingProxyOptions {
   allowedOrigins?: string[];
   /** Connect's authority, for `requireSignin`'s `/me` check. */
   connectUrl?: string;
-  /** Coupon requests need the shopper's Connect access token (`Authorization: Bearer`). */
-  requireSignin?: boolean;
+  /**
+   * Coupon requests that need the shopper's Connect access token (`Authorization: Bearer`), checked
+   * with Connect's `/me`: `true` for every coupon, or the ids of the campaigns whose coupons are for
+   * signed-in shoppers only (a members' offer), the others staying open to anyone.
+   */
+  requireSignin?: boolean | readonly string[];
   /** Memory by default; `createRedisStore({ url })` to share state between instances. */
   store?: ProxyStore;
   /** Behind a reverse proxy you trust: honour `X-Forwarded-Host`/`-Proto` and the last `X-Forwarded-For` hop. */
@@ -88,6 +92,25 @@ const OPERATION_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const UNCERTAIN_MINT =
   'It may have created a coupon, so this Idempotency-Key keeps this answer for 24 hours instead of trying again. ' +
   'To try again anyway, send the request with a new Idempotency-Key (which may give the shopper a second coupon).';
+
+/** `requireSignin` as the proxy uses it: 'all', the set of campaign ids, or undefined for none. */
+function signinCampaignsOf(value: unknown): 'all' | ReadonlySet<string> | undefined {
+  if (value === undefined || value === false) return undefined;
+  if (value === true) return 'all';
+  if (!Array.isArray(value) || !value.every((id) => typeof id === 'string' && id.trim() !== '' && id === id.trim())) {
+    throw new TypeError('createMarketingProxy: "requireSignin" must be true, false or a list of campaign ids.');
+  }
+  return value.length ? new Set((value as string[]).map(comparableId)) : undefined;
+}
+
+/**
+ * A campaign id as `requireSignin` compares it. How the Marketing API matches ids is not specified:
+ * were it to ignore case, spacing or Unicode width, a listed campaign must not slip through spelled
+ * another way, so the comparison ignores them too (at worst a near-miss spelling also needs sign-in).
+ */
+function comparableId(id: string): string {
+  return id.normalize('NFKC').trim().toLowerCase();
+}
 
 function httpUrl(value: unknown, name: string): string {
   let url: URL | undefined;
@@ -156,12 +179,16 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
   const rateLimits: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   checkRateLimitRule('perAddress', rateLimits.perAddress);
   checkRateLimitRule('perShopper', rateLimits.perShopper);
-  if (options.requireSignin && !options.connectUrl) {
+  const signinCampaigns = signinCampaignsOf(options.requireSignin);
+  if (signinCampaigns && !options.connectUrl) {
     throw new TypeError('createMarketingProxy: "requireSignin" needs "connectUrl" (the Connect authority) to check tokens.');
   }
-  const signin = options.requireSignin
+  const signin = signinCampaigns
     ? new SigninChecker({ connectUrl: httpUrl(options.connectUrl, 'connectUrl'), timeoutMs, fetch: fetchImpl, store })
     : undefined;
+  /** Whether this call must come from a signed-in shopper: every mutation, or those for a listed campaign. */
+  const needsSignin = (call: OperationCall): boolean =>
+    signinCampaigns === 'all' || (signinCampaigns !== undefined && signinCampaigns.has(comparableId(String(call.variables.campaignId ?? ''))));
   const idempotency = new IdempotencyKeys(store, timeoutMs * 2 + 5_000);
   const logger = options.logger ?? writeJsonLine;
   const log = (entry: AccessLogEntry) => {
@@ -210,9 +237,10 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
     const idempotencyKey = idempotencyKeyOf(request);
     const address = clientAddressOf(request, context);
     // Each token Connect has not vouched for lately costs a /me call: those count per address too.
-    const shopper = signin
-      ? await signin.shopper(request, () => consumeRateLimit(store, `signin:${address}`, rateLimits.perAddress))
-      : undefined;
+    const shopper =
+      signin && needsSignin(call)
+        ? await signin.shopper(request, () => consumeRateLimit(store, `signin:${address}`, rateLimits.perAddress))
+        : undefined;
     // Without sign-in, "a shopper" is the best the proxy can tell apart: an address and a browser.
     const shopperKey = shopper
       ? `id:${shopper.loyaltyId}`

@@ -46,6 +46,12 @@ describe('the demo merchant site', () => {
       await membersCoupon(page).getByRole('button', { name: 'Sign in to get this coupon' }).waitFor();
       await page.locator('business-directory [part~="name"]').first().waitFor();
       assert.deepEqual(await axeViolations(page), [], 'the shop page with every element, signed out');
+      // The members' coupon is the proxy's rule too, not only the page's: asked directly, it refuses.
+      const direct = await page.evaluate(async () => {
+        const body = JSON.stringify({ operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-beans' } });
+        return (await fetch('/api/marketing', { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status;
+      });
+      assert.equal(direct, 401);
 
       await signInThroughPopup(page);
       await page.locator('loyalty-signin-button [part="user"]').filter({ hasText: 'Signed in as demo' }).waitFor();

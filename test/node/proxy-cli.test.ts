@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createMarketingProxy } from '../../src/proxy/index.ts';
+import { readConfig } from '../../src/proxy/config.ts';
 import { startRedis, type RunningRedis } from './support/redis.ts';
 import { post, startUpstream, TEST_API_KEY, type Upstream } from './support/proxy-server.ts';
 
@@ -79,6 +80,15 @@ describe('loyalty-proxy CLI', () => {
     const outOfRange = runCli({ MARKETING_API_URL: upstream.marketingUrl, MARKETING_API_KEY: TEST_API_KEY, PORT: '70000' });
     assert.equal(await outOfRange.exited, 1);
     assert.match(outOfRange.stderr(), /PORT must be a port number/);
+  });
+
+  it('reads REQUIRE_SIGNIN_CAMPAIGNS as the campaigns that need sign-in, which need CONNECT_URL', () => {
+    const base = { MARKETING_API_URL: upstream.marketingUrl, MARKETING_API_KEY: TEST_API_KEY };
+    const listed = readConfig({ ...base, CONNECT_URL: 'https://connect.example', REQUIRE_SIGNIN_CAMPAIGNS: ' camp-a, ,camp-b ' });
+    assert.deepEqual(listed.requireSignin, ['camp-a', 'camp-b']);
+    assert.equal(readConfig({ ...base, CONNECT_URL: 'https://connect.example', REQUIRE_SIGNIN: 'true', REQUIRE_SIGNIN_CAMPAIGNS: 'camp-a' }).requireSignin, true);
+    assert.equal(readConfig(base).requireSignin, false);
+    assert.throws(() => readConfig({ ...base, REQUIRE_SIGNIN_CAMPAIGNS: 'camp-a' }), /REQUIRE_SIGNIN_CAMPAIGNS needs CONNECT_URL/);
   });
 
   it('refuses a user or password in MARKETING_API_URL or CONNECT_URL, without printing them', async () => {

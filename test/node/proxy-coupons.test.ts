@@ -310,6 +310,43 @@ describe('Marketing proxy coupon requests', () => {
     it('refuses requireSignin without connectUrl when created', async () => {
       const { createMarketingProxy } = await import('../../src/proxy/index.ts');
       assert.throws(() => createMarketingProxy({ upstreamUrl: sandbox.marketingUrl, apiKey: TEST_API_KEY, requireSignin: true }), /connectUrl/);
+      assert.throws(() => createMarketingProxy({ upstreamUrl: sandbox.marketingUrl, apiKey: TEST_API_KEY, requireSignin: ['camp-harbor-beans'] }), /connectUrl/);
+    });
+
+    it('with a list of campaigns, needs sign-in for those only and leaves the others open', async () => {
+      const members = await serveProxy({
+        upstreamUrl: sandbox.marketingUrl,
+        connectUrl: sandbox.connectUrl,
+        requireSignin: ['camp-harbor-beans'],
+        rateLimits: generous,
+      });
+      try {
+        const minted = sandbox.stats().couponsMinted;
+        const anonymous = await post(members.url, coupon('camp-harbor-beans'));
+        assert.equal(anonymous.status, 401);
+        assert.equal(anonymous.body.error.code, 'signin_required');
+        assert.equal((await post(members.url, coupon('camp-harbor-beans'), { authorization: 'Bearer made-up' })).status, 401);
+        for (const spelling of [' camp-harbor-beans', 'CAMP-Harbor-Beans', 'ｃａｍｐ-harbor-beans']) {
+          assert.equal((await post(members.url, coupon(spelling))).status, 401, `${spelling} is the same campaign to the rule`);
+        }
+        assert.equal(sandbox.stats().couponsMinted, minted, 'nothing minted for the members-only campaign');
+        assert.equal((await post(members.url, coupon('camp-harbor-beans'), { authorization: `Bearer ${demoToken}` })).status, 200);
+        assert.equal((await post(members.url, coupon('camp-harbor-morning-latte'))).status, 200, 'another campaign needs no sign-in');
+        assert.equal(sandbox.stats().couponsMinted, minted + 2);
+      } finally {
+        await members.close();
+      }
+    });
+
+    it('refuses a requireSignin that is neither a flag nor a list of campaign ids', async () => {
+      const { createMarketingProxy } = await import('../../src/proxy/index.ts');
+      for (const requireSignin of ['camp-harbor-beans', [''], [' camp-harbor-beans'], [42], {}]) {
+        assert.throws(
+          () => createMarketingProxy({ upstreamUrl: sandbox.marketingUrl, apiKey: TEST_API_KEY, connectUrl: sandbox.connectUrl, requireSignin: requireSignin as never }),
+          /requireSignin/,
+          JSON.stringify(requireSignin),
+        );
+      }
     });
   });
 });

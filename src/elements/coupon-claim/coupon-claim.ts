@@ -73,7 +73,11 @@ export class CouponClaim extends LitElement {
   /** The campaign whose coupon is claimed. */
   @property({ attribute: 'campaign-id', reflect: true }) campaignId = '';
 
-  /** Only a signed-in shopper may claim; the shopper's access token is sent to the proxy. */
+  /**
+   * Only a signed-in shopper may claim; the shopper's access token is sent to the proxy. This is the
+   * page's side: for the proxy to refuse anyone else, give it `requireSignin` (`true`, or a list that
+   * holds this campaign's id).
+   */
   @property({ attribute: 'require-signin', type: Boolean, reflect: true }) requireSignin = false;
 
   /** The shopper may ask for another coupon after receiving one. */
