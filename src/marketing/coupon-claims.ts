@@ -84,11 +84,36 @@ export function isClaiming(campaignId: string, shopper = ANONYMOUS): boolean {
   return claims.has(slot('coupon', campaignId, shopper));
 }
 
-/** Calls the listener whenever a coupon is kept for a campaign (by any element of this page). */
+/**
+ * Calls the listener whenever a coupon is kept for a campaign: by any element of this page, or of
+ * another tab of this site (through localStorage's `storage` event), so a coupon claimed in one tab
+ * shows in the others without a reload.
+ */
 export function onCouponStored(listener: (coupon: StoredCoupon) => void): () => void {
   const handler = (event: Event): void => listener((event as CustomEvent<StoredCoupon>).detail);
   changes.addEventListener('stored', handler);
+  listenToOtherTabs();
   return () => changes.removeEventListener('stored', handler);
+}
+
+let listeningToOtherTabs = false;
+
+function listenToOtherTabs(): void {
+  if (listeningToOtherTabs || typeof window === 'undefined') return;
+  listeningToOtherTabs = true;
+  window.addEventListener('storage', (event) => {
+    if (event.storageArea !== globalThis.localStorage || !event.key?.startsWith(`${PREFIX}coupon:`) || !event.newValue) return;
+    // Another tab's entry is read back like any stored value: only a well-formed one is announced.
+    let shopper: string | undefined;
+    let campaignId: string | undefined;
+    try {
+      [shopper, campaignId] = event.key.slice(`${PREFIX}coupon:`.length).split(':').map(decodeURIComponent);
+    } catch {
+      return; // Not a key this code wrote.
+    }
+    const stored = campaignId && shopper ? storedCoupon(campaignId, shopper) : undefined;
+    if (stored) changes.dispatchEvent(new CustomEvent('stored', { detail: stored }));
+  });
 }
 
 /**

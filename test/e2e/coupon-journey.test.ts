@@ -1,7 +1,8 @@
 /**
  * A shopper on the demo merchant site, in the system Chromium against the sandbox and the proxy:
- * sees the campaigns, claims a coupon (with an impatient double click), reloads and still has the
- * same coupon; a member signs in from the coupon itself and claims the members' coupon.
+ * sees the campaigns, claims a coupon (with an impatient double click), sees it in another open tab,
+ * reloads and still has the same coupon; a member signs in from the coupon itself and claims the
+ * members' coupon.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,6 +37,12 @@ describe('coupon journeys on the demo site', () => {
       await page.waitForFunction((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0, await image.elementHandle());
       assert.match(await image.evaluate((img) => (img as HTMLImageElement).currentSrc), /w=(320|640)\b/);
 
+      const secondPage = await context.newPage();
+      await secondPage.goto(stack.demoUrl);
+      const otherTab = slide(secondPage, 'Morning latte for less');
+      await otherTab.getByRole('button', { name: 'Get coupon' }).waitFor();
+      await page.bringToFront();
+
       const before = stack.sandbox.stats().couponsMinted;
       await latte.getByRole('button', { name: 'Get coupon' }).dblclick();
       const code = latte.locator('[part~="code"]');
@@ -45,6 +52,10 @@ describe('coupon journeys on the demo site', () => {
       assert.equal(stack.sandbox.stats().couponsMinted, before + 1, 'a double click mints one coupon');
       assert.equal(await page.getByRole('status').filter({ hasText: `Your coupon is ready: ${claimed}` }).count(), 1);
       await saveScreenshot(page, 'coupon-claimed');
+
+      // Another tab of the shop, open all along, shows the same coupon without a reload.
+      await otherTab.locator('[part~="code"]').filter({ hasText: claimed }).waitFor({ timeout: 5_000 });
+      assert.equal(await otherTab.getByRole('button', { name: 'Get coupon' }).count(), 0);
 
       await page.reload();
       await slide(page, 'Morning latte for less').locator('[part~="code"]').filter({ hasText: claimed }).waitFor();
