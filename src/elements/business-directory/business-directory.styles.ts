@@ -69,16 +69,15 @@ export const businessDirectoryStyles = css`
   /* One row of cards about a real card's height, so the page below moves little when the
      businesses arrive. The same row is reserved before the element is defined
      (src/reserved-space.ts). */
-  [part~='base'] {
-    container-type: inline-size;
-  }
   .skeleton.card-skeleton {
     block-size: 18rem;
   }
-  @container (inline-size < 33rem) {
-    .skeleton.card-skeleton + .skeleton.card-skeleton {
-      display: none;
-    }
+  /* Only the first row shows, however many cards fit in it. */
+  .list.skeletons {
+    grid-template-rows: 18rem;
+    grid-auto-rows: 0;
+    row-gap: 0;
+    overflow: hidden;
   }
   .footer {
     display: flex;

@@ -93,7 +93,7 @@ export class BusinessDirectory extends LitElement {
     const visible = this.visible;
     return html`<section part="base" aria-label=${locale.t('directory.label')} aria-busy=${waiting ? 'true' : 'false'}>
       ${waiting
-        ? html`<div class="list">${renderSkeleton(3, 'card-skeleton')}</div>`
+        ? html`<div class="list skeletons">${renderSkeleton(3, 'card-skeleton')}</div>`
         : failure
           ? renderFailure(this, locale, failure, () => void accounts.first.run())
           : visible.length === 0 && !accounts.nextToken
