@@ -93,8 +93,9 @@ if (over) {
 // The chunk groups (vite.config.ts) must keep these apart; a moved module could silently undo them.
 const withLit = (keys: Set<string>): string[] => [...keys].filter((key) => readFileSync(`dist/${chunk(key).file}`, 'utf8').includes('lit-html'));
 for (const entry of ['src/marketing/index.ts', 'src/connect/index.ts']) {
-  if (withLit(staticClosure(entry)).length) {
-    console.error(`${entry} is meant to be headless but its chunks bring lit: ${withLit(staticClosure(entry)).join(', ')}`);
+  const litChunks = withLit(staticClosure(entry));
+  if (litChunks.length) {
+    console.error(`${entry} is meant to be headless but its chunks bring lit: ${litChunks.join(', ')}`);
     process.exitCode = 1;
   }
 }

@@ -29,12 +29,11 @@ const requested = new Set<string>();
  * round trip after it. Unbundled (tests, the dev server) there is nothing to fetch ahead.
  */
 const ELEMENT_FILES = '__LOYALTY_ELEMENT_FILES__';
+const elementFiles = (ELEMENT_FILES.startsWith('{') ? JSON.parse(ELEMENT_FILES) : {}) as Record<string, string[]>;
 const preloaded = new Set<string>();
 
 function fetchAhead(tag: string): void {
-  if (!ELEMENT_FILES.startsWith('{')) return;
-  const files = (JSON.parse(ELEMENT_FILES) as Record<string, string[]>)[tag] ?? [];
-  for (const file of files) {
+  for (const file of elementFiles[tag] ?? []) {
     const href = new URL(file, import.meta.url).href;
     if (preloaded.has(href)) continue;
     preloaded.add(href);

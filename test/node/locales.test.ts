@@ -6,18 +6,22 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import type { Messages } from '../../src/shared/i18n.ts';
-import { marketingMessages } from '../../src/elements/internal/messages.ts';
-import { carouselMessages } from '../../src/elements/campaign-carousel/campaign-carousel.messages.ts';
-import { couponClaimMessages } from '../../src/elements/coupon-claim/coupon-claim.messages.ts';
-import { directoryMessages } from '../../src/elements/business-directory/business-directory.messages.ts';
-import { signinButtonMessages } from '../../src/elements/loyalty-signin-button/loyalty-signin-button.messages.ts';
 
-const english: Messages = { ...marketingMessages, ...carouselMessages, ...couponClaimMessages, ...directoryMessages, ...signinButtonMessages };
+/** Every element's English strings: all that its `*.messages.ts` files (and `internal/messages.ts`) export. */
+const elementsDir = new URL('../../src/elements/', import.meta.url);
+const messageFiles = (await readdir(elementsDir, { recursive: true })).filter((file) => /(^|[\\/.])messages\.ts$/.test(file));
+const english: Messages = {};
+for (const file of messageFiles) Object.assign(english, ...Object.values((await import(new URL(file, elementsDir).href)) as Record<string, Messages>));
 const placeholders = (text: string): string[] => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!).sort();
 
 const localeFiles = (await readdir(new URL('../../src/locales/', import.meta.url))).filter((name) => name.endsWith('.ts'));
 
 describe('built-in languages', () => {
+  it('are checked against every element’s English strings', () => {
+    assert.ok(messageFiles.length >= 5, `found ${messageFiles.join(', ')}`);
+    assert.ok(Object.keys(english).length > 50, `${Object.keys(english).length} English messages`);
+  });
+
   it('ship at least two besides English', () => {
     assert.ok(localeFiles.length >= 2, `src/locales has ${localeFiles.join(', ')}`);
   });
