@@ -11,12 +11,14 @@ import { corsHeadersFor, normalizeOrigins, preflightResponse } from './cors.ts';
 import { sha256Hex } from './digest.ts';
 import { errorResponse, jsonResponse, NO_STORE, ProxyError, scrub } from './errors.ts';
 import { IdempotencyKeys, idempotencyKeyOf, type Outcome } from './idempotency.ts';
-import { BUILT_IN_OPERATIONS, canonicalVariables, documentFor, type PersistedOperation } from './operations.ts';
+import { UpstreamDocuments } from './documents.ts';
+import { BUILT_IN_OPERATIONS, canonicalVariables, type PersistedOperation } from './operations.ts';
 import { checkRateLimitRule, consumeRateLimit, DEFAULT_RATE_LIMITS, rateLimitAddress, type RateLimits } from './rate-limit.ts';
 import { readOperationCall, type OperationCall } from './request.ts';
 import { SigninChecker } from './signin.ts';
 import { createMemoryStore, type ProxyStore } from './store.ts';
 import { callUpstream, fetchTransport, UpstreamError, type UpstreamSettings, type UpstreamTransport } from './upstream.ts';
+import { INTROSPECTION_QUERY, UpstreamSchemaCache } from './upstream-schema.ts';
 
 export { IMAGE_WIDTHS, BUILT_IN_OPERATIONS, type PersistedOperation, type VariableRule } from './operations.ts';
 export { DEFAULT_CACHE, type CacheSettings } from './cache.ts';
@@ -24,9 +26,13 @@ export { DEFAULT_RATE_LIMITS, type RateLimits, type RateLimitRule } from './rate
 export { createMemoryStore, type ProxyStore, type CounterState, type MemoryStoreOptions } from './store.ts';
 export { MAX_BODY_BYTES } from './request.ts';
 export { fetchTransport, type UpstreamTransport, type UpstreamRequest } from './upstream.ts';
+export { diagnoseUpstream, type Diagnosis, type DiagnoseOptions } from './doctor.ts';
 
 /** Default upstream timeout: a coupon widget should answer or fail within seconds. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** Least time between two readings of the upstream schema (after a failure or a refused document). */
+export const DEFAULT_SCHEMA_REFRESH_MS = 30_000;
 
 /** One line of the access log: no secrets, no tokens, no variables. */
 export interface AccessLogEntry {
@@ -38,7 +44,7 @@ export interface AccessLogEntry {
   cache?: CacheState;
   replayed?: boolean;
   error?: string;
-  /** For unexpected (500) failures only: what went wrong, with secrets removed. */
+  /** For unexpected (500) failures, and `SCHEMA` entries: what went wrong, with secrets removed. */
   detail?: string;
 }
 
@@ -67,6 +73,12 @@ export interface MarketingProxyOptions {
   cache?: Partial<CacheSettings> | false;
   /** Coupon rate limits; each rule may be `false`. Defaults in DEFAULT_RATE_LIMITS. */
   rateLimits?: Partial<RateLimits>;
+  /**
+   * Read the upstream's schema (GraphQL introspection, on first use) and fit the built-in documents to
+   * it; read again after the upstream refuses a document, at most once per `minIntervalMs` (default
+   * 30 s). `false`: never ask; documents then carry values as literals and name no upstream types.
+   */
+  introspection?: boolean | { minIntervalMs: number };
   /** Extra (or replacement) named operations with their documents, for hosts that need more fields. */
   operations?: Record<string, PersistedOperation>;
   /** Receives one access-log entry per request; default writes it as one JSON line to stdout. */
@@ -152,6 +164,17 @@ function resolveCache(cache: MarketingProxyOptions['cache']): CacheSettings | un
 
 const writeJsonLine = (entry: AccessLogEntry) => console.log(JSON.stringify(entry));
 
+function schemaCacheFor(
+  introspection: MarketingProxyOptions['introspection'],
+  upstream: UpstreamSettings,
+  onChange: ConstructorParameters<typeof UpstreamSchemaCache>[0]['onChange'],
+): UpstreamSchemaCache | undefined {
+  if (introspection === false) return undefined;
+  const minIntervalMs = typeof introspection === 'object' ? introspection.minIntervalMs : DEFAULT_SCHEMA_REFRESH_MS;
+  if (!(minIntervalMs >= 0)) throw new TypeError('createMarketingProxy: "introspection.minIntervalMs" must be a number ≥ 0.');
+  return new UpstreamSchemaCache({ introspect: () => callUpstream(upstream, INTROSPECTION_QUERY, {}, true), minIntervalMs, onChange });
+}
+
 export function createMarketingProxy(options: MarketingProxyOptions): MarketingProxyHandler {
   if (!options || typeof options !== 'object') throw new TypeError('createMarketingProxy: options are required.');
   if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') {
@@ -190,6 +213,14 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
   const needsSignin = (call: OperationCall): boolean =>
     signinCampaigns === 'all' || (signinCampaigns !== undefined && signinCampaigns.has(comparableId(String(call.variables.campaignId ?? ''))));
   const idempotency = new IdempotencyKeys(store, timeoutMs * 2 + 5_000);
+  const documents = new UpstreamDocuments(schemaCacheFor(options.introspection, upstream, (outcome) =>
+    log({
+      ...baseEntry('SCHEMA'),
+      ...(outcome.kind === 'schema'
+        ? { detail: 'The Marketing API schema was read: documents fit it again.' }
+        : { error: 'introspection_unavailable', detail: `No upstream schema (${scrub(outcome.reason, [apiKey])}): documents carry literal values.` }),
+    }),
+  ));
   const logger = options.logger ?? writeJsonLine;
   const log = (entry: AccessLogEntry) => {
     try {
@@ -220,7 +251,7 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
   }
 
   async function query(call: OperationCall, cors: Record<string, string>, entry: AccessLogEntry): Promise<Response> {
-    const load = () => callUpstream(upstream, documentFor(call.operation, call.variables), call.variables, true);
+    const load = () => documents.send(call, (request) => callUpstream(upstream, request.query, request.variables, true));
     if (!cache) return jsonResponse(200, await load(), { 'cache-control': NO_STORE, ...cors });
     const { body, state } = await cache.get(`${call.name}:${canonicalVariables(call.variables)}`, load);
     entry.cache = state;
@@ -248,9 +279,8 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
     const mint = async (): Promise<Outcome> => {
       await consumeRateLimit(store, `addr:${address}`, rateLimits.perAddress);
       await consumeRateLimit(store, `shopper:${shopperKey}`, rateLimits.perShopper);
-      const document = documentFor(call.operation, call.variables);
       try {
-        return { status: 200, body: await callUpstream(upstream, document, call.variables, false) };
+        return { status: 200, body: await documents.send(call, (request) => callUpstream(upstream, request.query, request.variables, false)) };
       } catch (error) {
         // A timeout or a broken answer is recorded for the key (the upstream may have minted): say so, and what to do.
         if (idempotencyKey !== undefined && error instanceof UpstreamError && error.mayHaveRun && error.status >= 500) {

@@ -4,7 +4,6 @@
  * answer into either the proxy's success body `{"data": …}` or a ProxyError with a fitting status.
  */
 import { ProxyError, scrub } from './errors.ts';
-import type { Variables } from './operations.ts';
 
 /** One upstream POST: what the proxy sends and the status and text it gets back. */
 export interface UpstreamRequest {
@@ -167,7 +166,7 @@ function withoutKey(body: string, apiKey: string): string {
 export async function callUpstream(
   settings: UpstreamSettings,
   query: string,
-  variables: Variables,
+  variables: Readonly<Record<string, unknown>>,
   retry: boolean,
 ): Promise<string> {
   const requestBody = JSON.stringify({ query, variables });
