@@ -13,7 +13,8 @@ import { errorResponse, jsonResponse, NO_STORE, ProxyError, scrub } from './erro
 import { IdempotencyKeys, idempotencyKeyOf, type Outcome } from './idempotency.ts';
 import { BuiltInOperations, type BuiltInAnswer } from './built-ins.ts';
 import { PageCursors } from './cursor.ts';
-import { BUILT_IN_OPERATIONS, canonicalVariables, documentFor, type PersistedOperation, type Variables } from './operations.ts';
+import { UpstreamDocuments } from './documents.ts';
+import { BUILT_IN_OPERATIONS, canonicalVariables, type PersistedOperation, type Variables } from './operations.ts';
 import { DEFAULT_PAGE_FILL, type PageFillLimits } from './pages.ts';
 import { checkRateLimitRule, consumeRateLimit, DEFAULT_RATE_LIMITS, rateLimitAddress, type RateLimits } from './rate-limit.ts';
 import { readOperationCall, type OperationCall } from './request.ts';
@@ -21,6 +22,7 @@ import { SigninChecker } from './signin.ts';
 import { createMemoryStore, type ProxyStore } from './store.ts';
 import { callUpstream, fetchField, fetchTransport, UpstreamError, withoutKey, type UpstreamSettings, type UpstreamTransport } from './upstream.ts';
 import { UPSTREAM_KEY_REFUSED } from './upstream-errors.ts';
+import { INTROSPECTION_QUERY, UpstreamSchemaCache } from './upstream-schema.ts';
 
 export { IMAGE_WIDTHS, BUILT_IN_OPERATIONS, type PersistedOperation, type VariableRule } from './operations.ts';
 export { DEFAULT_CACHE, type CacheSettings } from './cache.ts';
@@ -28,11 +30,16 @@ export { DEFAULT_RATE_LIMITS, type RateLimits, type RateLimitRule } from './rate
 export { createMemoryStore, type ProxyStore, type CounterState, type MemoryStoreOptions } from './store.ts';
 export { MAX_BODY_BYTES } from './request.ts';
 export { fetchTransport, type UpstreamTransport, type UpstreamRequest, type UpstreamReply } from './upstream.ts';
+export { diagnoseUpstream, type Diagnosis, type DiagnoseOptions } from './doctor.ts';
 export { DEFAULT_PAGE_FILL, type PageFillLimits } from './pages.ts';
-export { isSchemaMismatch, UPSTREAM_KEY_REFUSED, UPSTREAM_SCHEMA_MISMATCH, UPSTREAM_THROTTLED } from './upstream-errors.ts';
+export { isSchemaMismatch } from './documents.ts';
+export { UPSTREAM_KEY_REFUSED, UPSTREAM_SCHEMA_MISMATCH, UPSTREAM_THROTTLED } from './upstream-errors.ts';
 
 /** Default upstream timeout: a coupon widget should answer or fail within seconds. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** Least time between two readings of the upstream schema (after a failure or a refused document). */
+export const DEFAULT_SCHEMA_REFRESH_MS = 30_000;
 
 /** One line of the access log: no secrets, no tokens, no variables. */
 export interface AccessLogEntry {
@@ -44,7 +51,7 @@ export interface AccessLogEntry {
   cache?: CacheState;
   replayed?: boolean;
   error?: string;
-  /** For unexpected (500) failures and configuration problems only: what went wrong, with secrets removed. */
+  /** For unexpected (500) failures, configuration problems and `SCHEMA` entries: what went wrong, with secrets removed. */
   detail?: string;
   /** Built-in operations: records left out of the answer because the widgets cannot use them. */
   dropped?: number;
@@ -86,6 +93,12 @@ export interface MarketingProxyOptions {
   cursorSecret?: string;
   /** Bounds on filling a page from sparse upstream pages; defaults in DEFAULT_PAGE_FILL. */
   pageFill?: Partial<PageFillLimits>;
+  /**
+   * Read the upstream's schema (GraphQL introspection, on first use) and fit the built-in documents to
+   * it; read again after the upstream refuses a document, at most once per `minIntervalMs` (default
+   * 30 s). `false`: never ask; documents then carry values as literals and name no upstream types.
+   */
+  introspection?: boolean | { minIntervalMs: number };
   /** Extra (or replacement) named operations with their documents, for hosts that need more fields. */
   operations?: Record<string, PersistedOperation>;
   /** Receives one access-log entry per request; default writes it as one JSON line to stdout. */
@@ -171,6 +184,17 @@ function resolveCache(cache: MarketingProxyOptions['cache']): CacheSettings | un
 
 const writeJsonLine = (entry: AccessLogEntry) => console.log(JSON.stringify(entry));
 
+function schemaCacheFor(
+  introspection: MarketingProxyOptions['introspection'],
+  upstream: UpstreamSettings,
+  onChange: ConstructorParameters<typeof UpstreamSchemaCache>[0]['onChange'],
+): UpstreamSchemaCache | undefined {
+  if (introspection === false) return undefined;
+  const minIntervalMs = typeof introspection === 'object' ? introspection.minIntervalMs : DEFAULT_SCHEMA_REFRESH_MS;
+  if (!(minIntervalMs >= 0)) throw new TypeError('createMarketingProxy: "introspection.minIntervalMs" must be a number ≥ 0.');
+  return new UpstreamSchemaCache({ introspect: () => callUpstream(upstream, INTROSPECTION_QUERY, {}, true), minIntervalMs, onChange });
+}
+
 export function createMarketingProxy(options: MarketingProxyOptions): MarketingProxyHandler {
   if (!options || typeof options !== 'object') throw new TypeError('createMarketingProxy: options are required.');
   if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') {
@@ -209,12 +233,20 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
   const needsSignin = (call: OperationCall): boolean =>
     signinCampaigns === 'all' || (signinCampaigns !== undefined && signinCampaigns.has(comparableId(String(call.variables.campaignId ?? ''))));
   const idempotency = new IdempotencyKeys(store, timeoutMs * 2 + 5_000);
+  const documents = new UpstreamDocuments(schemaCacheFor(options.introspection, upstream, (outcome) =>
+    log({
+      ...baseEntry('SCHEMA'),
+      ...(outcome.kind === 'schema'
+        ? { detail: 'The Marketing API schema was read: documents fit it again.' }
+        : { error: 'introspection_unavailable', detail: `No upstream schema (${scrub(outcome.reason, [apiKey])}): documents carry literal values.` }),
+    }),
+  ));
   const builtIns = new BuiltInOperations(new PageCursors(options.cursorSecret || apiKey), { ...DEFAULT_PAGE_FILL, ...options.pageFill });
   /** A built-in operation, and not a host's operation of the same name: its answers are normalized. */
   const isBuiltIn = (call: OperationCall) => BUILT_IN_OPERATIONS[call.name] === call.operation;
-  /** The one way a built-in operation's request goes upstream (its document: operations.ts). */
+  /** The one way a built-in operation's request goes upstream, with these variables (its document: documents.ts). */
   const sendBuiltIn = (call: OperationCall, retry: boolean) => (variables: Variables) =>
-    fetchField(upstream, documentFor(call.operation, variables), variables, retry, call.name);
+    documents.attempt({ ...call, variables }, (request) => fetchField(upstream, request.query, request.variables, retry, call.name));
   /** Puts a built-in answer's counts in the access log and returns its body. */
   const served = (answer: BuiltInAnswer, entry: AccessLogEntry): string => {
     entry.upstreamCalls = answer.upstreamCalls;
@@ -254,7 +286,7 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
   async function query(call: OperationCall, cors: Record<string, string>, entry: AccessLogEntry): Promise<Response> {
     const load = isBuiltIn(call)
       ? async () => served(await builtIns.query(call.name, call.variables, sendBuiltIn(call, true)), entry)
-      : () => callUpstream(upstream, documentFor(call.operation, call.variables), call.variables, true);
+      : () => documents.send(call, (request) => callUpstream(upstream, request.query, request.variables, true));
     if (!cache) return jsonResponse(200, await load(), { 'cache-control': NO_STORE, ...cors });
     const { body, state } = await cache.get(`${call.name}:${canonicalVariables(call.variables)}`, load);
     entry.cache = state;
@@ -285,7 +317,7 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
       try {
         const body = isBuiltIn(call)
           ? served(await builtIns.mint(call.name, call.variables, sendBuiltIn(call, false)), entry)
-          : await callUpstream(upstream, documentFor(call.operation, call.variables), call.variables, false);
+          : await documents.send(call, (request) => callUpstream(upstream, request.query, request.variables, false));
         return { status: 200, body };
       } catch (error) {
         // A timeout or a broken answer is recorded for the key (the upstream may have minted): say so, and what to do.

@@ -34,11 +34,6 @@ export class UpstreamError extends ProxyError {
   }
 }
 
-/** Whether this failure is a schema mismatch (a hook for refreshing the upstream schema). */
-export function isSchemaMismatch(error: unknown): boolean {
-  return error instanceof ProxyError && error.code === UPSTREAM_SCHEMA_MISMATCH;
-}
-
 export interface UpstreamGraphQLError {
   message?: unknown;
   errorType?: unknown;

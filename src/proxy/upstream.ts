@@ -3,10 +3,12 @@
  * query once after a network failure (never a mutation: it may have minted), and turns every upstream
  * answer into either data or an UpstreamError (./upstream-errors.ts says which).
  */
-import type { Variables } from './operations.ts';
 import { classifyFailure, UpstreamError, type UpstreamGraphQLError } from './upstream-errors.ts';
 
 export { UpstreamError } from './upstream-errors.ts';
+
+/** Variables as sent upstream (documents may rename or add them). */
+type UpstreamVariables = Readonly<Record<string, unknown>>;
 
 /** One upstream POST: what the proxy sends and the status and text it gets back. */
 export interface UpstreamRequest {
@@ -128,7 +130,7 @@ async function send(settings: UpstreamSettings, body: string): Promise<UpstreamR
 }
 
 /** One exchange with the upstream; `retry` allows one more attempt after a network failure (queries only). */
-async function exchange(settings: UpstreamSettings, query: string, variables: Variables, retry: boolean): Promise<UpstreamReply> {
+async function exchange(settings: UpstreamSettings, query: string, variables: UpstreamVariables, retry: boolean): Promise<UpstreamReply> {
   const requestBody = JSON.stringify({ query, variables });
   try {
     return await send(settings, requestBody);
@@ -179,7 +181,7 @@ export function withoutKey(body: string, apiKey: string): string {
  * A host's own operation: sends it and returns the body to pass on unchanged, `{"data": …}`; any
  * GraphQL error fails the call.
  */
-export async function callUpstream(settings: UpstreamSettings, query: string, variables: Variables, retry: boolean): Promise<string> {
+export async function callUpstream(settings: UpstreamSettings, query: string, variables: UpstreamVariables, retry: boolean): Promise<string> {
   const reply = await exchange(settings, query, variables, retry);
   if (isPlainSuccess(reply)) return withoutKey(reply.text, settings.apiKey);
   const answer = parseAnswer(reply);
@@ -201,7 +203,7 @@ export interface FieldAnswer {
  * A built-in operation: sends it and returns the value of its one top-level `field`. Partial data
  * (HTTP 200 with errors and a non-null result) is a result; errors without a result are classified.
  */
-export async function fetchField(settings: UpstreamSettings, query: string, variables: Variables, retry: boolean, field: string): Promise<FieldAnswer> {
+export async function fetchField(settings: UpstreamSettings, query: string, variables: UpstreamVariables, retry: boolean, field: string): Promise<FieldAnswer> {
   const reply = await exchange(settings, query, variables, retry);
   const answer = parseAnswer(reply);
   const errors = errorsOf(answer);

@@ -13,6 +13,9 @@ import { post, serveProxy, startFakeUpstream, startUpstream, TEST_API_KEY, type 
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** For hand-made upstreams that count or script every request: no schema reading in between. */
+const COUNTED = { introspection: false } as const;
+
 async function readBody(req: IncomingMessage): Promise<string> {
   let body = '';
   for await (const chunk of req) body += chunk;
@@ -152,7 +155,7 @@ describe('Marketing proxy towards the upstream', () => {
         calls += 1;
         setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"requestCoupon":{"coupon":{"code":"LATE"}}}}'), 400);
       });
-      const proxy = await serveProxy({ upstreamUrl: slow.url, timeoutMs: 150, transport });
+      const proxy = await serveProxy({ upstreamUrl: slow.url, timeoutMs: 150, transport, ...COUNTED });
       try {
         const headers = { 'idempotency-key': 'timed-out-key' };
         const first = await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: 'c' } }, headers);
@@ -231,7 +234,7 @@ describe('Marketing proxy towards the upstream', () => {
         const forwarded = await fetch(upstream.marketingUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': String(req.headers['x-api-key']) }, body });
         res.writeHead(forwarded.status, { 'content-type': 'application/json' }).end(await forwarded.text());
       });
-      const proxy = await serveProxy({ upstreamUrl: flaky.url, cache: false, transport });
+      const proxy = await serveProxy({ upstreamUrl: flaky.url, cache: false, transport, ...COUNTED });
       try {
         const query = await post(proxy.url, { operation: 'campaign', variables: { id: 'camp-harbor-beans' } });
         assert.equal(query.status, 200, query.text);
@@ -301,7 +304,7 @@ describe('Marketing proxy towards the upstream', () => {
       ];
       let next = 0;
       const partial = await startFakeUpstream((_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answers[next++]!.body)));
-      const proxy = await serveProxy({ upstreamUrl: partial.url, cache: false, transport });
+      const proxy = await serveProxy({ upstreamUrl: partial.url, cache: false, transport, ...COUNTED });
       try {
         for (const { code } of answers) {
           const reply = await post(proxy.url, { operation: 'campaigns' });
@@ -321,7 +324,7 @@ describe('Marketing proxy towards the upstream', () => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(`{"data":{"campaign":{"id":"${'x'.repeat(9 * 1024 * 1024)}"}}}`);
       });
-      const proxy = await serveProxy({ upstreamUrl: huge.url, cache: false, transport });
+      const proxy = await serveProxy({ upstreamUrl: huge.url, cache: false, transport, ...COUNTED });
       try {
         const reply = await post(proxy.url, { operation: 'campaign', variables: { id: 'x' } });
         assert.equal(reply.status, 502);
