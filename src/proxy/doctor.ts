@@ -193,3 +193,28 @@ async function runSamples(settings: UpstreamSettings, schema: UpstreamSchema | u
   if (typeof id === 'string') await sample('campaign', { id }, (data) => (data ? 'found' : 'null'));
   if (!schema) add('note', 'requestCoupon', 'requestCoupon is not tried (it would create a coupon) and cannot be checked without introspection.');
 }
+
+const SECTIONS: [FindingLevel, string][] = [
+  ['works', 'Will work'],
+  ['adapted', 'Adapted'],
+  ['cannot', 'Cannot work'],
+  ['note', 'Not checked'],
+];
+
+/** The diagnosis as the plain report `loyalty-proxy doctor` prints. */
+export function formatDiagnosis(diagnosis: Diagnosis): string {
+  const lines = [`Marketing API: ${diagnosis.upstreamUrl}`];
+  for (const [level, title] of SECTIONS) {
+    const findings = diagnosis.findings.filter((finding) => finding.level === level);
+    if (findings.length === 0) continue;
+    lines.push('', `${title}:`, ...findings.map((finding) => `  - [${finding.subject}] ${finding.message}`));
+  }
+  const blocking = diagnosis.findings.filter((finding) => finding.blocking).length;
+  lines.push(
+    '',
+    diagnosis.ok
+      ? 'Ready: the proxy can serve every built-in operation.'
+      : `Not ready: ${blocking} blocking problem${blocking === 1 ? '' : 's'} (listed under "Cannot work").`,
+  );
+  return `${lines.join('\n')}\n`;
+}
