@@ -126,15 +126,24 @@ export class UpstreamDocuments {
    */
   async send(call: OperationCall, send: (request: DocumentRequest) => Promise<string>): Promise<string> {
     const spec = builtInSpec(call);
-    let request = await this.requestFor(call);
-    let body: string;
+    let absent: readonly AbsentField[] = [];
+    const body = await this.attempt(call, (request) => {
+      absent = request.absent;
+      return send(request);
+    });
+    return spec ? withAbsentFields(body, spec.field, absent) : body;
+  }
+
+  /**
+   * Sends `call` through `send` with the retry after a refused document, for a caller that reads the
+   * answer itself (the built-in answers are normalized, which fills left-out fields too).
+   */
+  async attempt<T>(call: OperationCall, send: (request: DocumentRequest) => Promise<T>): Promise<T> {
     try {
-      body = await send(request);
+      return await send(await this.requestFor(call));
     } catch (error) {
       if (!this.schemas || !isSchemaMismatch(error) || !(await this.schemas.refresh()).changed) throw error;
-      request = await this.requestFor(call);
-      body = await send(request);
+      return send(await this.requestFor(call));
     }
-    return spec ? withAbsentFields(body, spec.field, request.absent) : body;
   }
 }
