@@ -9,7 +9,7 @@ import { fitOperation } from './document-fit.ts';
 import { builtInSpec, fixedSchema, UpstreamDocuments } from './documents.ts';
 import { ProxyError, scrub } from './errors.ts';
 import { BUILT_IN_OPERATIONS, type PersistedOperation, type Variables } from './operations.ts';
-import { callUpstream, fetchTransport, type UpstreamSettings, type UpstreamTransport } from './upstream.ts';
+import { callUpstream, fetchField, fetchTransport, type UpstreamSettings, type UpstreamTransport } from './upstream.ts';
 import { INTROSPECTION_QUERY, introspectOnce, type UpstreamSchema } from './upstream-schema.ts';
 
 export interface DiagnoseOptions {
@@ -174,10 +174,9 @@ async function runSamples(settings: UpstreamSettings, schema: UpstreamSchema | u
   const documents = new UpstreamDocuments(fixedSchema(schema));
   const sample = async (name: string, variables: Variables, describe: (data: unknown) => string): Promise<unknown> => {
     try {
-      const body = await documents.send({ name, operation: BUILT_IN_OPERATIONS[name]!, variables }, (request) =>
-        callUpstream(settings, request.query, request.variables, false),
+      const { value: data } = await documents.attempt({ name, operation: BUILT_IN_OPERATIONS[name]!, variables }, (request) =>
+        fetchField(settings, request.query, request.variables, false, OPERATION_SPECS[name]!.field),
       );
-      const data = (JSON.parse(body) as { data: Record<string, unknown> }).data[OPERATION_SPECS[name]!.field];
       add('works', 'sample', `${name} ${JSON.stringify(variables)}: ${describe(data)}.`);
       return data;
     } catch (error) {

@@ -286,7 +286,7 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
   async function query(call: OperationCall, cors: Record<string, string>, entry: AccessLogEntry): Promise<Response> {
     const load = isBuiltIn(call)
       ? async () => served(await builtIns.query(call.name, call.variables, sendBuiltIn(call, true)), entry)
-      : () => documents.send(call, (request) => callUpstream(upstream, request.query, request.variables, true));
+      : () => documents.attempt(call, (request) => callUpstream(upstream, request.query, request.variables, true));
     if (!cache) return jsonResponse(200, await load(), { 'cache-control': NO_STORE, ...cors });
     const { body, state } = await cache.get(`${call.name}:${canonicalVariables(call.variables)}`, load);
     entry.cache = state;
@@ -317,7 +317,7 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
       try {
         const body = isBuiltIn(call)
           ? served(await builtIns.mint(call.name, call.variables, sendBuiltIn(call, false)), entry)
-          : await documents.send(call, (request) => callUpstream(upstream, request.query, request.variables, false));
+          : await documents.attempt(call, (request) => callUpstream(upstream, request.query, request.variables, false));
         return { status: 200, body };
       } catch (error) {
         // A timeout or a broken answer is recorded for the key (the upstream may have minted): say so, and what to do.
