@@ -190,7 +190,10 @@ async function runSamples(settings: UpstreamSettings, schema: UpstreamSchema | u
   await sample('businessAccounts', { limit: 1 }, count);
   const id = page?.items?.[0]?.id;
   if (typeof id === 'string') await sample('campaign', { id }, (data) => (data ? 'found' : 'null'));
-  if (!schema) add('note', 'requestCoupon', 'requestCoupon is not tried (it would create a coupon) and cannot be checked without introspection.');
+  if (!schema) {
+    add('note', 'requestCoupon', 'requestCoupon is not tried (it would create a coupon) and cannot be checked without introspection.');
+    add('note', 'businessAccounts', 'Whether businessAccounts can filter by category cannot be checked without introspection.');
+  }
 }
 
 const SECTIONS: [FindingLevel, string][] = [

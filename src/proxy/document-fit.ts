@@ -7,7 +7,7 @@
  * so they name no upstream type at all.
  */
 import type { ArgumentSpec, FieldSpec, OperationSpec } from './document-specs.ts';
-import { namedType, printTypeRef, type UpstreamField, type UpstreamSchema } from './upstream-schema.ts';
+import { namedType, printTypeRef, type TypeRef, type UpstreamField, type UpstreamSchema } from './upstream-schema.ts';
 
 /**
  * How one browser variable reaches the upstream: as a typed variable (`declaration`, and `variable`
@@ -73,6 +73,16 @@ export function literalFit(spec: OperationSpec): OperationFit {
     fits.set(argument.variable, { ok: true, argument: argumentOf });
   }
   return { problems: [], adaptations: [], arguments: fits, selection: printSpec(spec.fields) };
+}
+
+/** Argument types the spec's shapes already imply; others are worth telling. */
+const PLAIN_TYPES = new Set(['Int', 'String']);
+
+/** `filter: ModelCampaignFilterInput { businessAccountId: ModelIDInput { eq: ID } }`, for the doctor. */
+function filterShape(schema: UpstreamSchema, filterType: TypeRef, field: string): string {
+  const fieldType = schema.types.get(namedType(filterType))!.inputFields.get(field)!;
+  const eq = schema.types.get(namedType(fieldType))!.inputFields.get('eq')!;
+  return `filter: ${printTypeRef(filterType)} { ${field}: ${printTypeRef(fieldType)} { eq: ${printTypeRef(eq)} } }`;
 }
 
 const isComposite = (kind: string | undefined) => kind === 'OBJECT' || kind === 'INTERFACE' || kind === 'UNION';
@@ -179,10 +189,10 @@ export function fitOperation(schema: UpstreamSchema, spec: OperationSpec): Opera
     const fit = fitter.argument(field, spec.field, argument);
     fits.set(argument.variable, fit);
     const upstreamType = field.args.get(argument.name);
-    if (fit.ok && argument.kind === 'value' && upstreamType) {
+    if (fit.ok && argument.kind === 'value' && upstreamType && !PLAIN_TYPES.has(printTypeRef(upstreamType))) {
       fitter.adaptations.push(`${spec.field}(${argument.name}) takes ${printTypeRef(upstreamType)}: documents declare $${argument.variable}: ${printTypeRef(upstreamType)}`);
-    } else if (fit.ok && upstreamType) {
-      fitter.adaptations.push(`${spec.field} filters by ${argument.variable} with ${printTypeRef(upstreamType)}`);
+    } else if (fit.ok && argument.kind === 'filter' && upstreamType) {
+      fitter.adaptations.push(`${spec.field} filters by ${argument.variable} as ${filterShape(schema, upstreamType, argument.variable)}`);
     } else if (!fit.ok) {
       fitter.adaptations.push(`${fit.reason}: a call with ${argument.variable} is refused (400 unsupported_variable)`);
     }

@@ -135,7 +135,7 @@ export async function introspectOnce(introspect: Introspect): Promise<SchemaOutc
   try {
     body = await introspect();
   } catch (error) {
-    const reason = error instanceof ProxyError ? `${error.code}: ${error.message}` : 'the request failed';
+    const reason = error instanceof ProxyError ? error.message : 'the request failed';
     // A GraphQL answer that refuses (introspection switched off) stays so; no answer (down, slow, key refused) may change soon.
     const answered =
       error instanceof ProxyError &&
