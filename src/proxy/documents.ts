@@ -103,6 +103,7 @@ export class UpstreamDocuments {
    */
   async attempt<T>(call: OperationCall, send: (request: DocumentRequest) => Promise<T>): Promise<T> {
     try {
+      // Inside the try: a schema that says the call cannot work is read again too (the API may have been fixed).
       return await send(await this.requestFor(call));
     } catch (error) {
       if (!this.schemas || !isSchemaMismatch(error) || !(await this.schemas.refresh()).changed) throw error;

@@ -200,6 +200,24 @@ describe('Marketing proxy documents fitted to the upstream schema', () => {
       }
     });
 
+    it('reads it again when the schema it has says an operation cannot work, so a fixed API is noticed', async () => {
+      const upstream = await startSchemaUpstream(AMPLIFY_SDL.replace(/type Mutation \{[^}]*\}/, 'type Mutation { ping: String }'));
+      const proxy = await serveProxy({ upstreamUrl: upstream.url, apiKey: SCHEMA_UPSTREAM_KEY, cache: false, introspection: { minIntervalMs: 0 } });
+      try {
+        const broken = await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: 'camp-1' } });
+        assert.equal(broken.status, 502);
+        assert.equal(broken.body.error.code, 'upstream_schema_mismatch');
+        assert.match(broken.body.error.message, /Mutation\.requestCoupon does not exist/);
+        upstream.setSchema(AMPLIFY_SDL);
+        const fixed = await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: 'camp-1' } });
+        assert.equal(fixed.status, 200, fixed.text);
+        assert.equal(fixed.body.data.requestCoupon.coupon.code, 'CODE:camp-1');
+      } finally {
+        await proxy.close();
+        await upstream.close();
+      }
+    });
+
     it('does not read it again within the floor: the refused call fails, the upstream is not asked for its schema on every request', async () => {
       const upstream = await startSchemaUpstream(AMPLIFY_SDL);
       const proxy = await serveProxy({ upstreamUrl: upstream.url, apiKey: SCHEMA_UPSTREAM_KEY, cache: false });
