@@ -212,3 +212,17 @@ export class UpstreamSchemaCache {
     return this.schema;
   }
 }
+
+/** Least time between two readings of the upstream schema (after a failure or a refused document). */
+export const DEFAULT_SCHEMA_REFRESH_MS = 30_000;
+
+/** `createMarketingProxy`'s `introspection` option: off, on (the default), or on with another floor. */
+export type IntrospectionOption = boolean | { minIntervalMs: number };
+
+/** The proxy's schema cache for its option, or undefined when introspection is off. */
+export function createSchemaCache(option: IntrospectionOption | undefined, introspect: Introspect, onChange: SchemaCacheOptions['onChange']): UpstreamSchemaCache | undefined {
+  if (option === false) return undefined;
+  const minIntervalMs = typeof option === 'object' ? option.minIntervalMs : DEFAULT_SCHEMA_REFRESH_MS;
+  if (!(minIntervalMs >= 0)) throw new TypeError('createMarketingProxy: "introspection.minIntervalMs" must be a number ≥ 0.');
+  return new UpstreamSchemaCache({ introspect, minIntervalMs, onChange });
+}
