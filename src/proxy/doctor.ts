@@ -9,7 +9,7 @@ import { fitOperation } from './document-fit.ts';
 import { builtInSpec, fixedSchema, UpstreamDocuments } from './documents.ts';
 import { ProxyError, scrub } from './errors.ts';
 import { BUILT_IN_OPERATIONS, type PersistedOperation, type Variables } from './operations.ts';
-import { callUpstream, fetchTransport, type UpstreamSettings, type UpstreamTransport } from './upstream.ts';
+import { callUpstream, fetchField, fetchTransport, type UpstreamSettings, type UpstreamTransport } from './upstream.ts';
 import { INTROSPECTION_QUERY, introspectOnce, type UpstreamSchema } from './upstream-schema.ts';
 
 export interface DiagnoseOptions {
@@ -174,10 +174,9 @@ async function runSamples(settings: UpstreamSettings, schema: UpstreamSchema | u
   const documents = new UpstreamDocuments(fixedSchema(schema));
   const sample = async (name: string, variables: Variables, describe: (data: unknown) => string): Promise<unknown> => {
     try {
-      const body = await documents.send({ name, operation: BUILT_IN_OPERATIONS[name]!, variables }, (request) =>
-        callUpstream(settings, request.query, request.variables, false),
+      const { value: data } = await documents.attempt({ name, operation: BUILT_IN_OPERATIONS[name]!, variables }, (request) =>
+        fetchField(settings, request.query, request.variables, false, OPERATION_SPECS[name]!.field),
       );
-      const data = (JSON.parse(body) as { data: Record<string, unknown> }).data[OPERATION_SPECS[name]!.field];
       add('works', 'sample', `${name} ${JSON.stringify(variables)}: ${describe(data)}.`);
       return data;
     } catch (error) {
@@ -191,5 +190,33 @@ async function runSamples(settings: UpstreamSettings, schema: UpstreamSchema | u
   await sample('businessAccounts', { limit: 1 }, count);
   const id = page?.items?.[0]?.id;
   if (typeof id === 'string') await sample('campaign', { id }, (data) => (data ? 'found' : 'null'));
-  if (!schema) add('note', 'requestCoupon', 'requestCoupon is not tried (it would create a coupon) and cannot be checked without introspection.');
+  if (!schema) {
+    add('note', 'requestCoupon', 'requestCoupon is not tried (it would create a coupon) and cannot be checked without introspection.');
+    add('note', 'businessAccounts', 'Whether businessAccounts can filter by category cannot be checked without introspection.');
+  }
+}
+
+const SECTIONS: [FindingLevel, string][] = [
+  ['works', 'Will work'],
+  ['adapted', 'Adapted'],
+  ['cannot', 'Cannot work'],
+  ['note', 'Not checked'],
+];
+
+/** The diagnosis as the plain report `loyalty-proxy doctor` prints. */
+export function formatDiagnosis(diagnosis: Diagnosis): string {
+  const lines = [`Marketing API: ${diagnosis.upstreamUrl}`];
+  for (const [level, title] of SECTIONS) {
+    const findings = diagnosis.findings.filter((finding) => finding.level === level);
+    if (findings.length === 0) continue;
+    lines.push('', `${title}:`, ...findings.map((finding) => `  - [${finding.subject}] ${finding.message}`));
+  }
+  const blocking = diagnosis.findings.filter((finding) => finding.blocking).length;
+  lines.push(
+    '',
+    diagnosis.ok
+      ? 'Ready: the proxy can serve every built-in operation.'
+      : `Not ready: ${blocking} blocking problem${blocking === 1 ? '' : 's'} (listed under "Cannot work").`,
+  );
+  return `${lines.join('\n')}\n`;
 }

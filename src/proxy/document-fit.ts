@@ -7,13 +7,7 @@
  * so they name no upstream type at all.
  */
 import type { ArgumentSpec, FieldSpec, OperationSpec } from './document-specs.ts';
-import { namedType, printTypeRef, type UpstreamField, type UpstreamSchema } from './upstream-schema.ts';
-
-/** A field left out of the document: the answer gets it as null (on objects of `onType` only, when given). */
-export interface AbsentField {
-  path: readonly string[];
-  onType?: string;
-}
+import { namedType, printTypeRef, type TypeRef, type UpstreamField, type UpstreamSchema } from './upstream-schema.ts';
 
 /**
  * How one browser variable reaches the upstream: as a typed variable (`declaration`, and `variable`
@@ -36,7 +30,6 @@ export interface OperationFit {
   arguments: ReadonlyMap<string, ArgumentFit>;
   /** The selection set after the root field, e.g. `{ items { id … } nextToken }`. */
   selection: string;
-  absent: readonly AbsentField[];
 }
 
 const STRING_SCALARS = new Set(['String', 'ID']);
@@ -79,7 +72,17 @@ export function literalFit(spec: OperationSpec): OperationFit {
         : (given: string | number) => `${argument.name}: ${literalOf(given)}`;
     fits.set(argument.variable, { ok: true, argument: argumentOf });
   }
-  return { problems: [], adaptations: [], arguments: fits, selection: printSpec(spec.fields), absent: [] };
+  return { problems: [], adaptations: [], arguments: fits, selection: printSpec(spec.fields) };
+}
+
+/** Argument types the spec's shapes already imply; others are worth telling. */
+const PLAIN_TYPES = new Set(['Int', 'String']);
+
+/** `filter: ModelCampaignFilterInput { businessAccountId: ModelIDInput { eq: ID } }`, for the doctor. */
+function filterShape(schema: UpstreamSchema, filterType: TypeRef, field: string): string {
+  const fieldType = schema.types.get(namedType(filterType))!.inputFields.get(field)!;
+  const eq = schema.types.get(namedType(fieldType))!.inputFields.get('eq')!;
+  return `filter: ${printTypeRef(filterType)} { ${field}: ${printTypeRef(fieldType)} { eq: ${printTypeRef(eq)} } }`;
 }
 
 const isComposite = (kind: string | undefined) => kind === 'OBJECT' || kind === 'INTERFACE' || kind === 'UNION';
@@ -87,7 +90,6 @@ const isComposite = (kind: string | undefined) => kind === 'OBJECT' || kind === 
 class Fitter {
   readonly problems: string[] = [];
   readonly adaptations: string[] = [];
-  readonly absent: AbsentField[] = [];
 
   constructor(private readonly schema: UpstreamSchema) {}
 
@@ -123,18 +125,13 @@ class Fitter {
   }
 
   /** `{ … }` for the fields of `typeName` the upstream has, or undefined when a required one is missing. */
-  selection(typeName: string, specs: readonly FieldSpec[], path: readonly string[], fragments: FieldSpec['fragments'], onType?: string): string | undefined {
+  selection(typeName: string, specs: readonly FieldSpec[], fragments: FieldSpec['fragments']): string | undefined {
     const type = this.schema.types.get(typeName);
     const parts: string[] = [];
     for (const spec of specs) {
-      const key = spec.alias ?? spec.name;
-      const part = spec.name === '__typename' ? '__typename' : this.field(typeName, type?.fields.get(spec.name), spec, [...path, key]);
-      if (part !== undefined) {
-        parts.push(part);
-        continue;
-      }
-      if (spec.required) return undefined;
-      this.absent.push({ path: [...path, key], ...(onType ? { onType } : {}) });
+      const part = spec.name === '__typename' ? '__typename' : this.field(typeName, type?.fields.get(spec.name), spec);
+      if (part !== undefined) parts.push(part);
+      else if (spec.required) return undefined;
     }
     for (const [member, sub] of Object.entries(fragments ?? {})) {
       const memberType = this.schema.types.get(member);
@@ -142,16 +139,17 @@ class Fitter {
         this.adaptations.push(`${typeName} has no member ${member}: its fields (${sub.map((spec) => spec.name).join(', ')}) are left out`);
         continue;
       }
-      const fragment = memberType && this.selection(member, sub, path, undefined, member);
+      const fragment = memberType && this.selection(member, sub, undefined);
       if (fragment) parts.push(`... on ${member} ${fragment}`);
     }
     return parts.length ? `{ ${parts.join(' ')} }` : undefined;
   }
 
-  private field(parent: string, field: UpstreamField | undefined, spec: FieldSpec, path: readonly string[]): string | undefined {
+  private field(parent: string, field: UpstreamField | undefined, spec: FieldSpec): string | undefined {
     const where = `${parent}.${spec.name}`;
     const missing = (why: string) => {
-      (spec.required ? this.problems : this.adaptations).push(spec.required ? `${where} ${why}` : `${where} ${why}: left out, null in answers`);
+      if (spec.required) this.problems.push(`${where} ${why}`);
+      else this.adaptations.push(`${where} ${why}: left out${spec.whenAbsent ? `, so ${spec.whenAbsent}` : ', empty in answers'}`);
       return undefined;
     };
     if (!field) return missing('does not exist');
@@ -167,7 +165,7 @@ class Fitter {
     let sub = '';
     if (spec.fields) {
       if (!isComposite(targetKind)) return missing(`is ${printTypeRef(field.type)}, not an object`);
-      const selected = this.selection(target, spec.fields, path, spec.fragments);
+      const selected = this.selection(target, spec.fields, spec.fragments);
       if (!selected) return missing('lacks fields it needs');
       sub = ` ${selected}`;
     } else if (isComposite(targetKind)) {
@@ -184,17 +182,17 @@ export function fitOperation(schema: UpstreamSchema, spec: OperationSpec): Opera
   const field = rootName ? schema.types.get(rootName)?.fields.get(spec.field) : undefined;
   const fits = new Map<string, ArgumentFit>();
   if (!rootName || !field) {
-    return { problems: [`${rootName ?? spec.kind}.${spec.field} does not exist`], adaptations: [], arguments: fits, selection: '', absent: [] };
+    return { problems: [`${rootName ?? spec.kind}.${spec.field} does not exist`], adaptations: [], arguments: fits, selection: '' };
   }
   const where = `${rootName}.${spec.field}`;
   for (const argument of spec.arguments) {
     const fit = fitter.argument(field, spec.field, argument);
     fits.set(argument.variable, fit);
     const upstreamType = field.args.get(argument.name);
-    if (fit.ok && argument.kind === 'value' && upstreamType) {
+    if (fit.ok && argument.kind === 'value' && upstreamType && !PLAIN_TYPES.has(printTypeRef(upstreamType))) {
       fitter.adaptations.push(`${spec.field}(${argument.name}) takes ${printTypeRef(upstreamType)}: documents declare $${argument.variable}: ${printTypeRef(upstreamType)}`);
-    } else if (fit.ok && upstreamType) {
-      fitter.adaptations.push(`${spec.field} filters by ${argument.variable} with ${printTypeRef(upstreamType)}`);
+    } else if (fit.ok && argument.kind === 'filter' && upstreamType) {
+      fitter.adaptations.push(`${spec.field} filters by ${argument.variable} as ${filterShape(schema, upstreamType, argument.variable)}`);
     } else if (!fit.ok) {
       fitter.adaptations.push(`${fit.reason}: a call with ${argument.variable} is refused (400 unsupported_variable)`);
     }
@@ -202,13 +200,12 @@ export function fitOperation(schema: UpstreamSchema, spec: OperationSpec): Opera
   const supplied = new Set(spec.arguments.map((argument) => argument.name));
   const unknownRequired = field.requiredArgs.filter((name) => !supplied.has(name));
   if (unknownRequired.length) fitter.problems.push(`${where} needs arguments the proxy does not have (${unknownRequired.join(', ')})`);
-  const selection = fitter.selection(namedType(field.type), spec.fields, [], undefined);
+  const selection = fitter.selection(namedType(field.type), spec.fields, undefined);
   if (!selection && fitter.problems.length === 0) fitter.problems.push(`${where} lacks fields it needs`);
   return {
     problems: fitter.problems,
     adaptations: fitter.adaptations,
     arguments: fits,
     selection: selection ?? '',
-    absent: fitter.absent,
   };
 }

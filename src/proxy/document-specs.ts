@@ -2,7 +2,7 @@
  * What each built-in operation asks of the Marketing API, independent of how the upstream spells its
  * types: the root field, the arguments the browser's variables fill, and the fields to select. A
  * `required` field is one the operation cannot do without (in its parent); any other field is left
- * out when the upstream lacks it, and the answer then carries it as null.
+ * out when the upstream lacks it, and the answer then carries it empty (normalize.ts).
  */
 import { IMAGE_WIDTHS } from './operations.ts';
 
@@ -12,6 +12,8 @@ export interface FieldSpec {
   /** Integer arguments written into the document (image widths). */
   args?: Readonly<Record<string, number>>;
   required?: boolean;
+  /** What a missing optional field means for the widgets, when that is more than a null. */
+  whenAbsent?: string;
   fields?: readonly FieldSpec[];
   /** Inline fragments by type name (`... on CouponObjective { price }`), kept only for types the upstream has there. */
   fragments?: Readonly<Record<string, readonly FieldSpec[]>>;
@@ -48,7 +50,8 @@ const CAMPAIGN: readonly FieldSpec[] = [
 ];
 
 const BUSINESS_ACCOUNT: readonly FieldSpec[] = [
-  { name: 'id' },
+  // The proxy's answers drop accounts without id or name (normalize.ts).
+  { name: 'id', required: true },
   { name: 'name', required: true },
   { name: 'websiteUrl' },
   { name: 'address', fields: [{ name: 'streetAddress' }, { name: 'postalCode' }, { name: 'city' }] },
@@ -56,7 +59,7 @@ const BUSINESS_ACCOUNT: readonly FieldSpec[] = [
   { name: 'phoneNumber' },
   { name: 'category' },
   { name: 'logo', fields: [{ name: 'url', required: true }] },
-  { name: 'pending' },
+  { name: 'pending', whenAbsent: 'every account counts as pending, so the directory lists none' },
   { name: 'customProperties', fields: [{ name: 'key', required: true }, { name: 'value' }] },
 ];
 

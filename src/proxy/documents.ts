@@ -6,7 +6,7 @@
  * request is safe to send again.
  */
 import { OPERATION_SPECS, type OperationSpec } from './document-specs.ts';
-import { fitOperation, literalFit, type AbsentField, type OperationFit } from './document-fit.ts';
+import { fitOperation, literalFit, type OperationFit } from './document-fit.ts';
 import { ProxyError } from './errors.ts';
 import { BUILT_IN_OPERATIONS, documentFor } from './operations.ts';
 import type { OperationCall } from './request.ts';
@@ -16,8 +16,6 @@ import type { UpstreamSchema } from './upstream-schema.ts';
 export interface DocumentRequest {
   query: string;
   variables: Record<string, unknown>;
-  /** Fields the document leaves out because the upstream lacks them; `send` adds them to the answer as null. */
-  absent: readonly AbsentField[];
 }
 
 /** The built-in operation a call runs, unless a host replaced it with its own document. */
@@ -71,28 +69,7 @@ export function buildRequest(call: OperationCall, spec: OperationSpec, fit: Oper
   const declared = declarations.length ? `(${declarations.join(', ')})` : '';
   const argued = args.length ? `(${args.join(', ')})` : '';
   const query = `${spec.kind} ${call.name}${declared} { ${spec.field}${argued} ${fit.selection} }`;
-  return { query, variables, absent: fit.absent };
-}
-
-function setAbsent(value: unknown, path: readonly string[], onType: string | undefined): void {
-  if (Array.isArray(value)) {
-    for (const item of value) setAbsent(item, path, onType);
-    return;
-  }
-  if (typeof value !== 'object' || value === null) return;
-  const object = value as Record<string, unknown>;
-  const [key, ...rest] = path;
-  if (key === undefined) return;
-  if (rest.length) setAbsent(object[key], rest, onType);
-  else if (!(key in object) && (onType === undefined || object.__typename === onType)) object[key] = null;
-}
-
-/** The answer with every left-out field present as null, so the browser sees the same shape from any upstream. */
-export function withAbsentFields(body: string, field: string, absent: readonly AbsentField[]): string {
-  if (absent.length === 0) return body;
-  const answer = JSON.parse(body) as { data?: Record<string, unknown> };
-  for (const { path, onType } of absent) setAbsent(answer.data?.[field], path, onType);
-  return JSON.stringify(answer);
+  return { query, variables };
 }
 
 /** Where documents get the upstream schema from: the proxy's UpstreamSchemaCache, or a schema at hand. */
@@ -114,32 +91,19 @@ export class UpstreamDocuments {
   /** The document and variables for one upstream request of `call`. */
   async requestFor(call: OperationCall): Promise<DocumentRequest> {
     const spec = builtInSpec(call);
-    if (!spec) return { query: documentFor(call.operation, call.variables), variables: call.variables, absent: [] };
+    if (!spec) return { query: documentFor(call.operation, call.variables), variables: call.variables };
     const schema = await this.schemas?.get();
     return buildRequest(call, spec, fitFor(call.name, spec, schema));
   }
 
   /**
-   * Sends `call` through `send` (which returns the upstream's `{"data": …}` body) and passes on its
-   * answer with left-out fields as null. When the upstream refuses the document as invalid, reads the
-   * schema again and, if it changed, tries once more with the new document.
-   */
-  async send(call: OperationCall, send: (request: DocumentRequest) => Promise<string>): Promise<string> {
-    const spec = builtInSpec(call);
-    let absent: readonly AbsentField[] = [];
-    const body = await this.attempt(call, (request) => {
-      absent = request.absent;
-      return send(request);
-    });
-    return spec ? withAbsentFields(body, spec.field, absent) : body;
-  }
-
-  /**
-   * Sends `call` through `send` with the retry after a refused document, for a caller that reads the
-   * answer itself (the built-in answers are normalized, which fills left-out fields too).
+   * Sends `call` through `send`. When the upstream refuses the document as invalid, reads the schema
+   * again and, if it changed, tries once more with the new document. Built-in answers are normalized
+   * afterwards (normalize.ts), which also gives fields left out of the document their empty value.
    */
   async attempt<T>(call: OperationCall, send: (request: DocumentRequest) => Promise<T>): Promise<T> {
     try {
+      // Inside the try: a schema that says the call cannot work is read again too (the API may have been fixed).
       return await send(await this.requestFor(call));
     } catch (error) {
       if (!this.schemas || !isSchemaMismatch(error) || !(await this.schemas.refresh()).changed) throw error;

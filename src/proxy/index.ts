@@ -22,7 +22,7 @@ import { SigninChecker } from './signin.ts';
 import { createMemoryStore, type ProxyStore } from './store.ts';
 import { callUpstream, fetchField, fetchTransport, UpstreamError, withoutKey, type UpstreamSettings, type UpstreamTransport } from './upstream.ts';
 import { UPSTREAM_KEY_REFUSED } from './upstream-errors.ts';
-import { INTROSPECTION_QUERY, UpstreamSchemaCache } from './upstream-schema.ts';
+import { createSchemaCache, INTROSPECTION_QUERY, type IntrospectionOption } from './upstream-schema.ts';
 
 export { IMAGE_WIDTHS, BUILT_IN_OPERATIONS, type PersistedOperation, type VariableRule } from './operations.ts';
 export { DEFAULT_CACHE, type CacheSettings } from './cache.ts';
@@ -30,7 +30,8 @@ export { DEFAULT_RATE_LIMITS, type RateLimits, type RateLimitRule } from './rate
 export { createMemoryStore, type ProxyStore, type CounterState, type MemoryStoreOptions } from './store.ts';
 export { MAX_BODY_BYTES } from './request.ts';
 export { fetchTransport, type UpstreamTransport, type UpstreamRequest, type UpstreamReply } from './upstream.ts';
-export { diagnoseUpstream, type Diagnosis, type DiagnoseOptions } from './doctor.ts';
+export { diagnoseUpstream, type Diagnosis, type DiagnoseOptions, type Finding } from './doctor.ts';
+export { DEFAULT_SCHEMA_REFRESH_MS } from './upstream-schema.ts';
 export { DEFAULT_PAGE_FILL, type PageFillLimits } from './pages.ts';
 export { isSchemaMismatch } from './documents.ts';
 export { UPSTREAM_KEY_REFUSED, UPSTREAM_SCHEMA_MISMATCH, UPSTREAM_THROTTLED } from './upstream-errors.ts';
@@ -38,8 +39,6 @@ export { UPSTREAM_KEY_REFUSED, UPSTREAM_SCHEMA_MISMATCH, UPSTREAM_THROTTLED } fr
 /** Default upstream timeout: a coupon widget should answer or fail within seconds. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
-/** Least time between two readings of the upstream schema (after a failure or a refused document). */
-export const DEFAULT_SCHEMA_REFRESH_MS = 30_000;
 
 /** One line of the access log: no secrets, no tokens, no variables. */
 export interface AccessLogEntry {
@@ -98,7 +97,7 @@ export interface MarketingProxyOptions {
    * it; read again after the upstream refuses a document, at most once per `minIntervalMs` (default
    * 30 s). `false`: never ask; documents then carry values as literals and name no upstream types.
    */
-  introspection?: boolean | { minIntervalMs: number };
+  introspection?: IntrospectionOption;
   /** Extra (or replacement) named operations with their documents, for hosts that need more fields. */
   operations?: Record<string, PersistedOperation>;
   /** Receives one access-log entry per request; default writes it as one JSON line to stdout. */
@@ -184,17 +183,6 @@ function resolveCache(cache: MarketingProxyOptions['cache']): CacheSettings | un
 
 const writeJsonLine = (entry: AccessLogEntry) => console.log(JSON.stringify(entry));
 
-function schemaCacheFor(
-  introspection: MarketingProxyOptions['introspection'],
-  upstream: UpstreamSettings,
-  onChange: ConstructorParameters<typeof UpstreamSchemaCache>[0]['onChange'],
-): UpstreamSchemaCache | undefined {
-  if (introspection === false) return undefined;
-  const minIntervalMs = typeof introspection === 'object' ? introspection.minIntervalMs : DEFAULT_SCHEMA_REFRESH_MS;
-  if (!(minIntervalMs >= 0)) throw new TypeError('createMarketingProxy: "introspection.minIntervalMs" must be a number ≥ 0.');
-  return new UpstreamSchemaCache({ introspect: () => callUpstream(upstream, INTROSPECTION_QUERY, {}, true), minIntervalMs, onChange });
-}
-
 export function createMarketingProxy(options: MarketingProxyOptions): MarketingProxyHandler {
   if (!options || typeof options !== 'object') throw new TypeError('createMarketingProxy: options are required.');
   if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') {
@@ -233,7 +221,7 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
   const needsSignin = (call: OperationCall): boolean =>
     signinCampaigns === 'all' || (signinCampaigns !== undefined && signinCampaigns.has(comparableId(String(call.variables.campaignId ?? ''))));
   const idempotency = new IdempotencyKeys(store, timeoutMs * 2 + 5_000);
-  const documents = new UpstreamDocuments(schemaCacheFor(options.introspection, upstream, (outcome) =>
+  const documents = new UpstreamDocuments(createSchemaCache(options.introspection, () => callUpstream(upstream, INTROSPECTION_QUERY, {}, true), (outcome) =>
     log({
       ...baseEntry('SCHEMA'),
       ...(outcome.kind === 'schema'
@@ -286,7 +274,7 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
   async function query(call: OperationCall, cors: Record<string, string>, entry: AccessLogEntry): Promise<Response> {
     const load = isBuiltIn(call)
       ? async () => served(await builtIns.query(call.name, call.variables, sendBuiltIn(call, true)), entry)
-      : () => documents.send(call, (request) => callUpstream(upstream, request.query, request.variables, true));
+      : () => documents.attempt(call, (request) => callUpstream(upstream, request.query, request.variables, true));
     if (!cache) return jsonResponse(200, await load(), { 'cache-control': NO_STORE, ...cors });
     const { body, state } = await cache.get(`${call.name}:${canonicalVariables(call.variables)}`, load);
     entry.cache = state;
@@ -317,7 +305,7 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
       try {
         const body = isBuiltIn(call)
           ? served(await builtIns.mint(call.name, call.variables, sendBuiltIn(call, false)), entry)
-          : await documents.send(call, (request) => callUpstream(upstream, request.query, request.variables, false));
+          : await documents.attempt(call, (request) => callUpstream(upstream, request.query, request.variables, false));
         return { status: 200, body };
       } catch (error) {
         // A timeout or a broken answer is recorded for the key (the upstream may have minted): say so, and what to do.

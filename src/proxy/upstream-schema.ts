@@ -135,7 +135,7 @@ export async function introspectOnce(introspect: Introspect): Promise<SchemaOutc
   try {
     body = await introspect();
   } catch (error) {
-    const reason = error instanceof ProxyError ? `${error.code}: ${error.message}` : 'the request failed';
+    const reason = error instanceof ProxyError ? error.message : 'the request failed';
     // A GraphQL answer that refuses (introspection switched off) stays so; no answer (down, slow, key refused) may change soon.
     const answered =
       error instanceof ProxyError &&
@@ -211,4 +211,18 @@ export class UpstreamSchemaCache {
     this.inUse = kind;
     return this.schema;
   }
+}
+
+/** Least time between two readings of the upstream schema (after a failure or a refused document). */
+export const DEFAULT_SCHEMA_REFRESH_MS = 30_000;
+
+/** `createMarketingProxy`'s `introspection` option: off, on (the default), or on with another floor. */
+export type IntrospectionOption = boolean | { minIntervalMs: number };
+
+/** The proxy's schema cache for its option, or undefined when introspection is off. */
+export function createSchemaCache(option: IntrospectionOption | undefined, introspect: Introspect, onChange: SchemaCacheOptions['onChange']): UpstreamSchemaCache | undefined {
+  if (option === false) return undefined;
+  const minIntervalMs = typeof option === 'object' ? option.minIntervalMs : DEFAULT_SCHEMA_REFRESH_MS;
+  if (!(minIntervalMs >= 0)) throw new TypeError('createMarketingProxy: "introspection.minIntervalMs" must be a number ≥ 0.');
+  return new UpstreamSchemaCache({ introspect, minIntervalMs, onChange });
 }
