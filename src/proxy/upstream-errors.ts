@@ -40,17 +40,19 @@ export interface UpstreamGraphQLError {
   extensions?: { code?: unknown; errorType?: unknown } | null;
 }
 
-type Kind = 'keyRefused' | 'throttled' | 'schemaMismatch' | 'notFound' | 'noCouponObjective' | 'badUserInput' | 'other';
+type Kind = 'keyRefused' | 'throttled' | 'schemaMismatch' | 'pageTokenRefused' | 'notFound' | 'noCouponObjective' | 'badUserInput' | 'other';
 
 /** Most telling first: when several errors come, the answer is about the first kind in this list. */
-const PRIORITY: readonly Kind[] = ['keyRefused', 'throttled', 'schemaMismatch', 'notFound', 'noCouponObjective', 'badUserInput', 'other'];
+const PRIORITY: readonly Kind[] = ['keyRefused', 'throttled', 'schemaMismatch', 'pageTokenRefused', 'notFound', 'noCouponObjective', 'badUserInput', 'other'];
 
 const KEY_REFUSED_TYPE = /^(UnauthorizedException|Unauthorized|AccessDeniedException|ForbiddenException|UNAUTHORIZED|UNAUTHENTICATED|FORBIDDEN)$/;
 const THROTTLED_TYPE = /TooManyRequests|Throttl|LimitExceeded|ProvisionedThroughputExceeded|TOO_MANY_REQUESTS|RATE_LIMITED/i;
 const SCHEMA_TYPE =
   /^(ValidationError|FieldUndefined|WrongType|UnknownType|UnknownArgument|MissingFieldArgument|InvalidSyntax|GRAPHQL_VALIDATION_FAILED|GRAPHQL_PARSE_FAILED)$/;
 const SCHEMA_MESSAGE =
-  /^(Validation error of type |Invalid Syntax|Syntax Error|Cannot query field |Unknown argument |Unknown type |Variable "\$\w+" of type "[^"]*" used in position expecting|Field "[^"]*" argument "[^"]*" of type "[^"]*" is required)/;
+  /^(Validation error of type |Invalid Syntax|Syntax Error|Cannot query field |Unknown argument |Unknown type |Variable "\$\w+" of type "[^"]*" used in position expecting|Field "[^"]*" argument "[^"]*" of type "[^"]*" is required|Variable '\w+' has (coerced Null value|an invalid value))/;
+/** The upstream no longer accepts a page token it gave (DynamoDB's wording; tokens of another deployment). */
+const PAGE_TOKEN_MESSAGE = /InvalidPaginationToken|invalid pagination token|nextToken is not valid/i;
 const NOT_FOUND_TYPE = /not.?found/i;
 const NOT_FOUND_MESSAGE = /\b(not found|does not exist|no such)\b/i;
 const NO_COUPON_TYPE = /^(NO_COUPON_OBJECTIVE|NoCouponObjective(Exception)?)$/;
@@ -68,6 +70,7 @@ function kindOf(error: UpstreamGraphQLError): Kind {
   if (any(KEY_REFUSED_TYPE)) return 'keyRefused';
   if (any(THROTTLED_TYPE)) return 'throttled';
   if (any(SCHEMA_TYPE) || SCHEMA_MESSAGE.test(message)) return 'schemaMismatch';
+  if (PAGE_TOKEN_MESSAGE.test(message)) return 'pageTokenRefused';
   if (any(NO_COUPON_TYPE) || NO_COUPON_MESSAGE.test(message)) return 'noCouponObjective';
   if (any(NOT_FOUND_TYPE) || NOT_FOUND_MESSAGE.test(message)) return 'notFound';
   if (any(BAD_INPUT_TYPE)) return 'badUserInput';
@@ -116,6 +119,9 @@ export function classifyFailure(answer: FailedAnswer, secrets: readonly string[]
       });
     case 'schemaMismatch':
       return error(502, UPSTREAM_SCHEMA_MISMATCH, `The Marketing API does not accept the proxy's query (its schema differs): ${upstreamMessage || 'validation failed'}`);
+    case 'pageTokenRefused':
+      // The proxy's cursor was sound, the upstream's token in it is no longer: the browser starts over.
+      return error(400, 'invalid_cursor', 'This nextToken has expired; start again from the first page.');
     case 'notFound':
       return error(404, 'not_found', upstreamMessage || 'Not found.');
     case 'noCouponObjective':
