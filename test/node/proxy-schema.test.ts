@@ -236,6 +236,42 @@ describe('Marketing proxy documents fitted to the upstream schema', () => {
       }
     });
 
+    it('asks an upstream that refuses introspection only once, even without a floor, and one that failed to answer again', async () => {
+      const refusing = await startSchemaUpstream(EVERY_SPEC_FIELD_SDL, { introspection: false });
+      const proxy = await serveProxy({ upstreamUrl: refusing.url, apiKey: SCHEMA_UPSTREAM_KEY, cache: false, introspection: { minIntervalMs: 0 } });
+      let failNext = true;
+      const flaky = await startSchemaUpstream(AMPLIFY_SDL);
+      const flakyFront = await startFakeUpstream(async (req, res) => {
+        let body = '';
+        for await (const chunk of req) body += chunk;
+        if (failNext && body.includes('__schema')) {
+          failNext = false;
+          res.writeHead(503, { 'content-type': 'text/html' }).end('<h1>Service Unavailable</h1>');
+          return;
+        }
+        const forwarded = await fetch(flaky.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': SCHEMA_UPSTREAM_KEY }, body });
+        res.writeHead(forwarded.status, { 'content-type': 'application/json' }).end(await forwarded.text());
+      });
+      const flakyProxy = await serveProxy({ upstreamUrl: flakyFront.url, apiKey: SCHEMA_UPSTREAM_KEY, cache: false, introspection: { minIntervalMs: 0 } });
+      try {
+        for (let index = 0; index < 3; index += 1) {
+          assert.equal((await post(proxy.url, { operation: 'campaign', variables: { id: 'camp-1' } })).status, 200);
+        }
+        assert.equal(refusing.introspections(), 1);
+        assert.equal((await post(flakyProxy.url, { operation: 'campaign', variables: { id: 'camp-1' } })).status, 200);
+        assert.doesNotMatch(lastSent(flaky.requests).query, /\$id/, 'no schema yet: literals');
+        assert.equal((await post(flakyProxy.url, { operation: 'campaign', variables: { id: 'camp-1' } })).status, 200);
+        assert.match(lastSent(flaky.requests).query, /^query campaign\(\$id: ID!\)/, 'asked again, and fitted');
+        assert.deepEqual(flakyProxy.logs.filter((entry) => entry.method === 'SCHEMA').map((entry) => entry.error), ['introspection_unavailable', undefined]);
+      } finally {
+        await proxy.close();
+        await refusing.close();
+        await flakyProxy.close();
+        await flakyFront.close();
+        await flaky.close();
+      }
+    });
+
     it('shares one reading among concurrent first requests, and reads a failing upstream once per floor', async () => {
       const upstream = await startSchemaUpstream(AMPLIFY_SDL);
       const proxy = await serveProxy({ upstreamUrl: upstream.url, apiKey: SCHEMA_UPSTREAM_KEY, cache: false });
