@@ -50,6 +50,7 @@ export function buildRequest(call: OperationCall, spec: OperationSpec, fit: Oper
     const given = call.variables[argument.variable];
     if (given === undefined || typeof given === 'boolean') continue;
     const argumentFit = fit.arguments.get(argument.variable)!;
+    if (!argumentFit.ok && argument.kind === 'value' && argument.droppable) continue;
     if (!argumentFit.ok) {
       throw new ProxyError(400, 'unsupported_variable', `The Marketing API behind this proxy cannot honour "${argument.variable}": ${argumentFit.reason}.`);
     }

@@ -111,6 +111,19 @@ describe('Marketing proxy documents fitted to the upstream schema', () => {
       assert.equal(upstream.requests.length, before);
     });
 
+    it('leaves out a limit the upstream does not take, rather than refuse the call', async () => {
+      const noLimit = await startSchemaUpstream(AMPLIFY_SDL.replace('businessAccounts(limit: Int, nextToken: String)', 'businessAccounts(nextToken: String)'));
+      const noLimitProxy = await serveProxy({ upstreamUrl: noLimit.url, apiKey: SCHEMA_UPSTREAM_KEY, cache: false });
+      try {
+        const reply = await post(noLimitProxy.url, { operation: 'businessAccounts', variables: { limit: 5 } });
+        assert.equal(reply.status, 200, reply.text);
+        assert.match(lastSent(noLimit.requests).query, /^query businessAccounts \{ businessAccounts \{ items \{/);
+      } finally {
+        await noLimitProxy.close();
+        await noLimit.close();
+      }
+    });
+
     it('requests a coupon with campaignId as ID!', async () => {
       const reply = await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: 'camp-7' } });
       assert.equal(reply.status, 200, reply.text);
