@@ -30,7 +30,7 @@ export { DEFAULT_RATE_LIMITS, type RateLimits, type RateLimitRule } from './rate
 export { createMemoryStore, type ProxyStore, type CounterState, type MemoryStoreOptions } from './store.ts';
 export { MAX_BODY_BYTES } from './request.ts';
 export { fetchTransport, type UpstreamTransport, type UpstreamRequest, type UpstreamReply } from './upstream.ts';
-export { diagnoseUpstream, type Diagnosis, type DiagnoseOptions, type Finding } from './doctor.ts';
+export { diagnoseUpstream, formatDiagnosis, type Diagnosis, type DiagnoseOptions, type Finding } from './doctor.ts';
 export { DEFAULT_SCHEMA_REFRESH_MS } from './upstream-schema.ts';
 export { DEFAULT_PAGE_FILL, type PageFillLimits } from './pages.ts';
 export { isSchemaMismatch } from './documents.ts';
