@@ -74,7 +74,7 @@ export async function probeUpstream(settings: UpstreamSettings): Promise<Probe> 
   }
   if (reply.status === 401 || reply.status === 403) {
     const first = body?.errors?.[0];
-    const words = [first?.errorType, first?.message].filter((part) => typeof part === 'string').join(': ');
+    const words = [first?.errorType, first?.message].filter((part) => typeof part === 'string').join(': ').replace(/[.\s]+$/, '');
     return { kind: 'refused', status: reply.status, message: scrub(words || `HTTP ${reply.status}`, [settings.apiKey]) };
   }
   if (reply.status === 429) return { kind: 'throttled' };
