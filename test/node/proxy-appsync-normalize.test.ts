@@ -32,17 +32,9 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: normalized ans
   const failing = seed.campaigns.find((campaign) => campaign.id === 'camp-harbor-beans')!;
   failing.fail = { errorType: 'DynamoDB:DynamoDbException' };
   seed.campaigns.find((campaign) => campaign.id === 'camp-crumb-sourdough')!.fail = { errorType: 'Lambda:Unhandled', field: 'featuredImage' };
-  seed.businessAccounts.push({
-    id: 'biz-undecided',
-    name: 'Undecided Deli',
-    websiteUrl: null,
-    address: null,
-    description: null,
-    phoneNumber: null,
-    category: null,
-    pending: null,
-    customProperties: [{ key: null, value: 'orphan value' }],
-  });
+  // Like the seed's nameless kiosk (nulls everywhere), with a name.
+  const kiosk = seed.businessAccounts.find((account) => account.id === 'biz-unnamed-kiosk')!;
+  seed.businessAccounts.push({ ...kiosk, id: 'biz-undecided', name: 'Undecided Deli', customProperties: [{ key: null, value: 'orphan value' }] });
 
   before(async () => {
     upstream = await startAppSyncUpstream({ seed });
