@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { defaultSeed, startMarketing, startSandbox, type RunningMarketing, type RunningSandbox } from '../../src/sandbox/index.ts';
 import { hostileBusinessAccounts, hostileCampaigns } from '../browser/marketing/hostile-seed.ts';
 import { createMarketingProxy } from '../../src/proxy/index.ts';
+import type { PageFillLimits } from '../../src/proxy/pages.ts';
 import { toNodeHandler } from '../../src/proxy/node.ts';
 
 export interface TestEnv {
@@ -45,9 +46,10 @@ export async function startTestServices({ testOrigin }: { testOrigin: string }):
   });
   const redirectUri = `${testOrigin}/test/browser/fixtures/callback.html`;
   const app = await sandbox.registerApp({ name: 'Widget tests', redirectUris: [redirectUri, `${testOrigin}/`] });
-  const proxyFor = (upstream: { marketingUrl: string; apiKey: string }) =>
+  const proxyFor = (upstream: { marketingUrl: string; apiKey: string }, pageFill?: Partial<PageFillLimits>) =>
     toNodeHandler(
       createMarketingProxy({
+        pageFill,
         upstreamUrl: upstream.marketingUrl,
         apiKey: upstream.apiKey,
         connectUrl: sandbox.connectUrl,
@@ -66,7 +68,9 @@ export async function startTestServices({ testOrigin }: { testOrigin: string }):
     await sandbox.close();
     throw error;
   }
-  const appsyncListener = proxyFor(appsync);
+  // One upstream read of at most 2 rows per request: the proxy then hands the elements what a proxy
+  // at its filling cap does on a long sparse list, short and empty pages that still have a cursor.
+  const appsyncListener = proxyFor(appsync, { maxUpstreamCalls: 1, maxUpstreamLimit: 2 });
   return {
     sandbox,
     proxyListener: (req, res) => listener(req, res),
