@@ -74,7 +74,7 @@ export async function probeUpstream(settings: UpstreamSettings): Promise<Probe> 
   }
   if (reply.status === 401 || reply.status === 403) {
     const first = body?.errors?.[0];
-    const words = [first?.errorType, first?.message].filter((part) => typeof part === 'string').join(': ');
+    const words = [first?.errorType, first?.message].filter((part) => typeof part === 'string').join(': ').replace(/[.\s]+$/, '');
     return { kind: 'refused', status: reply.status, message: scrub(words || `HTTP ${reply.status}`, [settings.apiKey]) };
   }
   if (reply.status === 429) return { kind: 'throttled' };
@@ -127,7 +127,7 @@ export async function diagnoseUpstream(options: DiagnoseOptions): Promise<Diagno
     return done('not tried');
   }
   if (probe.kind === 'refused') {
-    add('works', 'upstream', `The Marketing API answers (HTTP ${probe.status}).`);
+    add('works', 'upstream', `The Marketing API is reachable (it answered HTTP ${probe.status}).`);
     add('cannot', 'key', `The Marketing API refused MARKETING_API_KEY (HTTP ${probe.status}, ${probe.message}). Check the key and that it has not expired.`);
     return done('not tried');
   }
@@ -224,9 +224,11 @@ export function formatDiagnosis(diagnosis: Diagnosis): string {
   const blocking = diagnosis.findings.filter((finding) => finding.blocking).length;
   lines.push(
     '',
-    diagnosis.ok
-      ? 'Ready: the proxy can serve every built-in operation.'
-      : `Not ready: ${blocking} blocking problem${blocking === 1 ? '' : 's'} (listed under "Cannot work").`,
+    !diagnosis.ok
+      ? `Not ready: ${blocking} blocking problem${blocking === 1 ? '' : 's'} (listed under "Cannot work").`
+      : diagnosis.introspection === 'available'
+        ? 'Ready: the proxy can serve every built-in operation.'
+        : 'Ready as far as could be checked (see "Not checked").',
   );
   return `${lines.join('\n')}\n`;
 }

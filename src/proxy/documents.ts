@@ -25,7 +25,6 @@ export function builtInSpec(call: Pick<OperationCall, 'name' | 'operation'>): Op
   return Object.hasOwn(BUILT_IN_OPERATIONS, call.name) && BUILT_IN_OPERATIONS[call.name] === call.operation ? OPERATION_SPECS[call.name] : undefined;
 }
 
-
 const fitsBySchema = new WeakMap<UpstreamSchema, Map<string, OperationFit>>();
 const literalFits = new Map<string, OperationFit>();
 

@@ -89,6 +89,7 @@ describe('loyalty-proxy doctor', () => {
       assert.match(result.stdout, /Introspection is unavailable \(.*'__schema'.*\): documents carry literal values/);
       assert.match(result.stdout, /\[sample\] campaign \{"id":"[^"]+"\}: found/);
       assert.match(result.stdout, /requestCoupon is not tried/);
+      assert.match(result.stdout, /^Ready as far as could be checked/m);
     } finally {
       await appsync.close();
       await data.remove();
