@@ -17,6 +17,7 @@ import { readOperationCall, type OperationCall } from './request.ts';
 import { SigninChecker } from './signin.ts';
 import { createMemoryStore, type ProxyStore } from './store.ts';
 import { callUpstream, fetchTransport, UpstreamError, type UpstreamSettings, type UpstreamTransport } from './upstream.ts';
+import { connectionAddress, createOnFirstRequest, type RuntimeContext } from './runtime.ts';
 
 export { IMAGE_WIDTHS, BUILT_IN_OPERATIONS, type PersistedOperation, type VariableRule } from './operations.ts';
 export { DEFAULT_CACHE, type CacheSettings } from './cache.ts';
@@ -24,6 +25,7 @@ export { DEFAULT_RATE_LIMITS, type RateLimits, type RateLimitRule } from './rate
 export { createMemoryStore, type ProxyStore, type CounterState, type MemoryStoreOptions } from './store.ts';
 export { MAX_BODY_BYTES } from './request.ts';
 export { fetchTransport, type UpstreamTransport, type UpstreamRequest } from './upstream.ts';
+export { cloudflareClientAddress, type RequestContext, type RuntimeContext } from './runtime.ts';
 
 /** Default upstream timeout: a coupon widget should answer or fail within seconds. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -38,7 +40,7 @@ export interface AccessLogEntry {
   cache?: CacheState;
   replayed?: boolean;
   error?: string;
-  /** For unexpected (500) failures only: what went wrong, with secrets removed. */
+  /** For unexpected (500) failures and unreachable upstreams: what went wrong, with secrets removed. */
   detail?: string;
 }
 
@@ -79,12 +81,8 @@ export interface MarketingProxyOptions {
   clientAddress?: (request: Request) => string | undefined;
 }
 
-/** What a runtime adapter knows about the connection; `toNodeHandler` passes the socket's address. */
-export interface RequestContext {
-  clientAddress?: string;
-}
-
-export type MarketingProxyHandler = (request: Request, context?: RequestContext) => Promise<Response>;
+/** Also what Bun and Deno pass as the second argument (their server, their connection info): see runtime.ts. */
+export type MarketingProxyHandler = (request: Request, context?: RuntimeContext) => Promise<Response>;
 
 const OPERATION_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
@@ -152,7 +150,13 @@ function resolveCache(cache: MarketingProxyOptions['cache']): CacheSettings | un
 
 const writeJsonLine = (entry: AccessLogEntry) => console.log(JSON.stringify(entry));
 
-export function createMarketingProxy(options: MarketingProxyOptions): MarketingProxyHandler {
+/**
+ * Pass a function returning the options to create the proxy on its first request instead: for hosts
+ * whose settings exist only at run time (a Next.js build loads route modules without the key).
+ */
+export function createMarketingProxy(settings: MarketingProxyOptions | (() => MarketingProxyOptions)): MarketingProxyHandler {
+  if (typeof settings === 'function') return createOnFirstRequest(() => createMarketingProxy(settings()));
+  const options = settings;
   if (!options || typeof options !== 'object') throw new TypeError('createMarketingProxy: options are required.');
   if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') {
     throw new TypeError('createMarketingProxy: "apiKey" (the Marketing API key) is required.');
@@ -203,12 +207,17 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
     return { time: new Date().toISOString(), method, status: 0, durationMs: 0 };
   }
 
+  /** What the runtime said about a failed upstream call (e.g. a refused connection), for the log only. */
+  function noteCause(entry: AccessLogEntry, error: unknown): void {
+    if (error instanceof ProxyError && typeof error.cause === 'string') entry.detail = scrub(error.cause, [apiKey]);
+  }
+
   function errorCode(error: unknown): string {
     return error instanceof ProxyError ? error.code : 'internal_error';
   }
 
   /** The client's address as rate limits count it (an IPv6 address by its /64). */
-  function clientAddressOf(request: Request, context: RequestContext): string {
+  function clientAddressOf(request: Request, context: RuntimeContext): string {
     const custom = options.clientAddress?.(request);
     if (custom) return rateLimitAddress(custom);
     if (trustProxy) {
@@ -216,7 +225,8 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
       const last = hops?.[hops.length - 1]?.trim();
       if (last) return rateLimitAddress(last);
     }
-    return context.clientAddress ? rateLimitAddress(context.clientAddress) : 'unknown';
+    const address = connectionAddress(request, context);
+    return address ? rateLimitAddress(address) : 'unknown';
   }
 
   async function query(call: OperationCall, cors: Record<string, string>, entry: AccessLogEntry): Promise<Response> {
@@ -230,7 +240,7 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
   async function mutate(
     call: OperationCall,
     request: Request,
-    context: RequestContext,
+    context: RuntimeContext,
     cors: Record<string, string>,
     entry: AccessLogEntry,
   ): Promise<Response> {
@@ -252,6 +262,7 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
       try {
         return { status: 200, body: await callUpstream(upstream, document, call.variables, false) };
       } catch (error) {
+        noteCause(entry, error);
         // A timeout or a broken answer is recorded for the key (the upstream may have minted): say so, and what to do.
         if (idempotencyKey !== undefined && error instanceof UpstreamError && error.mayHaveRun && error.status >= 500) {
           throw new UpstreamError(error.status, error.code, `${error.message} ${UNCERTAIN_MINT}`, true);
@@ -280,7 +291,7 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
     return jsonResponse(outcome.status, outcome.body, headers);
   }
 
-  return async function marketingProxy(request: Request, context: RequestContext = {}): Promise<Response> {
+  return async function marketingProxy(request: Request, context: RuntimeContext = {}): Promise<Response> {
     const started = performance.now();
     const entry = baseEntry(request.method);
     let cors: Record<string, string> = {};
@@ -301,6 +312,7 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
       const known =
         error instanceof ProxyError ? error : new ProxyError(500, 'internal_error', 'The Marketing proxy failed to handle the request.');
       if (!(error instanceof ProxyError)) entry.detail = scrub(error instanceof Error ? error.message : String(error), [apiKey]);
+      else noteCause(entry, error);
       entry.error = known.code;
       response = errorResponse(known, cors);
     }
