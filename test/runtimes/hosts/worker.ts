@@ -1,0 +1,13 @@
+// Cloudflare Workers, as the README shows: settings come from the Worker's env, so the proxy is
+// created on the first request; the shopper's address is Cloudflare's cf-connecting-ip.
+import { cloudflareClientAddress, createMarketingProxy, type MarketingProxyHandler } from '../../../src/proxy/index.ts';
+import { proxyOptions } from './options.mjs';
+
+let marketing: MarketingProxyHandler | undefined;
+
+export default {
+  fetch(request: Request, env: Record<string, string>): Promise<Response> {
+    marketing ??= createMarketingProxy({ ...proxyOptions(env), clientAddress: cloudflareClientAddress });
+    return marketing(request);
+  },
+};
