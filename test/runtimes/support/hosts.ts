@@ -112,7 +112,7 @@ function run(step: Command, env: NodeJS.ProcessEnv): Promise<string> {
 async function waitUntilServing(url: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`The host exited with ${child.exitCode} before serving:\n${output()}`);
+    if (child.exitCode !== null || child.pid === undefined) throw new Error(`The host exited (${child.exitCode}) before serving:\n${output()}`);
     try {
       await fetch(url, { signal: AbortSignal.timeout(2000) });
       return;
@@ -149,14 +149,23 @@ export async function startHost(runtime: RuntimeHost, settings: HostSettings): P
     detached: true, // its own process group, so that stopping it stops what it started (workerd under wrangler)
   });
   let output = '';
+  // A runtime binary that is missing fails here, loudly: never a skip.
+  child.once('error', (error) => (output += `\n${step.command}: ${error.message}\n`));
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const origin = `http://127.0.0.1:${port}`;
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, name);
+    } catch {
+      // the group has already gone
+    }
+  };
   const stop = async () => {
     if (child.exitCode === null && child.pid !== undefined) {
       const exited = new Promise((done) => child.once('exit', done));
-      process.kill(-child.pid, 'SIGTERM');
-      const timer = setTimeout(() => child.pid !== undefined && process.kill(-child.pid, 'SIGKILL'), 3000);
+      signal('SIGTERM');
+      const timer = setTimeout(() => signal('SIGKILL'), 3000);
       await exited;
       clearTimeout(timer);
     }
