@@ -54,7 +54,7 @@ type Handler = (request: Request, context?: RuntimeContext) => Promise<Response>
  */
 export function createOnFirstRequest(create: () => Handler): Handler {
   let handler: Handler | undefined;
-  return (request, context) => {
+  return async (request, context) => {
     handler ??= create();
     return handler(request, context);
   };
