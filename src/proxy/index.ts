@@ -17,7 +17,7 @@ import { readOperationCall, type OperationCall } from './request.ts';
 import { SigninChecker } from './signin.ts';
 import { createMemoryStore, type ProxyStore } from './store.ts';
 import { callUpstream, fetchTransport, UpstreamError, type UpstreamSettings, type UpstreamTransport } from './upstream.ts';
-import { connectionAddress, createOnFirstRequest, type RuntimeContext } from './runtime.ts';
+import { connectionAddress, createOnFirstRequest, waitUntilOf, type RuntimeContext } from './runtime.ts';
 
 export { IMAGE_WIDTHS, BUILT_IN_OPERATIONS, type PersistedOperation, type VariableRule } from './operations.ts';
 export { DEFAULT_CACHE, type CacheSettings } from './cache.ts';
@@ -229,10 +229,10 @@ export function createMarketingProxy(settings: MarketingProxyOptions | (() => Ma
     return address ? rateLimitAddress(address) : 'unknown';
   }
 
-  async function query(call: OperationCall, cors: Record<string, string>, entry: AccessLogEntry): Promise<Response> {
+  async function query(call: OperationCall, cors: Record<string, string>, entry: AccessLogEntry, context: RuntimeContext): Promise<Response> {
     const load = () => callUpstream(upstream, documentFor(call.operation, call.variables), call.variables, true);
     if (!cache) return jsonResponse(200, await load(), { 'cache-control': NO_STORE, ...cors });
-    const { body, state } = await cache.get(`${call.name}:${canonicalVariables(call.variables)}`, load);
+    const { body, state } = await cache.get(`${call.name}:${canonicalVariables(call.variables)}`, load, waitUntilOf(context));
     entry.cache = state;
     return jsonResponse(200, body, { 'cache-control': cache.cacheControl, 'x-cache': state, ...cors });
   }
@@ -306,7 +306,7 @@ export function createMarketingProxy(settings: MarketingProxyOptions | (() => Ma
         const call = await readOperationCall(request, operations, timeoutMs);
         entry.operation = call.name;
         response =
-          call.operation.kind === 'query' ? await query(call, cors, entry) : await mutate(call, request, context, cors, entry);
+          call.operation.kind === 'query' ? await query(call, cors, entry, context) : await mutate(call, request, context, cors, entry);
       }
     } catch (error) {
       const known =

@@ -9,12 +9,17 @@
 /** What a runtime adapter knows about the connection; `toNodeHandler` passes the socket's address. */
 export interface RequestContext {
   clientAddress?: string;
+  /**
+   * Keeps work running after the response went out, where the runtime would end it (Cloudflare
+   * Workers' `ctx.waitUntil`): the refresh of a stale cached answer.
+   */
+  waitUntil?(work: Promise<unknown>): void;
 }
 
 /**
  * The second argument a Fetch runtime hands its handler: the proxy's own `RequestContext`, Bun's
- * `Server` (`requestIP`), Deno's `ServeHandlerInfo` (`remoteAddr`), Next.js's `{ params }`, or
- * anything else (ignored).
+ * `Server` (`requestIP`), Deno's `ServeHandlerInfo` (`remoteAddr`), a Worker's `ExecutionContext`
+ * (`waitUntil`), Next.js's `{ params }`, or anything else (ignored).
  */
 export type RuntimeContext = RequestContext | object;
 
@@ -36,6 +41,13 @@ export function connectionAddress(request: Request, context: RuntimeContext | un
     address = (context as DenoServeInfoLike).remoteAddr.hostname;
   }
   return typeof address === 'string' && address !== '' ? address : undefined;
+}
+
+/** The runtime's way to keep background work alive past the response, if it has one. */
+export function waitUntilOf(context: RuntimeContext | undefined): ((work: Promise<unknown>) => void) | undefined {
+  if (!context || typeof context !== 'object' || !('waitUntil' in context) || typeof context.waitUntil !== 'function') return undefined;
+  const { waitUntil } = context as Required<Pick<RequestContext, 'waitUntil'>>;
+  return (work) => waitUntil.call(context, work);
 }
 
 /**

@@ -102,6 +102,26 @@ describe('Marketing proxy in any runtime', () => {
     assert.equal((await proxy(couponRequest(), { params: Promise.resolve({}) })).status, 200, "Next.js's params: no address");
   });
 
+  it("hands the refresh of a stale answer to the runtime's waitUntil (a Worker's ctx), which would end it otherwise", async () => {
+    let loads = 0;
+    const proxy = createMarketingProxy({
+      upstreamUrl: 'https://marketing.example/graphql',
+      apiKey: TEST_API_KEY,
+      transport: async () => ({ status: 200, text: `{"data":{"campaign":{"id":"${(loads += 1)}"}}}` }),
+      cache: { ttlSeconds: 0.05, staleWhileRevalidateSeconds: 60 },
+      logger: () => {},
+    });
+    const campaign = () => new Request('http://shop.example/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"operation":"campaign","variables":{"id":"a"}}' });
+    const kept: Promise<unknown>[] = [];
+    const ctx = { waitUntil: (work: Promise<unknown>) => void kept.push(work), passThroughOnException: () => {} };
+    assert.equal((await proxy(campaign(), ctx)).headers.get('x-cache'), 'MISS');
+    await new Promise((wait) => setTimeout(wait, 80));
+    assert.equal((await proxy(campaign(), ctx)).headers.get('x-cache'), 'STALE');
+    assert.equal(kept.length, 1);
+    await Promise.all(kept);
+    assert.equal(loads, 2);
+  });
+
   it('creates the proxy on its first request when given a function, so a build without the key succeeds', async () => {
     let created = 0;
     const proxy = createMarketingProxy(() => {

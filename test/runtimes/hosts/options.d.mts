@@ -5,6 +5,7 @@ export interface HostProxyOptions {
   allowedOrigins: string[];
   rateLimits: { perAddress: { limit: number; windowSeconds: number }; perShopper: false };
   timeoutMs: number;
+  cache: { ttlSeconds: number; staleWhileRevalidateSeconds: number };
 }
 
 export function proxyOptions(env: Record<string, string | undefined>): HostProxyOptions;

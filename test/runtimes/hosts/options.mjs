@@ -11,5 +11,7 @@ export function proxyOptions(env) {
     // Small enough for the suite to reach; per address only (each case connects from its own address).
     rateLimits: { perAddress: { limit: Number(env.PER_ADDRESS_LIMIT ?? 60), windowSeconds: 600 }, perShopper: /** @type {false} */ (false) },
     timeoutMs: 5000,
+    // Short enough for the suite to see an answer go stale and be refreshed.
+    cache: { ttlSeconds: Number(env.CACHE_TTL_SECONDS ?? 30), staleWhileRevalidateSeconds: 60 },
   };
 }

@@ -16,6 +16,7 @@ export interface HostSettings {
   MARKETING_API_KEY: string;
   ALLOWED_ORIGINS: string;
   PER_ADDRESS_LIMIT: string;
+  CACHE_TTL_SECONDS: string;
 }
 
 export interface RunningHost {
