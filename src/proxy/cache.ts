@@ -58,7 +58,10 @@ export class ResponseCache {
       const body = entry.slice(newline + 1);
       if (age < this.settings.ttlSeconds * 1000) return { body, state: 'HIT' };
       if (age < (this.settings.ttlSeconds + this.settings.staleWhileRevalidateSeconds) * 1000) {
-        if (!this.loads.has(storeKey)) waitUntil?.(this.refresh(storeKey, load).catch(this.onRefreshError));
+        if (!this.loads.has(storeKey)) {
+          const refreshing = this.refresh(storeKey, load).catch(this.onRefreshError);
+          waitUntil?.(refreshing);
+        }
         return { body, state: 'STALE' };
       }
     }
