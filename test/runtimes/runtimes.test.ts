@@ -45,9 +45,9 @@ function accessLog(host: RunningHost): { operation?: string; status: number; err
 }
 
 /** Waits (up to 5 s, for a loaded machine) until `check` holds. */
-async function eventually(check: () => boolean, what: string): Promise<void> {
+async function eventually(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 5000;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) assert.fail(what);
     await new Promise((wait) => setTimeout(wait, 20));
   }
@@ -123,9 +123,9 @@ for (const runtime of RUNTIMES.filter(({ name }) => !only || only.some((part) =>
       const stale = await query({ businessAccountId: 'biz-harbor-coffee', limit: 3 });
       assert.deepEqual([stale.status, stale.headers['x-cache']], [200, 'STALE']);
       // The refresh runs after the stale answer went out: it must still complete (workerd ends a request's work when it answers).
-      await eventually(() => (sandbox.stats().byOperation.campaigns ?? 0) - loadsBefore === 2, 'the stale answer was never refreshed');
-      const refreshed = await query({ businessAccountId: 'biz-harbor-coffee', limit: 3 });
-      assert.deepEqual([refreshed.status, refreshed.headers['x-cache']], [200, 'HIT']);
+      const refreshed = async () => (await query({ businessAccountId: 'biz-harbor-coffee', limit: 3 })).headers['x-cache'] === 'HIT';
+      await eventually(refreshed, 'the stale answer was never refreshed');
+      assert.equal((sandbox.stats().byOperation.campaigns ?? 0) - loadsBefore, 2, 'one background request');
     });
 
     it('mints one coupon for concurrent requests under one Idempotency-Key', async () => {
