@@ -18,7 +18,7 @@ export interface UpstreamRequest {
 
 /**
  * How the proxy sends its upstream requests. It rejects with an error named `TimeoutError` when the
- * time is up, and with the network error (carrying `code`, e.g. ECONNREFUSED) otherwise.
+ * time is up, and with the runtime's own network error otherwise (network-errors.ts reads it).
  */
 export type UpstreamTransport = (request: UpstreamRequest) => Promise<{ status: number; text: string }>;
 
