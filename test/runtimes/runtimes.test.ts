@@ -6,6 +6,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { MAX_BODY_BYTES } from '../../src/proxy/index.ts';
 import { startUpstream, TEST_API_KEY, type Upstream } from '../node/support/proxy-server.ts';
 import { call, requestCoupon } from './support/client.ts';
 import { RUNTIMES, startHost, type RunningHost } from './support/hosts.ts';
@@ -92,6 +93,8 @@ for (const runtime of RUNTIMES.filter(({ name }) => !only || only.some((part) =>
       assert.deepEqual([unknown.status, unknown.body.error.code], [400, 'unknown_operation']);
       const form = await call(url, { body: 'operation=campaigns', headers: { 'content-type': 'text/plain' } });
       assert.deepEqual([form.status, form.body.error.code], [415, 'unsupported_media_type']);
+      const huge = await call(url, { body: { operation: 'campaign', variables: { id: 'x'.repeat(MAX_BODY_BYTES) } } });
+      assert.deepEqual([huge.status, huge.body.error.code], [413, 'payload_too_large']);
     });
 
     it('answers listed origins with CORS headers and refuses other origins without them', async () => {
