@@ -150,6 +150,8 @@ for (const runtime of RUNTIMES.filter(({ name }) => !only || only.some((part) =>
     it('frees the Idempotency-Key when the upstream refuses the connection, and logs why', async () => {
       const key = `refused-${crypto.randomUUID()}`;
       await switchboard.refuseConnections();
+      // Let the host see its pooled connections close, so that this request opens a new one.
+      await new Promise((wait) => setTimeout(wait, 100));
       let refused;
       try {
         refused = await requestCoupon(url, COUPON_CAMPAIGN, { key, from: '127.0.0.13' });
