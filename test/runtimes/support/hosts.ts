@@ -139,7 +139,12 @@ export async function startHost(runtime: RuntimeHost, settings: HostSettings): P
   const envFile = Object.entries(settings).map(([name, value]) => `${name}=${value}`).join('\n');
   await writeFile(join(workDir, 'worker.env'), `${envFile}\n`);
   // Builds and checks run without the key: it exists only where the proxy serves.
-  for (const step of runtime.prepare?.(workDir) ?? []) await run(step, hostEnv({}));
+  try {
+    for (const step of runtime.prepare?.(workDir) ?? []) await run(step, hostEnv({}));
+  } catch (error) {
+    await rm(workDir, { recursive: true, force: true });
+    throw error;
+  }
 
   const port = await freePort();
   const step = runtime.serve(port, workDir);
