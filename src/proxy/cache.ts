@@ -40,7 +40,8 @@ export class ResponseCache {
     return `public, max-age=${Math.ceil(this.settings.ttlSeconds)}, stale-while-revalidate=${Math.ceil(this.settings.staleWhileRevalidateSeconds)}`;
   }
 
-  async get(key: string, load: () => Promise<string>): Promise<CachedBody> {
+  /** `waitUntil`: where the runtime ends a request's work when it answers (workerd), keeps the stale refresh alive. */
+  async get(key: string, load: () => Promise<string>, waitUntil?: (work: Promise<unknown>) => void): Promise<CachedBody> {
     const storeKey = `cache:${key}`;
     let entry: string | undefined;
     try {
@@ -57,7 +58,10 @@ export class ResponseCache {
       const body = entry.slice(newline + 1);
       if (age < this.settings.ttlSeconds * 1000) return { body, state: 'HIT' };
       if (age < (this.settings.ttlSeconds + this.settings.staleWhileRevalidateSeconds) * 1000) {
-        if (!this.loads.has(storeKey)) this.refresh(storeKey, load).catch(this.onRefreshError);
+        if (!this.loads.has(storeKey)) {
+          const refreshing = this.refresh(storeKey, load).catch(this.onRefreshError);
+          waitUntil?.(refreshing);
+        }
         return { body, state: 'STALE' };
       }
     }

@@ -23,6 +23,7 @@ import { createMemoryStore, type ProxyStore } from './store.ts';
 import { callUpstream, fetchField, fetchTransport, UpstreamError, withoutKey, type UpstreamSettings, type UpstreamTransport } from './upstream.ts';
 import { UPSTREAM_KEY_REFUSED } from './upstream-errors.ts';
 import { createSchemaCache, INTROSPECTION_QUERY, type IntrospectionOption } from './upstream-schema.ts';
+import { connectionAddress, createOnFirstRequest, waitUntilOf, type RuntimeContext } from './runtime.ts';
 
 export { IMAGE_WIDTHS, BUILT_IN_OPERATIONS, type PersistedOperation, type VariableRule } from './operations.ts';
 export { DEFAULT_CACHE, type CacheSettings } from './cache.ts';
@@ -35,6 +36,7 @@ export { DEFAULT_SCHEMA_REFRESH_MS } from './upstream-schema.ts';
 export { DEFAULT_PAGE_FILL, type PageFillLimits } from './pages.ts';
 export { isSchemaMismatch } from './documents.ts';
 export { UPSTREAM_KEY_REFUSED, UPSTREAM_SCHEMA_MISMATCH, UPSTREAM_THROTTLED } from './upstream-errors.ts';
+export { cloudflareClientAddress, type RequestContext, type RuntimeContext } from './runtime.ts';
 
 /** Default upstream timeout: a coupon widget should answer or fail within seconds. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -50,7 +52,7 @@ export interface AccessLogEntry {
   cache?: CacheState;
   replayed?: boolean;
   error?: string;
-  /** For unexpected (500) failures, configuration problems and `SCHEMA` entries: what went wrong, with secrets removed. */
+  /** For unexpected (500) failures, unreachable upstreams, configuration problems and `SCHEMA` entries: what went wrong, with secrets removed. */
   detail?: string;
   /** Built-in operations: records left out of the answer because the widgets cannot use them. */
   dropped?: number;
@@ -110,12 +112,8 @@ export interface MarketingProxyOptions {
   clientAddress?: (request: Request) => string | undefined;
 }
 
-/** What a runtime adapter knows about the connection; `toNodeHandler` passes the socket's address. */
-export interface RequestContext {
-  clientAddress?: string;
-}
-
-export type MarketingProxyHandler = (request: Request, context?: RequestContext) => Promise<Response>;
+/** Also what Bun and Deno pass as the second argument (their server, their connection info): see runtime.ts. */
+export type MarketingProxyHandler = (request: Request, context?: RuntimeContext) => Promise<Response>;
 
 const OPERATION_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
@@ -183,7 +181,13 @@ function resolveCache(cache: MarketingProxyOptions['cache']): CacheSettings | un
 
 const writeJsonLine = (entry: AccessLogEntry) => console.log(JSON.stringify(entry));
 
-export function createMarketingProxy(options: MarketingProxyOptions): MarketingProxyHandler {
+/**
+ * Pass a function returning the options to create the proxy on its first request instead: for hosts
+ * whose settings exist only at run time (a Next.js build loads route modules without the key).
+ */
+export function createMarketingProxy(settings: MarketingProxyOptions | (() => MarketingProxyOptions)): MarketingProxyHandler {
+  if (typeof settings === 'function') return createOnFirstRequest(() => createMarketingProxy(settings()));
+  const options = settings;
   if (!options || typeof options !== 'object') throw new TypeError('createMarketingProxy: options are required.');
   if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') {
     throw new TypeError('createMarketingProxy: "apiKey" (the Marketing API key) is required.');
@@ -255,12 +259,17 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
     return { time: new Date().toISOString(), method, status: 0, durationMs: 0 };
   }
 
+  /** What the runtime said about a failed upstream call (e.g. a refused connection), for the log only. */
+  function noteCause(entry: AccessLogEntry, error: unknown): void {
+    if (error instanceof ProxyError && typeof error.cause === 'string') entry.detail = scrub(error.cause, [apiKey]);
+  }
+
   function errorCode(error: unknown): string {
     return error instanceof ProxyError ? error.code : 'internal_error';
   }
 
   /** The client's address as rate limits count it (an IPv6 address by its /64). */
-  function clientAddressOf(request: Request, context: RequestContext): string {
+  function clientAddressOf(request: Request, context: RuntimeContext): string {
     const custom = options.clientAddress?.(request);
     if (custom) return rateLimitAddress(custom);
     if (trustProxy) {
@@ -268,15 +277,16 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
       const last = hops?.[hops.length - 1]?.trim();
       if (last) return rateLimitAddress(last);
     }
-    return context.clientAddress ? rateLimitAddress(context.clientAddress) : 'unknown';
+    const address = connectionAddress(request, context);
+    return address ? rateLimitAddress(address) : 'unknown';
   }
 
-  async function query(call: OperationCall, cors: Record<string, string>, entry: AccessLogEntry): Promise<Response> {
+  async function query(call: OperationCall, cors: Record<string, string>, entry: AccessLogEntry, context: RuntimeContext): Promise<Response> {
     const load = isBuiltIn(call)
       ? async () => served(await builtIns.query(call.name, call.variables, sendBuiltIn(call, true)), entry)
       : () => documents.attempt(call, (request) => callUpstream(upstream, request.query, request.variables, true));
     if (!cache) return jsonResponse(200, await load(), { 'cache-control': NO_STORE, ...cors });
-    const { body, state } = await cache.get(`${call.name}:${canonicalVariables(call.variables)}`, load);
+    const { body, state } = await cache.get(`${call.name}:${canonicalVariables(call.variables)}`, load, waitUntilOf(context));
     entry.cache = state;
     return jsonResponse(200, body, { 'cache-control': cache.cacheControl, 'x-cache': state, ...cors });
   }
@@ -284,7 +294,7 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
   async function mutate(
     call: OperationCall,
     request: Request,
-    context: RequestContext,
+    context: RuntimeContext,
     cors: Record<string, string>,
     entry: AccessLogEntry,
   ): Promise<Response> {
@@ -308,6 +318,7 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
           : await documents.attempt(call, (request) => callUpstream(upstream, request.query, request.variables, false));
         return { status: 200, body };
       } catch (error) {
+        noteCause(entry, error);
         // A timeout or a broken answer is recorded for the key (the upstream may have minted): say so, and what to do.
         if (idempotencyKey !== undefined && error instanceof UpstreamError && error.mayHaveRun && error.status >= 500) {
           throw new UpstreamError(error.status, error.code, `${error.message} ${UNCERTAIN_MINT}`, true);
@@ -337,7 +348,7 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
     return jsonResponse(outcome.status, outcome.body, headers);
   }
 
-  return async function marketingProxy(request: Request, context: RequestContext = {}): Promise<Response> {
+  return async function marketingProxy(request: Request, context: RuntimeContext = {}): Promise<Response> {
     const started = performance.now();
     const entry = baseEntry(request.method);
     let cors: Record<string, string> = {};
@@ -352,12 +363,13 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
         const call = await readOperationCall(request, operations, timeoutMs);
         entry.operation = call.name;
         response =
-          call.operation.kind === 'query' ? await query(call, cors, entry) : await mutate(call, request, context, cors, entry);
+          call.operation.kind === 'query' ? await query(call, cors, entry, context) : await mutate(call, request, context, cors, entry);
       }
     } catch (error) {
       const known =
         error instanceof ProxyError ? error : new ProxyError(500, 'internal_error', 'The Marketing proxy failed to handle the request.');
       if (!(error instanceof ProxyError)) entry.detail = scrub(error instanceof Error ? error.message : String(error), [apiKey]);
+      else noteCause(entry, error);
       entry.error = known.code;
       if (known.code === UPSTREAM_KEY_REFUSED) {
         // Not the shopper's problem: the merchant's configuration. Said once more, as a problem to fix.

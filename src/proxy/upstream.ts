@@ -3,6 +3,7 @@
  * query once after a network failure (never a mutation: it may have minted), and turns every upstream
  * answer into either data or an UpstreamError (./upstream-errors.ts says which).
  */
+import { connectionNeverOpened, describeNetworkError } from './network-errors.ts';
 import { classifyFailure, UpstreamError, type UpstreamGraphQLError } from './upstream-errors.ts';
 
 export { UpstreamError } from './upstream-errors.ts';
@@ -21,7 +22,7 @@ export interface UpstreamRequest {
 
 /**
  * How the proxy sends its upstream requests. It rejects with an error named `TimeoutError` when the
- * time is up, and with the network error (carrying `code`, e.g. ECONNREFUSED) otherwise.
+ * time is up, and with the runtime's own network error otherwise (network-errors.ts reads it).
  */
 export type UpstreamTransport = (request: UpstreamRequest) => Promise<UpstreamReply>;
 
@@ -70,10 +71,16 @@ export async function readTextLimited(response: Response, maxBytes: number): Pro
   }
 }
 
-/** The transport for every runtime: the Fetch API. Redirects are never followed (the key stays with its host). */
+/**
+ * The transport for every runtime: the Fetch API. Redirects are never followed (the key stays with its
+ * host): `redirect: 'manual'` hands back the 3xx itself, which the proxy answers as an upstream error.
+ * (`'error'` would do the same in Node, Deno and Bun, but workerd refuses it on every call.)
+ */
 export function fetchTransport(fetchImpl: typeof fetch, maxResponseBytes = MAX_UPSTREAM_RESPONSE_BYTES): UpstreamTransport {
   return async ({ url, body, headers, timeoutMs }) => {
-    const response = await fetchImpl(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
+    const response = await fetchImpl(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    // Where the runtime hides the redirect (an opaque-redirect response, status 0), say "some 3xx".
+    if (response.type === 'opaqueredirect') return { status: 300, text: '' };
     const retryAfter = response.headers.get('retry-after') ?? undefined;
     return { status: response.status, text: await readTextLimited(response, maxResponseBytes), retryAfter };
   };
@@ -94,29 +101,42 @@ interface GraphQLAnswer {
   errors?: UpstreamGraphQLError[];
 }
 
-function refusedBeforeSending(error: unknown): boolean {
-  let cause: unknown = error;
-  for (let depth = 0; depth < 5 && cause instanceof Error; depth += 1) {
-    const code = (cause as Error & { code?: unknown }).code;
-    if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') return true;
-    if (cause instanceof AggregateError) return cause.errors.every(refusedBeforeSending);
-    cause = cause.cause;
-  }
-  return false;
-}
+/** A request that runs nothing, for asking "does the upstream take connections at all?". */
+const PROBE_BODY = JSON.stringify({ query: 'query ProxyProbe { __typename }' });
 
 function isTimeout(error: unknown): boolean {
   return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
 }
 
-async function send(settings: UpstreamSettings, body: string): Promise<UpstreamReply> {
+function transmit(settings: UpstreamSettings, body: string): Promise<UpstreamReply> {
+  return settings.transport({
+    url: settings.url,
+    body,
+    headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': settings.apiKey },
+    timeoutMs: settings.timeoutMs,
+  });
+}
+
+/**
+ * Whether a failed request provably never reached the upstream. When the runtime's error does not
+ * say (workerd), one harmless probe decides: failing the very same way, the upstream takes no
+ * connection at all; answered or failing otherwise, the upstream was there and may have run it.
+ */
+async function neverReached(settings: UpstreamSettings, error: unknown, probe: boolean): Promise<boolean> {
+  const said = connectionNeverOpened(error);
+  if (said !== undefined || !probe) return said === true;
   try {
-    return await settings.transport({
-      url: settings.url,
-      body,
-      headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': settings.apiKey },
-      timeoutMs: settings.timeoutMs,
-    });
+    await transmit(settings, PROBE_BODY);
+    return false;
+  } catch (probeError) {
+    return describeNetworkError(probeError) === describeNetworkError(error);
+  }
+}
+
+/** `probe`: for a mutation, find out whether a failure without an answer can have run it. */
+async function send(settings: UpstreamSettings, body: string, probe = false): Promise<UpstreamReply> {
+  try {
+    return await transmit(settings, body);
   } catch (error) {
     if (isTimeout(error)) {
       throw new UpstreamError(504, 'upstream_timeout', 'The Marketing API did not answer in time.', true);
@@ -124,8 +144,10 @@ async function send(settings: UpstreamSettings, body: string): Promise<UpstreamR
     if (error instanceof AnswerTooLargeError) {
       throw new UpstreamError(502, 'upstream_error', 'The Marketing API answered with more data than the proxy accepts.', true);
     }
-    const sent = !refusedBeforeSending(error);
-    throw new UpstreamError(502, 'upstream_unavailable', 'The Marketing API could not be reached.', sent);
+    const sent = !(await neverReached(settings, error, probe));
+    const failure = new UpstreamError(502, 'upstream_unavailable', 'The Marketing API could not be reached.', sent);
+    failure.cause = describeNetworkError(error); // for the access log's `detail`, never for the browser
+    throw failure;
   }
 }
 
@@ -133,7 +155,8 @@ async function send(settings: UpstreamSettings, body: string): Promise<UpstreamR
 async function exchange(settings: UpstreamSettings, query: string, variables: UpstreamVariables, retry: boolean): Promise<UpstreamReply> {
   const requestBody = JSON.stringify({ query, variables });
   try {
-    return await send(settings, requestBody);
+    // A mutation is never retried; when its failure does not say whether it got through, a probe finds out.
+    return await send(settings, requestBody, !retry);
   } catch (error) {
     if (!retry || !(error instanceof UpstreamError) || error.code !== 'upstream_unavailable') throw error;
     return send(settings, requestBody);

@@ -1,0 +1,9 @@
+// A Next.js route handler, as the README shows. The proxy is created on its first request: `next build`
+// loads this module without the key. (The suite builds this app in a folder of its own, beside options.mjs.)
+import { createMarketingProxy } from 'loyalty-widgets/proxy';
+import { proxyOptions } from '../../../options.mjs';
+
+const marketing = createMarketingProxy(() => proxyOptions(process.env));
+
+export const POST = marketing;
+export const OPTIONS = marketing;
