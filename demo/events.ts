@@ -16,7 +16,7 @@ for (const name of names) {
   });
 }
 
-/** Access tokens are secrets of the shopper's: the log shows that one is there, not what it is. */
+/** Tokens are secrets of the shopper's: the log shows that one is there, not what it is. */
 function redactToken(key: string, value: unknown): unknown {
-  return key === 'accessToken' && typeof value === 'string' ? `${value.slice(0, 4)}…` : value;
+  return (key === 'accessToken' || key === 'idToken') && typeof value === 'string' ? `${value.slice(0, 4)}…` : value;
 }

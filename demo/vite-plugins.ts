@@ -31,6 +31,8 @@ export function demoSitePlugins(options: DemoSiteOptions): Plugin[] {
         upstreamUrl: options.upstreamUrl,
         apiKey: options.apiKey,
         connectUrl: options.connectUrl,
+        // Tokens Connect issued to any other app are refused.
+        clientId: options.clientId,
         // The shop page's members' coupon is for signed-in shoppers: the proxy refuses anyone else,
         // whatever the page does. Every other campaign stays open to anonymous claims.
         requireSignin: MEMBERS_ONLY_CAMPAIGNS,

@@ -20,8 +20,13 @@ import {
 export interface RequestOptions {
   /** Aborts this caller's wait; the request itself is aborted only when every caller sharing it aborted. */
   signal?: AbortSignal;
-  /** A Connect access token, sent as `Authorization: Bearer …`. */
+  /**
+   * The signed-in shopper's Connect access token, sent as `Authorization: Bearer …`, with `idToken`
+   * in `X-Loyalty-Id-Token`.
+   */
   accessToken?: string;
+  /** The sign-in's ID token, which binds the access token to the merchant's app. */
+  idToken?: string;
   /** Sent as `Idempotency-Key`: the proxy answers a repeated key with the first answer. */
   idempotencyKey?: string;
 }
@@ -99,11 +104,11 @@ export class MarketingClient {
   }
 
   private request<T>(operation: string, variables: Variables, parse: (data: Record<string, unknown>) => T, options: RequestOptions): Promise<T> {
-    const { signal, accessToken, idempotencyKey } = options;
+    const { signal, accessToken, idToken, idempotencyKey } = options;
     if (signal?.aborted) return Promise.reject(signal.reason);
     const body = JSON.stringify({ operation, variables: canonical(variables) });
     // A mutation without an idempotency key means "a new one each time": never shared.
-    const key = operation === 'requestCoupon' && !idempotencyKey ? undefined : JSON.stringify([this.endpoint, body, accessToken ?? '', idempotencyKey ?? '']);
+    const key = operation === 'requestCoupon' && !idempotencyKey ? undefined : JSON.stringify([this.endpoint, body, accessToken ?? '', idToken ?? '', idempotencyKey ?? '']);
     let shared = key === undefined ? undefined : inFlight.get(key);
     if (!shared) {
       const controller = new AbortController();
@@ -120,9 +125,10 @@ export class MarketingClient {
     return join(shared, signal, key) as Promise<T>;
   }
 
-  private async send(body: string, { accessToken, idempotencyKey }: RequestOptions, signal: AbortSignal): Promise<Record<string, unknown>> {
+  private async send(body: string, { accessToken, idToken, idempotencyKey }: RequestOptions, signal: AbortSignal): Promise<Record<string, unknown>> {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (accessToken) headers.authorization = `Bearer ${accessToken}`;
+    if (idToken) headers['x-loyalty-id-token'] = idToken;
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     let response: Response;
     let payload: unknown;

@@ -26,8 +26,9 @@ export interface ClaimRequest {
   campaignId: string;
   /** The shopper's `sub`, or `anonymous`. */
   shopper?: string;
-  /** Sent to the proxy as `Authorization: Bearer …`. */
+  /** The signed-in shopper's tokens (`user.accessToken`, `user.idToken`), sent to the proxy. */
   accessToken?: string;
+  idToken?: string;
   /** Claim even though a coupon is already kept (only for `allow-multiple`). */
   another?: boolean;
 }
@@ -122,7 +123,7 @@ function listenToOtherTabs(): void {
  * coupon; only a failure of the Marketing API behind the proxy frees it.
  */
 export function claimCoupon(client: MarketingClient, request: ClaimRequest): Promise<Coupon> {
-  const { campaignId, shopper = ANONYMOUS, accessToken, another = false } = request;
+  const { campaignId, shopper = ANONYMOUS, accessToken, idToken, another = false } = request;
   const couponSlot = slot('coupon', campaignId, shopper);
   const running = claims.get(couponSlot);
   if (running) return running;
@@ -136,7 +137,7 @@ export function claimCoupon(client: MarketingClient, request: ClaimRequest): Pro
     write(keySlot, idempotencyKey);
   }
   const claim = client
-    .requestCoupon(campaignId, { idempotencyKey, accessToken })
+    .requestCoupon(campaignId, { idempotencyKey, accessToken, idToken })
     .then((coupon) => {
       const stored: StoredCoupon = { code: coupon.code, campaignId, claimedAt: Date.now() };
       write(couponSlot, JSON.stringify(stored));

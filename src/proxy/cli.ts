@@ -2,7 +2,7 @@
 /**
  * `loyalty-proxy`: the Marketing proxy as a standalone server at /api/marketing, configured from the
  * environment (MARKETING_API_URL, MARKETING_API_KEY, ALLOWED_ORIGINS, PORT, HOST, REDIS_URL,
- * CONNECT_URL, REQUIRE_SIGNIN, REQUIRE_SIGNIN_CAMPAIGNS, TRUST_PROXY). Refuses to start, with exit
+ * CONNECT_URL, CONNECT_CLIENT_ID, REQUIRE_SIGNIN, REQUIRE_SIGNIN_CAMPAIGNS, TRUST_PROXY). Refuses to start, with exit
  * code 1, when a setting is missing or malformed.
  */
 import { createServer } from 'node:http';
@@ -23,6 +23,7 @@ function start(config: ProxyServerConfig): void {
       apiKey: config.apiKey,
       allowedOrigins: config.allowedOrigins,
       connectUrl: config.connectUrl,
+      clientId: config.clientId,
       requireSignin: config.requireSignin,
       trustProxy: config.trustProxy,
       store,

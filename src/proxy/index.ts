@@ -24,6 +24,8 @@ export { DEFAULT_RATE_LIMITS, type RateLimits, type RateLimitRule } from './rate
 export { createMemoryStore, type ProxyStore, type CounterState, type MemoryStoreOptions } from './store.ts';
 export { MAX_BODY_BYTES } from './request.ts';
 export { fetchTransport, type UpstreamTransport, type UpstreamRequest } from './upstream.ts';
+export { verifyShopper, createShopperVerifier, ShopperVerificationError, type VerifyShopperOptions } from './verify-shopper.ts';
+export { ID_TOKEN_HEADER, type ShopperTokens, type VerifiedShopper, type ShopperVerificationCode } from './signin.ts';
 
 /** Default upstream timeout: a coupon widget should answer or fail within seconds. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -49,12 +51,15 @@ export interface MarketingProxyOptions {
   apiKey: string;
   /** Exact origins allowed cross-origin (e.g. `https://shop.example`); same-origin always works. */
   allowedOrigins?: string[];
-  /** Connect's authority, for `requireSignin`'s `/me` check. */
+  /** Connect's authority, for `requireSignin`'s checks. */
   connectUrl?: string;
+  /** The merchant's app id at Connect (the button's `client-id`), for `requireSignin`: tokens of other apps are refused. */
+  clientId?: string;
   /**
-   * Coupon requests that need the shopper's Connect access token (`Authorization: Bearer`), checked
-   * with Connect's `/me`: `true` for every coupon, or the ids of the campaigns whose coupons are for
-   * signed-in shoppers only (a members' offer), the others staying open to anyone.
+   * Coupon requests that need the signed-in shopper's tokens (`Authorization: Bearer <access token>`
+   * and `X-Loyalty-Id-Token: <ID token>`), checked like `verifyShopper` does: `true` for every coupon,
+   * or the ids of the campaigns whose coupons are for signed-in shoppers only (a members' offer), the
+   * others staying open to anyone.
    */
   requireSignin?: boolean | readonly string[];
   /** Memory by default; `createRedisStore({ url })` to share state between instances. */
@@ -183,8 +188,11 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
   if (signinCampaigns && !options.connectUrl) {
     throw new TypeError('createMarketingProxy: "requireSignin" needs "connectUrl" (the Connect authority) to check tokens.');
   }
+  if (signinCampaigns && (typeof options.clientId !== 'string' || options.clientId.trim() === '')) {
+    throw new TypeError('createMarketingProxy: "requireSignin" needs "clientId" (your app id at Connect): without it a token issued to any app would do.');
+  }
   const signin = signinCampaigns
-    ? new SigninChecker({ connectUrl: httpUrl(options.connectUrl, 'connectUrl'), timeoutMs, fetch: fetchImpl, store })
+    ? new SigninChecker({ connectUrl: httpUrl(options.connectUrl, 'connectUrl'), clientId: options.clientId!, timeoutMs, fetch: fetchImpl, store })
     : undefined;
   /** Whether this call must come from a signed-in shopper: every mutation, or those for a listed campaign. */
   const needsSignin = (call: OperationCall): boolean =>
