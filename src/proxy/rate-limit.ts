@@ -69,19 +69,27 @@ function ipv6Groups(address: string): number[] | undefined {
   return groups.map((group) => parseInt(group, 16));
 }
 
+/** Where every address that cannot be read as an IP address is counted: one bucket for them all. */
+export const UNPARSABLE_ADDRESS = 'unparsable';
+
 /**
  * What rate limits count a client address as. One IPv6 subscriber gets a whole /64 and can use any
  * address in it, so IPv6 addresses count by their /64 prefix; an IPv4-mapped IPv6 address
- * (`::ffff:203.0.113.7`, as a dual-stack socket reports it) counts as the IPv4 address.
+ * (`::ffff:203.0.113.7`, as a dual-stack socket reports it) counts as the IPv4 address. A port, as
+ * some load balancers write it into `X-Forwarded-For` (`198.51.100.9:40001`, `[2001:db8::1]:443`), is
+ * dropped: each connection has its own, and counting it would give every connection its own bucket.
+ * Anything that is not an IP address counts in one shared bucket, for the same reason.
  */
 export function rateLimitAddress(address: string): string {
   let text = address.trim().toLowerCase();
-  if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
+  const bracketed = /^\[([^\]]*)\](?::\d{1,5})?$/.exec(text);
+  if (bracketed) text = bracketed[1]!;
+  else if (/^[\d.]+:\d{1,5}$/.test(text)) text = text.slice(0, text.indexOf(':'));
   const zone = text.indexOf('%');
   if (zone >= 0) text = text.slice(0, zone);
-  if (IPV4.test(text) || !text.includes(':')) return text;
-  const groups = ipv6Groups(text);
-  if (!groups) return text;
+  if (IPV4.test(text)) return text.split('.').every((byte) => Number(byte) <= 255) ? text.split('.').map(Number).join('.') : UNPARSABLE_ADDRESS;
+  const groups = text.includes(':') ? ipv6Groups(text) : undefined;
+  if (!groups) return UNPARSABLE_ADDRESS;
   if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
     return `${groups[6]! >> 8}.${groups[6]! & 255}.${groups[7]! >> 8}.${groups[7]! & 255}`;
   }

@@ -169,5 +169,21 @@ describe('Marketing proxy coupon requests', () => {
         await proxy.close();
       }
     });
+
+    it('counts a forwarded hop that carries a port by its address, and hops that are no address in one bucket', async () => {
+      const proxy = await serveProxy({
+        upstreamUrl: sandbox.marketingUrl,
+        trustProxy: true,
+        rateLimits: { perAddress: { limit: 2, windowSeconds: 60 }, perShopper: false },
+      });
+      try {
+        const from = async (address: string) => (await post(proxy.url, coupon(), { 'x-forwarded-for': `203.0.113.250, ${address}` })).status;
+        assert.deepEqual([await from('198.51.100.9:40001'), await from('198.51.100.9:40002'), await from('198.51.100.9:40003')], [200, 200, 429]);
+        assert.deepEqual([await from('[2001:db8::1]:443'), await from('[2001:db8::2]:444'), await from('2001:db8::3')], [200, 200, 429]);
+        assert.deepEqual([await from('unknown'), await from('_hidden'), await from('not-an-address:1')], [200, 200, 429]);
+      } finally {
+        await proxy.close();
+      }
+    });
   });
 });
