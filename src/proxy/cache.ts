@@ -40,7 +40,11 @@ export class ResponseCache {
     return `public, max-age=${Math.ceil(this.settings.ttlSeconds)}, stale-while-revalidate=${Math.ceil(this.settings.staleWhileRevalidateSeconds)}`;
   }
 
-  async get(key: string, load: () => Promise<string>): Promise<CachedBody> {
+  /**
+   * The cached body, or the loaded one. `beforeMiss` runs before a request that has to start an
+   * upstream call (not for hits, stale answers, or joining a call already running): a rate limit.
+   */
+  async get(key: string, load: () => Promise<string>, beforeMiss?: () => Promise<void>): Promise<CachedBody> {
     const storeKey = `cache:${key}`;
     let entry: string | undefined;
     try {
@@ -48,6 +52,7 @@ export class ResponseCache {
     } catch (error) {
       // A cache that cannot be read must not stop queries: they go upstream, shared as usual.
       this.onStoreError(error);
+      if (!this.loads.has(storeKey)) await beforeMiss?.();
       return { body: await this.loads.run(storeKey, load), state: 'MISS' };
     }
     if (entry !== undefined) {
@@ -61,6 +66,7 @@ export class ResponseCache {
         return { body, state: 'STALE' };
       }
     }
+    if (!this.loads.has(storeKey)) await beforeMiss?.();
     return { body: await this.refresh(storeKey, load), state: 'MISS' };
   }
 

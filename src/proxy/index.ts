@@ -184,6 +184,7 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
   const rateLimits: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   checkRateLimitRule('perAddress', rateLimits.perAddress);
   checkRateLimitRule('perShopper', rateLimits.perShopper);
+  checkRateLimitRule('queryMisses', rateLimits.queryMisses);
   const signinCampaigns = signinCampaignsOf(options.requireSignin);
   if (signinCampaigns && !options.connectUrl) {
     throw new TypeError('createMarketingProxy: "requireSignin" needs "connectUrl" (the Connect authority) to check tokens.');
@@ -227,10 +228,12 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
     return context.clientAddress ? rateLimitAddress(context.clientAddress) : 'unknown';
   }
 
-  async function query(call: OperationCall, cors: Record<string, string>, entry: AccessLogEntry): Promise<Response> {
+  async function query(call: OperationCall, cors: Record<string, string>, entry: AccessLogEntry, address: string): Promise<Response> {
     const load = () => callUpstream(upstream, documentFor(call.operation, call.variables), call.variables, true);
-    if (!cache) return jsonResponse(200, await load(), { 'cache-control': NO_STORE, ...cors });
-    const { body, state } = await cache.get(`${call.name}:${canonicalVariables(call.variables)}`, load);
+    // Each upstream call spends the merchant's key: misses count per address, hits are free.
+    const countMiss = () => consumeRateLimit(store, `query:${address}`, rateLimits.queryMisses, 'queries');
+    if (!cache) return countMiss().then(async () => jsonResponse(200, await load(), { 'cache-control': NO_STORE, ...cors }));
+    const { body, state } = await cache.get(`${call.name}:${canonicalVariables(call.variables)}`, load, countMiss);
     entry.cache = state;
     return jsonResponse(200, body, { 'cache-control': cache.cacheControl, 'x-cache': state, ...cors });
   }
@@ -303,7 +306,9 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
         const call = await readOperationCall(request, operations, timeoutMs);
         entry.operation = call.name;
         response =
-          call.operation.kind === 'query' ? await query(call, cors, entry) : await mutate(call, request, context, cors, entry);
+          call.operation.kind === 'query'
+            ? await query(call, cors, entry, clientAddressOf(request, context))
+            : await mutate(call, request, context, cors, entry);
       }
     } catch (error) {
       const known =

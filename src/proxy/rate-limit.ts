@@ -16,15 +16,23 @@ export interface RateLimits {
   perAddress: RateLimitRule | false;
   /** Per shopper: the loyalty ID when signed in, otherwise the client address and browser. */
   perShopper: RateLimitRule | false;
+  /**
+   * Per client address, queries that miss the cache (each one costs an upstream call on the
+   * merchant's key; varying the variables would otherwise make every query one). Hits are free.
+   */
+  queryMisses: RateLimitRule | false;
 }
 
 /**
  * Coupon mints allowed by default: 10 per 10 minutes per shopper (a page of campaigns claimed one by
  * one), 60 per 10 minutes per address (several shoppers behind one NAT); scripted minting stops there.
+ * Query cache misses: 300 per 10 minutes per address, far beyond what browsing pages of campaigns and
+ * businesses costs (most queries are hits shared by every shopper), well below a script's pace.
  */
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   perAddress: { limit: 60, windowSeconds: 600 },
   perShopper: { limit: 10, windowSeconds: 600 },
+  queryMisses: { limit: 300, windowSeconds: 600 },
 };
 
 export function checkRateLimitRule(name: string, rule: RateLimitRule | false | undefined): void {
@@ -35,12 +43,12 @@ export function checkRateLimitRule(name: string, rule: RateLimitRule | false | u
 }
 
 /** Counts one request against the rule; throws 429 `rate_limited` with `Retry-After` beyond the limit. */
-export async function consumeRateLimit(store: ProxyStore, key: string, rule: RateLimitRule | false): Promise<void> {
+export async function consumeRateLimit(store: ProxyStore, key: string, rule: RateLimitRule | false, what = 'coupon requests'): Promise<void> {
   if (rule === false) return;
   const { count, resetMs } = await store.increment(`rate:${key}`, rule.windowSeconds * 1000);
   if (count > rule.limit) {
     const retryAfter = Math.max(1, Math.ceil(resetMs / 1000));
-    throw new ProxyError(429, 'rate_limited', `Too many coupon requests; try again in ${retryAfter} s.`, {
+    throw new ProxyError(429, 'rate_limited', `Too many ${what}; try again in ${retryAfter} s.`, {
       'retry-after': String(retryAfter),
     });
   }

@@ -109,10 +109,42 @@ describe('Marketing proxy coupon requests', () => {
         assert.equal((await post(proxy.url, coupon(), { 'idempotency-key': key })).status, 200, 'a replay is not a mint');
         const limitedKey = randomUUID();
         assert.equal((await post(proxy.url, coupon(), { 'idempotency-key': limitedKey })).status, 429);
-        assert.equal((await post(proxy.url, { operation: 'campaigns' })).status, 200, 'queries are not limited');
+        assert.equal((await post(proxy.url, { operation: 'campaigns' })).status, 200, 'queries have their own limit');
       } finally {
         await proxy.close();
       }
+    });
+
+    it('limits queries that miss the cache per address; hits and other addresses are not held back', async () => {
+      let upstreamCalls = 0;
+      for (const cache of [undefined, false] as const) {
+        const proxy = await serveProxy({
+          upstreamUrl: sandbox.marketingUrl,
+          trustProxy: true,
+          cache,
+          rateLimits: { queryMisses: { limit: 3, windowSeconds: 120 } },
+          transport: async (request) => {
+            upstreamCalls += 1;
+            const response = await fetch(request.url, { method: 'POST', headers: request.headers, body: request.body });
+            return { status: response.status, text: await response.text() };
+          },
+        });
+        try {
+          const from = { 'x-forwarded-for': '198.51.100.20' };
+          const campaign = (id: string, headers = from) => post(proxy.url, { operation: 'campaign', variables: { id } }, headers);
+          const statuses = [];
+          for (let index = 0; index < 5; index += 1) statuses.push((await campaign(`varied-${index}`)).status);
+          assert.deepEqual(statuses, [200, 200, 200, 429, 429], `cache ${String(cache)}`);
+          const limited = await campaign('varied-9');
+          assert.match(limited.body.error.message, /Too many queries/);
+          assert.ok(Number(limited.headers.get('retry-after')) > 0);
+          if (cache === undefined) assert.equal((await campaign('varied-0')).status, 200, 'a cached answer costs nothing');
+          assert.equal((await campaign('varied-0', { 'x-forwarded-for': '198.51.100.21' })).status, 200, 'another address has its own count');
+        } finally {
+          await proxy.close();
+        }
+      }
+      assert.equal(upstreamCalls, 3 + 3 + 1, 'refused misses never reached the upstream');
     });
 
     it('limits per shopper (address and browser without sign-in) beside the per-address limit', async () => {
