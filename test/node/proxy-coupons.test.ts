@@ -5,6 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { createMemoryStore } from '../../src/proxy/index.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
 import { temporaryDataDir } from './support/connect.ts';
 import { post, serveProxy, TEST_API_KEY, type ProxyUnderTest } from './support/proxy-server.ts';
@@ -76,6 +77,27 @@ describe('Marketing proxy coupon requests', () => {
       assert.equal(retry.status, 422);
       assert.equal(retry.body.error.code, 'no_coupon_objective');
       assert.equal(sandbox.stats().byOperation.requestCoupon ?? 0, requests);
+    });
+
+    it('keeps the answer for a campaign that does not exist for minutes, not a day: made-up ids cannot fill the store', async () => {
+      const written: { key: string; ttlMs: number }[] = [];
+      const memory = createMemoryStore();
+      const watched = { ...memory, set: (key: string, value: string, ttlMs: number) => (written.push({ key, ttlMs }), memory.set(key, value, ttlMs)) };
+      const recording = await serveProxy({ upstreamUrl: sandbox.marketingUrl, rateLimits: generous, store: watched });
+      try {
+        const key = randomUUID();
+        assert.equal((await post(recording.url, coupon('camp-made-up-1'), { 'idempotency-key': key })).status, 404);
+        const replay = await post(recording.url, coupon('camp-made-up-1'), { 'idempotency-key': key });
+        assert.equal(replay.status, 404);
+        assert.equal(replay.headers.get('idempotent-replayed'), 'true', 'a retry soon after gets the same answer');
+        assert.equal((await post(recording.url, coupon(), { 'idempotency-key': randomUUID() })).status, 200);
+        const records = written.filter((write) => write.key.startsWith('idem:'));
+        assert.equal(records.length, 2);
+        assert.ok(records[0]!.ttlMs <= 10 * 60_000, `a refusal is kept ${records[0]!.ttlMs} ms`);
+        assert.equal(records[1]!.ttlMs, 24 * 60 * 60_000, 'a coupon is kept for a day');
+      } finally {
+        await recording.close();
+      }
     });
 
     it('refuses malformed keys with 400', async () => {
