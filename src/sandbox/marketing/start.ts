@@ -1,6 +1,6 @@
 /** Starts the Marketing sandbox alone (startSandbox starts it beside Connect). */
 import { listen, resolvePort } from '../http.ts';
-import { resolveApiKey, resolveHost, type SandboxOptions } from '../options.ts';
+import { resolveAllowedHosts, resolveApiKey, resolveHost, type SandboxOptions } from '../options.ts';
 import { createMarketingApp } from './app.ts';
 import { MarketingState, type SandboxStats } from './resolvers.ts';
 import { defaultSeed } from './seed.ts';
@@ -22,7 +22,7 @@ export async function startMarketing(options: SandboxOptions = {}): Promise<Runn
   const seed = { ...defaultSeed(), ...structuredClone(options.seed ?? {}) };
   // The origin is known only once the port is bound; image URLs are built per request after that.
   const state = new MarketingState(seed, '');
-  const server = await listen(createMarketingApp(state, apiKey), resolveHost(options), port);
+  const server = await listen(createMarketingApp(state, apiKey), resolveHost(options), port, undefined, resolveAllowedHosts(options));
   state.origin = server.origin;
   return {
     marketingUrl: `${server.origin}/graphql`,
