@@ -231,7 +231,12 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
   async function query(call: OperationCall, cors: Record<string, string>, entry: AccessLogEntry, address: string): Promise<Response> {
     const load = () => callUpstream(upstream, documentFor(call.operation, call.variables), call.variables, true);
     // Each upstream call spends the merchant's key: misses count per address, hits are free.
-    const countMiss = () => consumeRateLimit(store, `query:${address}`, rateLimits.queryMisses, 'queries');
+    const countMiss = () =>
+      consumeRateLimit(store, `query:${address}`, rateLimits.queryMisses, 'queries').catch((error: unknown) => {
+        // A store that cannot count must not stop reads (they skip the cache the same way); only the limit refuses.
+        if (error instanceof ProxyError && error.status === 429) throw error;
+        log({ ...baseEntry('RATE_LIMIT'), status: 0, error: errorCode(error) });
+      });
     if (!cache) return countMiss().then(async () => jsonResponse(200, await load(), { 'cache-control': NO_STORE, ...cors }));
     const { body, state } = await cache.get(`${call.name}:${canonicalVariables(call.variables)}`, load, countMiss);
     entry.cache = state;

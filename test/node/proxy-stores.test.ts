@@ -160,6 +160,7 @@ describe('Redis', () => {
       const query = await post(proxy.url, { operation: 'campaigns', variables: { limit: 1 } });
       assert.equal(query.status, 200, 'queries go upstream without the cache');
       assert.equal(query.headers.get('x-cache'), 'MISS');
+      assert.ok(proxy.logs.some((entry) => entry.method === 'RATE_LIMIT' && entry.error === 'store_unavailable'), 'the uncounted query is logged');
     } finally {
       await proxy.close();
       await store.close();
