@@ -4,8 +4,10 @@
  */
 import { benchProxy, printProxyFigures } from './proxy.ts';
 import { benchPage, printPageFigures } from './page.ts';
+import { benchPageFill, printPageFillFigures } from './page-fill.ts';
 
 printProxyFigures(await benchProxy());
+printPageFillFigures(await benchPageFill());
 
 // Page figures need the built script tag (npm run build).
 console.log('\nPages in Chromium, built script tag, gzip, cache off, 390×844 (median of cold loads):');

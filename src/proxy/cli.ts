@@ -3,19 +3,50 @@
  * `loyalty-proxy`: the Marketing proxy as a standalone server at /api/marketing, configured from the
  * environment (MARKETING_API_URL, MARKETING_API_KEY, ALLOWED_ORIGINS, PORT, HOST, REDIS_URL,
  * CONNECT_URL, CONNECT_CLIENT_ID, REQUIRE_SIGNIN, REQUIRE_SIGNIN_CAMPAIGNS, TRUST_PROXY). Refuses to start, with exit
- * code 1, when a setting is missing or malformed.
+ * code 1, when a setting is missing or malformed, or when the Marketing API refuses the key.
+ * `loyalty-proxy doctor` checks the Marketing API instead (see doctor.ts) and exits 1 when it is not ready.
  */
 import { createServer } from 'node:http';
 import { ConfigError, readConfig, type ProxyServerConfig } from './config.ts';
 import { errorBody } from './errors.ts';
-import { createMarketingProxy } from './index.ts';
+import { diagnoseUpstream, formatDiagnosis, probeUpstream } from './doctor.ts';
+import { createMarketingProxy, DEFAULT_TIMEOUT_MS } from './index.ts';
 import { createNodeTransport, toNodeHandler } from './node.ts';
 import { createRedisStore } from './redis-store.ts';
 
 export const MOUNT_PATH = '/api/marketing';
 
-function start(config: ProxyServerConfig): void {
+const USAGE = 'Usage: loyalty-proxy          serve the Marketing proxy at /api/marketing\n       loyalty-proxy doctor   check the Marketing API before going live\n';
+
+/** A refused key is a start-up failure; an upstream that is down now may be up in a minute. */
+async function checkUpstream(config: ProxyServerConfig): Promise<void> {
+  const probe = await probeUpstream({ url: config.upstreamUrl, apiKey: config.apiKey, timeoutMs: DEFAULT_TIMEOUT_MS, transport: createNodeTransport() });
+  if (probe.kind === 'refused') {
+    process.stderr.write(
+      `loyalty-proxy: cannot start: the Marketing API refused MARKETING_API_KEY (HTTP ${probe.status}, ${probe.message}). ` +
+        'Check the key; `loyalty-proxy doctor` checks everything.\n',
+    );
+    process.exit(1);
+  }
+  if (probe.kind === 'unreachable') {
+    process.stderr.write(`loyalty-proxy: warning: the Marketing API cannot be reached (${probe.message}); requests answer 502 until it can.\n`);
+  } else if (probe.kind === 'throttled') {
+    process.stderr.write('loyalty-proxy: warning: the Marketing API is throttling this key (HTTP 429) at start-up.\n');
+  } else if (probe.kind === 'not_graphql') {
+    process.stderr.write(`loyalty-proxy: warning: MARKETING_API_URL answers HTTP ${probe.status} without GraphQL JSON: is it the GraphQL endpoint?\n`);
+  }
+}
+
+async function doctor(config: ProxyServerConfig): Promise<void> {
   for (const warning of config.warnings) process.stderr.write(`loyalty-proxy: warning: ${warning}\n`);
+  const diagnosis = await diagnoseUpstream({ upstreamUrl: config.upstreamUrl, apiKey: config.apiKey, transport: createNodeTransport() });
+  process.stdout.write(formatDiagnosis(diagnosis));
+  process.exitCode = diagnosis.ok ? 0 : 1;
+}
+
+async function start(config: ProxyServerConfig): Promise<void> {
+  for (const warning of config.warnings) process.stderr.write(`loyalty-proxy: warning: ${warning}\n`);
+  await checkUpstream(config);
   const store = config.redisUrl ? createRedisStore({ url: config.redisUrl }) : undefined;
   const proxy = toNodeHandler(
     createMarketingProxy({
@@ -64,9 +95,22 @@ function start(config: ProxyServerConfig): void {
   process.once('SIGTERM', stop);
 }
 
-try {
-  start(readConfig(process.env));
-} catch (error) {
-  process.stderr.write(`loyalty-proxy: ${error instanceof ConfigError ? error.message : String(error)}\n`);
-  process.exit(1);
+async function main(command: string | undefined): Promise<void> {
+  if (command === '--help' || command === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (command !== undefined && command !== 'doctor') {
+    process.stderr.write(`loyalty-proxy: unknown command "${command}".\n${USAGE}`);
+    process.exit(1);
+  }
+  try {
+    const config = readConfig(process.env);
+    await (command === 'doctor' ? doctor(config) : start(config));
+  } catch (error) {
+    process.stderr.write(`loyalty-proxy: ${error instanceof ConfigError ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
 }
+
+void main(process.argv[2]);

@@ -11,24 +11,36 @@ import { corsHeadersFor, normalizeOrigins, preflightResponse } from './cors.ts';
 import { sha256Hex } from './digest.ts';
 import { errorResponse, jsonResponse, NO_STORE, ProxyError, scrub } from './errors.ts';
 import { IdempotencyKeys, idempotencyKeyOf, type Outcome } from './idempotency.ts';
-import { BUILT_IN_OPERATIONS, canonicalVariables, documentFor, type PersistedOperation } from './operations.ts';
+import { BuiltInOperations, type BuiltInAnswer } from './built-ins.ts';
+import { PageCursors } from './cursor.ts';
+import { UpstreamDocuments } from './documents.ts';
+import { BUILT_IN_OPERATIONS, canonicalVariables, type PersistedOperation, type Variables } from './operations.ts';
+import { resolvePageFill, type PageFillLimits } from './pages.ts';
 import { checkRateLimitRule, consumeRateLimit, DEFAULT_RATE_LIMITS, rateLimitAddress, type RateLimits } from './rate-limit.ts';
 import { readOperationCall, type OperationCall } from './request.ts';
 import { SigninChecker } from './signin.ts';
 import { createMemoryStore, type ProxyStore } from './store.ts';
-import { callUpstream, fetchTransport, UpstreamError, type UpstreamSettings, type UpstreamTransport } from './upstream.ts';
+import { callUpstream, fetchField, fetchTransport, UpstreamError, withoutKey, type UpstreamSettings, type UpstreamTransport } from './upstream.ts';
+import { UPSTREAM_KEY_REFUSED } from './upstream-errors.ts';
+import { createSchemaCache, INTROSPECTION_QUERY, type IntrospectionOption } from './upstream-schema.ts';
 
 export { IMAGE_WIDTHS, BUILT_IN_OPERATIONS, type PersistedOperation, type VariableRule } from './operations.ts';
 export { DEFAULT_CACHE, type CacheSettings } from './cache.ts';
 export { DEFAULT_RATE_LIMITS, type RateLimits, type RateLimitRule } from './rate-limit.ts';
 export { createMemoryStore, type ProxyStore, type CounterState, type MemoryStoreOptions } from './store.ts';
 export { MAX_BODY_BYTES } from './request.ts';
-export { fetchTransport, type UpstreamTransport, type UpstreamRequest } from './upstream.ts';
+export { fetchTransport, type UpstreamTransport, type UpstreamRequest, type UpstreamReply } from './upstream.ts';
+export { diagnoseUpstream, formatDiagnosis, type Diagnosis, type DiagnoseOptions, type Finding } from './doctor.ts';
+export { DEFAULT_SCHEMA_REFRESH_MS } from './upstream-schema.ts';
+export { DEFAULT_PAGE_FILL, type PageFillLimits } from './pages.ts';
+export { isSchemaMismatch } from './documents.ts';
+export { UPSTREAM_KEY_REFUSED, UPSTREAM_SCHEMA_MISMATCH, UPSTREAM_THROTTLED } from './upstream-errors.ts';
 export { verifyShopper, createShopperVerifier, ShopperVerificationError, type VerifyShopperOptions } from './verify-shopper.ts';
 export { ID_TOKEN_HEADER, type ShopperTokens, type VerifiedShopper, type ShopperVerificationCode } from './signin.ts';
 
 /** Default upstream timeout: a coupon widget should answer or fail within seconds. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
+
 
 /** One line of the access log: no secrets, no tokens, no variables. */
 export interface AccessLogEntry {
@@ -40,8 +52,14 @@ export interface AccessLogEntry {
   cache?: CacheState;
   replayed?: boolean;
   error?: string;
-  /** For unexpected (500) failures only: what went wrong, with secrets removed. */
+  /** For unexpected (500) failures, configuration problems and `SCHEMA` entries: what went wrong, with secrets removed. */
   detail?: string;
+  /** Built-in operations: records left out of the answer because the widgets cannot use them. */
+  dropped?: number;
+  /** Built-in operations: upstream calls made for this answer (more than one when filling a page). */
+  upstreamCalls?: number;
+  /** Built-in operations: upstream errors came with usable data, which was served. */
+  partial?: boolean;
 }
 
 export interface MarketingProxyOptions {
@@ -72,6 +90,19 @@ export interface MarketingProxyOptions {
   cache?: Partial<CacheSettings> | false;
   /** Coupon rate limits; each rule may be `false`. Defaults in DEFAULT_RATE_LIMITS. */
   rateLimits?: Partial<RateLimits>;
+  /**
+   * Signs the proxy's page cursors (`nextToken`); default the API key. Every instance behind one
+   * load balancer needs the same value to accept the others' cursors.
+   */
+  cursorSecret?: string;
+  /** Bounds on filling a page from sparse upstream pages; defaults in DEFAULT_PAGE_FILL. */
+  pageFill?: Partial<PageFillLimits>;
+  /**
+   * Read the upstream's schema (GraphQL introspection, on first use) and fit the built-in documents to
+   * it; read again after the upstream refuses a document, at most once per `minIntervalMs` (default
+   * 30 s). `false`: never ask; documents then carry values as literals and name no upstream types.
+   */
+  introspection?: IntrospectionOption;
   /** Extra (or replacement) named operations with their documents, for hosts that need more fields. */
   operations?: Record<string, PersistedOperation>;
   /** Receives one access-log entry per request; default writes it as one JSON line to stdout. */
@@ -199,6 +230,27 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
   const needsSignin = (call: OperationCall): boolean =>
     signinCampaigns === 'all' || (signinCampaigns !== undefined && signinCampaigns.has(comparableId(String(call.variables.campaignId ?? ''))));
   const idempotency = new IdempotencyKeys(store, timeoutMs * 2 + 5_000);
+  const documents = new UpstreamDocuments(createSchemaCache(options.introspection, () => callUpstream(upstream, INTROSPECTION_QUERY, {}, true), (outcome) =>
+    log({
+      ...baseEntry('SCHEMA'),
+      ...(outcome.kind === 'schema'
+        ? { detail: 'The Marketing API schema was read: documents fit it again.' }
+        : { error: 'introspection_unavailable', detail: `No upstream schema (${scrub(outcome.reason, [apiKey])}): documents carry literal values.` }),
+    }),
+  ));
+  const builtIns = new BuiltInOperations(new PageCursors(options.cursorSecret || apiKey), resolvePageFill(options.pageFill));
+  /** A built-in operation, and not a host's operation of the same name: its answers are normalized. */
+  const isBuiltIn = (call: OperationCall) => BUILT_IN_OPERATIONS[call.name] === call.operation;
+  /** The one way a built-in operation's request goes upstream, with these variables (its document: documents.ts). */
+  const sendBuiltIn = (call: OperationCall, retry: boolean) => (variables: Variables) =>
+    documents.attempt({ ...call, variables }, (request) => fetchField(upstream, request.query, request.variables, retry, call.name));
+  /** Puts a built-in answer's counts in the access log and returns its body. */
+  const served = (answer: BuiltInAnswer, entry: AccessLogEntry): string => {
+    entry.upstreamCalls = answer.upstreamCalls;
+    if (answer.dropped) entry.dropped = answer.dropped;
+    if (answer.partial) entry.partial = true;
+    return withoutKey(answer.body, apiKey);
+  };
   const logger = options.logger ?? writeJsonLine;
   const log = (entry: AccessLogEntry) => {
     try {
@@ -229,7 +281,9 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
   }
 
   async function query(call: OperationCall, cors: Record<string, string>, entry: AccessLogEntry, address: string): Promise<Response> {
-    const load = () => callUpstream(upstream, documentFor(call.operation, call.variables), call.variables, true);
+    const load = isBuiltIn(call)
+      ? async () => served(await builtIns.query(call.name, call.variables, sendBuiltIn(call, true)), entry)
+      : () => documents.attempt(call, (request) => callUpstream(upstream, request.query, request.variables, true));
     // Each upstream call spends the merchant's key: misses count per address, hits are free.
     const countMiss = () =>
       consumeRateLimit(store, `query:${address}`, rateLimits.queryMisses, 'queries').catch((error: unknown) => {
@@ -264,9 +318,11 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
     const mint = async (): Promise<Outcome> => {
       await consumeRateLimit(store, `addr:${address}`, rateLimits.perAddress);
       await consumeRateLimit(store, `shopper:${shopperKey}`, rateLimits.perShopper);
-      const document = documentFor(call.operation, call.variables);
       try {
-        return { status: 200, body: await callUpstream(upstream, document, call.variables, false) };
+        const body = isBuiltIn(call)
+          ? served(await builtIns.mint(call.name, call.variables, sendBuiltIn(call, false)), entry)
+          : await documents.attempt(call, (request) => callUpstream(upstream, request.query, request.variables, false));
+        return { status: 200, body };
       } catch (error) {
         // A timeout or a broken answer is recorded for the key (the upstream may have minted): say so, and what to do.
         if (idempotencyKey !== undefined && error instanceof UpstreamError && error.mayHaveRun && error.status >= 500) {
@@ -285,7 +341,8 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
         `${scope}:${idempotencyKey}`,
         `${call.name}:${canonicalVariables(call.variables)}`,
         mint,
-        (error) => (error instanceof ProxyError && error.status === 429) || (error instanceof UpstreamError && !error.mayHaveRun),
+        // Freed when nothing happened upstream and a retry may succeed; definite answers (404, 422) are kept.
+        (error) => (error instanceof ProxyError && error.status === 429) || (error instanceof UpstreamError && !error.mayHaveRun && error.status >= 429),
       );
       outcome = result;
       if (result.replayed) {
@@ -320,6 +377,10 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
         error instanceof ProxyError ? error : new ProxyError(500, 'internal_error', 'The Marketing proxy failed to handle the request.');
       if (!(error instanceof ProxyError)) entry.detail = scrub(error instanceof Error ? error.message : String(error), [apiKey]);
       entry.error = known.code;
+      if (known.code === UPSTREAM_KEY_REFUSED) {
+        // Not the shopper's problem: the merchant's configuration. Said once more, as a problem to fix.
+        log({ ...baseEntry('CONFIG'), status: known.status, error: known.code, detail: 'The Marketing API refused MARKETING_API_KEY: fix the proxy configuration.' });
+      }
       response = errorResponse(known, cors);
     }
     entry.status = response.status;

@@ -48,7 +48,8 @@ export function createNodeTransport(options: NodeTransportOptions = {}): Upstrea
         response.once('error', fail);
         response.once('end', () => {
           clearTimeout(timer);
-          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') });
+          const retryAfter = response.headers['retry-after'];
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), retryAfter });
         });
       });
       request.end(body);

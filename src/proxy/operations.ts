@@ -16,6 +16,8 @@ export const MAX_STRING_LENGTH = 256;
 export const MAX_NEXT_TOKEN_LENGTH = 8192;
 export const MAX_LIMIT = 50;
 
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
 export type VariableRule =
   | { type: 'string'; required?: boolean; maxLength?: number }
   | { type: 'int'; required?: boolean; min: number; max: number }
@@ -108,6 +110,8 @@ export function validateVariables(operation: PersistedOperation, input: unknown)
         if (value.length === 0 || value.length > maxLength) {
           invalid(`Variable "${name}" must be 1 to ${maxLength} characters long.`);
         }
+        // A lone surrogate (JSON allows "\ud800") is no text: no upstream could match it, and GraphQL cannot write it.
+        if (LONE_SURROGATE.test(value)) invalid(`Variable "${name}" must be valid Unicode text.`);
         break;
       }
       case 'int':

@@ -1,10 +1,14 @@
 /**
  * The one place that talks to the Marketing API: adds `x-api-key`, enforces the timeout, retries a
  * query once after a network failure (never a mutation: it may have minted), and turns every upstream
- * answer into either the proxy's success body `{"data": …}` or a ProxyError with a fitting status.
+ * answer into either data or an UpstreamError (./upstream-errors.ts says which).
  */
-import { ProxyError, scrub } from './errors.ts';
-import type { Variables } from './operations.ts';
+import { classifyFailure, UpstreamError, type UpstreamGraphQLError } from './upstream-errors.ts';
+
+export { UpstreamError } from './upstream-errors.ts';
+
+/** Variables as sent upstream (documents may rename or add them). */
+type UpstreamVariables = Readonly<Record<string, unknown>>;
 
 /** One upstream POST: what the proxy sends and the status and text it gets back. */
 export interface UpstreamRequest {
@@ -19,7 +23,14 @@ export interface UpstreamRequest {
  * How the proxy sends its upstream requests. It rejects with an error named `TimeoutError` when the
  * time is up, and with the network error (carrying `code`, e.g. ECONNREFUSED) otherwise.
  */
-export type UpstreamTransport = (request: UpstreamRequest) => Promise<{ status: number; text: string }>;
+export type UpstreamTransport = (request: UpstreamRequest) => Promise<UpstreamReply>;
+
+/** The upstream's answer: status, body text and, when it sent one, its Retry-After header. */
+export interface UpstreamReply {
+  status: number;
+  text: string;
+  retryAfter?: string;
+}
 
 /** Upstream answers larger than this are refused: the Marketing answers are a few kB. */
 export const MAX_UPSTREAM_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -63,7 +74,8 @@ export async function readTextLimited(response: Response, maxBytes: number): Pro
 export function fetchTransport(fetchImpl: typeof fetch, maxResponseBytes = MAX_UPSTREAM_RESPONSE_BYTES): UpstreamTransport {
   return async ({ url, body, headers, timeoutMs }) => {
     const response = await fetchImpl(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
-    return { status: response.status, text: await readTextLimited(response, maxResponseBytes) };
+    const retryAfter = response.headers.get('retry-after') ?? undefined;
+    return { status: response.status, text: await readTextLimited(response, maxResponseBytes), retryAfter };
   };
 }
 
@@ -74,30 +86,12 @@ export interface UpstreamSettings {
   transport: UpstreamTransport;
 }
 
-/** Upstream GraphQL error codes and the HTTP status the browser gets for them; others give 502. */
-export const UPSTREAM_ERROR_STATUS: Readonly<Record<string, number>> = {
-  BAD_USER_INPUT: 400,
-  NOT_FOUND: 404,
-  NO_COUPON_OBJECTIVE: 422,
-};
-
-/**
- * An upstream failure. `mayHaveRun` is false when the upstream provably did not run the operation:
- * the connection was refused, or the upstream refused the request outright (HTTP 401, 403 or 429:
- * a wrong key, or its own rate limit), so a coupon request may be tried again with the same key.
- */
-export class UpstreamError extends ProxyError {
-  constructor(status: number, code: string, message: string, readonly mayHaveRun: boolean) {
-    super(status, code, message);
-  }
-}
-
 /** Whether an upstream answer with this HTTP status may have come after running the operation. */
 const mayHaveRun = (httpStatus: number) => httpStatus !== 401 && httpStatus !== 403 && httpStatus !== 429;
 
 interface GraphQLAnswer {
-  data?: unknown;
-  errors?: { message?: unknown; extensions?: { code?: unknown } }[];
+  data?: Record<string, unknown> | null;
+  errors?: UpstreamGraphQLError[];
 }
 
 function refusedBeforeSending(error: unknown): boolean {
@@ -115,7 +109,7 @@ function isTimeout(error: unknown): boolean {
   return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
 }
 
-async function send(settings: UpstreamSettings, body: string): Promise<{ status: number; text: string }> {
+async function send(settings: UpstreamSettings, body: string): Promise<UpstreamReply> {
   try {
     return await settings.transport({
       url: settings.url,
@@ -135,14 +129,37 @@ async function send(settings: UpstreamSettings, body: string): Promise<{ status:
   }
 }
 
-function toProxyError(answer: GraphQLAnswer, httpStatus: number, secrets: readonly string[]): ProxyError {
-  const first = answer.errors?.[0];
-  const rawCode = first?.extensions?.code;
-  const code = typeof rawCode === 'string' && /^[A-Za-z0-9_]{1,64}$/.test(rawCode) ? rawCode : 'upstream_error';
-  const message = typeof first?.message === 'string' ? scrub(first.message, secrets) : 'The Marketing API reported an error.';
-  // Upstream codes are passed on in the proxy's own lower-case style: NOT_FOUND → not_found.
-  return new UpstreamError(UPSTREAM_ERROR_STATUS[code] ?? 502, code.toLowerCase(), message, mayHaveRun(httpStatus));
+/** One exchange with the upstream; `retry` allows one more attempt after a network failure (queries only). */
+async function exchange(settings: UpstreamSettings, query: string, variables: UpstreamVariables, retry: boolean): Promise<UpstreamReply> {
+  const requestBody = JSON.stringify({ query, variables });
+  try {
+    return await send(settings, requestBody);
+  } catch (error) {
+    if (!retry || !(error instanceof UpstreamError) || error.code !== 'upstream_unavailable') throw error;
+    return send(settings, requestBody);
+  }
 }
+
+function parseAnswer(reply: UpstreamReply): GraphQLAnswer {
+  let answer: unknown;
+  try {
+    answer = JSON.parse(reply.text);
+  } catch {
+    if (reply.status === 401 || reply.status === 403 || reply.status === 429) throw failure(reply, [], false);
+    throw new UpstreamError(502, 'upstream_error', `The Marketing API answered with HTTP ${reply.status} and no JSON.`, mayHaveRun(reply.status));
+  }
+  if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
+    throw new UpstreamError(502, 'upstream_error', 'The Marketing API answered with an unexpected body.', mayHaveRun(reply.status));
+  }
+  return answer as GraphQLAnswer;
+}
+
+function failure(reply: UpstreamReply, errors: readonly UpstreamGraphQLError[], nothingRan: boolean, secrets: readonly string[] = []): UpstreamError {
+  return classifyFailure({ httpStatus: reply.status, errors, retryAfter: reply.retryAfter, nothingRan }, secrets);
+}
+
+const errorsOf = (answer: GraphQLAnswer): UpstreamGraphQLError[] =>
+  Array.isArray(answer.errors) ? answer.errors.filter((error) => typeof error === 'object' && error !== null) : [];
 
 /**
  * A 200 whose body is compact `{"data":{…}}` without an `"errors"` token anywhere is passed on as
@@ -150,47 +167,57 @@ function toProxyError(answer: GraphQLAnswer, httpStatus: number, secrets: readon
  * per call on our CI machines). Inside JSON strings quotes are escaped, so `"errors"` cannot hide
  * in text; anything else (errors, null data, other layouts) takes the parsing path below.
  */
-function isPlainSuccess(reply: { status: number; text: string }): boolean {
+function isPlainSuccess(reply: UpstreamReply): boolean {
   return reply.status === 200 && reply.text.startsWith('{"data":{') && reply.text.endsWith('}') && !reply.text.includes('"errors"');
 }
 
 /** The key must never reach a browser, even if an upstream were to echo it inside its data. */
-function withoutKey(body: string, apiKey: string): string {
+export function withoutKey(body: string, apiKey: string): string {
   if (!body.includes(apiKey)) return body;
   throw new UpstreamError(502, 'upstream_error', 'The Marketing API answered with something the proxy will not pass on.', true);
 }
 
 /**
- * Sends one operation upstream and returns the body to pass on, `{"data": …}`. `retry` allows one
- * more attempt after a network failure (for queries only).
+ * A host's own operation: sends it and returns the body to pass on unchanged, `{"data": …}`; any
+ * GraphQL error fails the call.
  */
-export async function callUpstream(
-  settings: UpstreamSettings,
-  query: string,
-  variables: Variables,
-  retry: boolean,
-): Promise<string> {
-  const requestBody = JSON.stringify({ query, variables });
-  let reply: { status: number; text: string };
-  try {
-    reply = await send(settings, requestBody);
-  } catch (error) {
-    if (!retry || !(error instanceof UpstreamError) || error.code !== 'upstream_unavailable') throw error;
-    reply = await send(settings, requestBody);
-  }
+export async function callUpstream(settings: UpstreamSettings, query: string, variables: UpstreamVariables, retry: boolean): Promise<string> {
+  const reply = await exchange(settings, query, variables, retry);
   if (isPlainSuccess(reply)) return withoutKey(reply.text, settings.apiKey);
-  let answer: GraphQLAnswer;
-  try {
-    answer = JSON.parse(reply.text) as GraphQLAnswer;
-  } catch {
-    throw new UpstreamError(502, 'upstream_error', `The Marketing API answered with HTTP ${reply.status} and no JSON.`, mayHaveRun(reply.status));
-  }
-  if (answer === null || typeof answer !== 'object') {
-    throw new UpstreamError(502, 'upstream_error', 'The Marketing API answered with an unexpected body.', mayHaveRun(reply.status));
-  }
-  if (Array.isArray(answer.errors) && answer.errors.length > 0) throw toProxyError(answer, reply.status, [settings.apiKey]);
-  if (reply.status < 200 || reply.status > 299 || answer.data === undefined || answer.data === null) {
-    throw new UpstreamError(502, 'upstream_error', `The Marketing API answered with HTTP ${reply.status}.`, mayHaveRun(reply.status));
-  }
+  const answer = parseAnswer(reply);
+  const errors = errorsOf(answer);
+  const noData = answer.data === undefined || answer.data === null;
+  if (errors.length > 0) throw failure(reply, errors, noData && reply.status < 500, [settings.apiKey]);
+  if (reply.status < 200 || reply.status > 299 || noData) throw failure(reply, [], false);
   return withoutKey(JSON.stringify({ data: answer.data }), settings.apiKey);
+}
+
+/** The result of one field: its value (null when the upstream says so) and whether errors came with it. */
+export interface FieldAnswer {
+  value: unknown;
+  /** GraphQL errors came with a usable result (partial data): the value may hold nulls for them. */
+  partial: boolean;
+}
+
+/**
+ * A built-in operation: sends it and returns the value of its one top-level `field`. Partial data
+ * (HTTP 200 with errors and a non-null result) is a result; errors without a result are classified.
+ */
+export async function fetchField(settings: UpstreamSettings, query: string, variables: UpstreamVariables, retry: boolean, field: string): Promise<FieldAnswer> {
+  const reply = await exchange(settings, query, variables, retry);
+  const answer = parseAnswer(reply);
+  const errors = errorsOf(answer);
+  const success = reply.status >= 200 && reply.status <= 299;
+  const data = answer.data !== null && typeof answer.data === 'object' && !Array.isArray(answer.data) ? answer.data : undefined;
+  const value = data?.[field];
+  if (errors.length > 0) {
+    if (success && value !== undefined && value !== null) return { value, partial: true };
+    // Errors with no result: the engine validated the document and refused it, or the resolver failed.
+    throw failure(reply, errors, reply.status < 500, [settings.apiKey]);
+  }
+  if (!success) throw failure(reply, [], false);
+  if (!data || value === undefined) {
+    throw new UpstreamError(502, 'upstream_error', `The Marketing API answered without "${field}".`, true);
+  }
+  return { value, partial: false };
 }

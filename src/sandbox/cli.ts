@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { AppRegistry, checkRegistration, type RegisterAppInput } from './connect/apps.ts';
 import { SEED_USERS } from './connect/users.ts';
 import { KeyRing } from './keys.ts';
+import { SANDBOX_FLAVORS, type SandboxFlavor } from './options.ts';
 import { startSandbox } from './sandbox.ts';
 import { resolveDataDir } from './store.ts';
 
@@ -22,9 +23,11 @@ Commands:
 
 Options:
   --data-dir DIR    Where apps, users, keys, tokens and sessions persist (default .sandbox-data)
+  --flavor NAME     Marketing flavour: default, or appsync (answers as AWS AppSync with Amplify resolvers)
   -h, --help        Show this help
 
-Environment: CONNECT_PORT (4001), MARKETING_PORT (4002), DEMO_PORT (5173), SANDBOX_API_KEY (sandbox-api-key).
+Environment: CONNECT_PORT (4001), MARKETING_PORT (4002), DEMO_PORT (5173), SANDBOX_API_KEY (sandbox-api-key),
+             SANDBOX_FLAVOR (default).
 `;
 
 export class UsageError extends Error {}
@@ -38,6 +41,7 @@ function parse(argv: string[]) {
       options: {
         help: { type: 'boolean', short: 'h' },
         'data-dir': { type: 'string' },
+        flavor: { type: 'string' },
         name: { type: 'string' },
         'redirect-uri': { type: 'string', multiple: true },
       },
@@ -47,12 +51,12 @@ function parse(argv: string[]) {
   }
 }
 
-async function serve(dataDir: string): Promise<number> {
-  const sandbox = await startSandbox({ dataDir });
+async function serve(dataDir: string, flavor: SandboxFlavor | undefined): Promise<number> {
+  const sandbox = await startSandbox({ dataDir, flavor });
   const users = SEED_USERS.map((user) => `${user.username} / ${user.password}`).join(', ');
   console.log(`Loyalty sandbox is running (data in ${dataDir})
   Connect (OpenID issuer)  ${sandbox.connectUrl}
-  Marketing GraphQL        ${sandbox.marketingUrl}
+  Marketing GraphQL        ${sandbox.marketingUrl} (${sandbox.flavor} flavour)
   Marketing API key        ${sandbox.apiKey}
   Demo app client_id       ${sandbox.demoApp.app_id}
   Wallet users             ${users}
@@ -67,7 +71,7 @@ Press Ctrl+C to stop.`);
 
 export type CliCommand =
   | { kind: 'help' }
-  | { kind: 'serve'; dataDir: string }
+  | { kind: 'serve'; dataDir: string; flavor?: SandboxFlavor }
   | { kind: 'register-app'; dataDir: string; input: RegisterAppInput }
   | { kind: 'add-key'; dataDir: string };
 
@@ -78,11 +82,16 @@ export function parseCommand(argv: string[]): CliCommand {
   if (positionals.length > 1) throw new UsageError(`Unexpected argument: ${positionals[1]}`);
   const command = positionals[0] ?? 'serve';
   const dataDir = resolveDataDir(values['data-dir']);
+  if (command !== 'serve' && values.flavor !== undefined) throw new UsageError('--flavor belongs to serve');
+  if (values.flavor !== undefined && !SANDBOX_FLAVORS.includes(values.flavor as SandboxFlavor)) {
+    throw new UsageError(`--flavor must be one of ${SANDBOX_FLAVORS.join(', ')}, got ${JSON.stringify(values.flavor)}`);
+  }
   if (command !== 'register-app' && (values.name !== undefined || values['redirect-uri'] !== undefined)) {
     throw new UsageError('--name and --redirect-uri belong to register-app');
   }
   switch (command) {
     case 'serve':
+      return values.flavor === undefined ? { kind: command, dataDir } : { kind: command, dataDir, flavor: values.flavor as SandboxFlavor };
     case 'add-key':
       return { kind: command, dataDir };
     case 'register-app': {
@@ -106,7 +115,7 @@ export async function main(argv: string[]): Promise<number> {
       console.log(USAGE);
       return 0;
     case 'serve':
-      return serve(command.dataDir);
+      return serve(command.dataDir, command.flavor);
     case 'register-app':
       console.log(JSON.stringify(new AppRegistry(command.dataDir).register(command.input), null, 2));
       return 0;

@@ -1,5 +1,10 @@
 /** The sandbox's options and their defaults (environment variables first, then fixed defaults). */
+import type { AppSyncSeed } from './marketing/appsync/records.ts';
 import type { MarketingSeed } from './marketing/seed.ts';
+
+/** Which Marketing engine the sandbox imitates: our own schema, or AWS AppSync with Amplify-generated resolvers. */
+export type SandboxFlavor = 'default' | 'appsync';
+export const SANDBOX_FLAVORS: readonly SandboxFlavor[] = ['default', 'appsync'];
 
 export interface SandboxOptions {
   /** Connect's port; default env CONNECT_PORT ?? 4001; 0 picks a free port. */
@@ -22,8 +27,15 @@ export interface SandboxOptions {
   tokenLifetimeSeconds?: number;
   /** The demo site's origin; the seeded demo app's redirect URIs are built on it. Default http://localhost:${DEMO_PORT ?? 5173}. */
   demoOrigin?: string;
-  /** Replaces the default Marketing records (for tests, e.g. hostile text); missing parts keep the default. */
-  seed?: Partial<MarketingSeed>;
+  /**
+   * Replaces the default Marketing records (for tests, e.g. hostile text); missing parts keep the default.
+   * The appsync flavour takes its own record shape (start from `appsyncSeed()`).
+   */
+  seed?: Partial<MarketingSeed> | Partial<AppSyncSeed>;
+  /** The Marketing flavour; default env SANDBOX_FLAVOR ?? 'default'. */
+  flavor?: SandboxFlavor;
+  /** appsync flavour: false refuses introspection (`__schema`, `__type`) as AppSync can. Default true. */
+  introspection?: boolean;
 }
 
 export const DEFAULT_API_KEY = 'sandbox-api-key';
@@ -41,4 +53,12 @@ export function resolveApiKey(options: SandboxOptions): string {
 export function resolveAllowedHosts(options: SandboxOptions): string[] {
   const listed = options.allowedHosts ?? process.env.SANDBOX_ALLOWED_HOSTS?.split(',') ?? [];
   return [...listed, resolveHost(options)].map((name) => name.trim().toLowerCase()).filter(Boolean);
+}
+
+export function resolveFlavor(options: SandboxOptions): SandboxFlavor {
+  const raw = options.flavor ?? (process.env.SANDBOX_FLAVOR || 'default');
+  if (!SANDBOX_FLAVORS.includes(raw as SandboxFlavor)) {
+    throw new Error(`The sandbox flavor must be one of ${SANDBOX_FLAVORS.join(', ')}, got ${JSON.stringify(raw)}`);
+  }
+  return raw as SandboxFlavor;
 }

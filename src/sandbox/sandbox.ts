@@ -3,7 +3,7 @@ import type { AppRegistration, RegisterAppInput } from './connect/apps.ts';
 import { startConnect } from './connect/start.ts';
 import type { SandboxStats } from './marketing/resolvers.ts';
 import { startMarketing } from './marketing/start.ts';
-import type { SandboxOptions } from './options.ts';
+import type { SandboxFlavor, SandboxOptions } from './options.ts';
 
 export interface RunningSandbox {
   /** e.g. http://localhost:4001; also the issuer. */
@@ -19,6 +19,10 @@ export interface RunningSandbox {
   /** Counters since start (or resetStats), counted at the GraphQL server. */
   stats(): SandboxStats;
   resetStats(): void;
+  /** The Marketing flavour this sandbox serves. */
+  flavor: SandboxFlavor;
+  /** The next `count` authenticated Marketing requests answer 429 (a test hook). */
+  throttleNext(count: number): void;
   close(): Promise<void>;
 }
 
@@ -40,6 +44,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     addSigningKey: connect.addSigningKey,
     stats: marketing.stats,
     resetStats: marketing.resetStats,
+    flavor: marketing.flavor,
+    throttleNext: marketing.throttleNext,
     close: async () => {
       await Promise.all([connect.close(), marketing.close()]);
     },

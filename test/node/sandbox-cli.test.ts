@@ -56,10 +56,13 @@ describe('Sandbox CLI', () => {
       [['--port', '1'], /Unknown option '--port'/],
       [['--data-dir'], /--data-dir/],
       [['add-key', '--name', 'x'], /belong to register-app/],
+      [['--flavor', 'apollo'], /--flavor must be one of default, appsync/],
+      [['add-key', '--flavor', 'appsync'], /--flavor belongs to serve/],
     ];
     for (const [args, message] of cases) assert.throws(() => parseCommand(args), (error: Error) => error instanceof UsageError && message.test(error.message), args.join(' '));
     assert.deepEqual(parseCommand(['--data-dir', data.dir]), { kind: 'serve', dataDir: data.dir });
     assert.deepEqual(parseCommand(['add-key', '--data-dir', data.dir]), { kind: 'add-key', dataDir: data.dir });
+    assert.deepEqual(parseCommand(['serve', '--flavor', 'appsync', '--data-dir', data.dir]), { kind: 'serve', dataDir: data.dir, flavor: 'appsync' });
   });
 
   it('prints help', async () => {
@@ -69,14 +72,20 @@ describe('Sandbox CLI', () => {
     assert.match(stdout, /add-key/);
   });
 
+  /** Runs `serve` and waits for its banner. */
+  async function serve(args: string[]) {
+    const child = spawnCli(['--data-dir', data.dir, ...args], { CONNECT_PORT: '0', MARKETING_PORT: '0', SANDBOX_API_KEY: 'cli-key' });
+    let stdout = '';
+    while (!/Press Ctrl\+C/.test(stdout)) {
+      const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
+      stdout += chunk.toString();
+    }
+    return { child, stdout };
+  }
+
   it('serves both services on the configured ports and stops on SIGTERM', async () => {
-    const child = spawnCli(['--data-dir', data.dir], { CONNECT_PORT: '0', MARKETING_PORT: '0', SANDBOX_API_KEY: 'cli-key' });
+    const { child, stdout } = await serve([]);
     try {
-      let stdout = '';
-      while (!/Press Ctrl\+C/.test(stdout)) {
-        const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
-        stdout += chunk.toString();
-      }
       const connectUrl = /Connect \(OpenID issuer\)\s+(\S+)/.exec(stdout)![1]!;
       const marketingUrl = /Marketing GraphQL\s+(\S+)/.exec(stdout)![1]!;
       assert.match(stdout, /Marketing API key\s+cli-key/);
@@ -91,6 +100,18 @@ describe('Sandbox CLI', () => {
       assert.deepEqual(await closed, [0, null]);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('serves the appsync flavour with --flavor appsync', async () => {
+    const { child, stdout } = await serve(['--flavor', 'appsync']);
+    try {
+      const marketingUrl = /Marketing GraphQL\s+(\S+) \(appsync flavour\)/.exec(stdout)![1]!;
+      const graphql = await fetch(marketingUrl, { method: 'POST', headers: { 'x-api-key': 'cli-key', 'content-type': 'application/json' }, body: '{"query":"{ campaigns(limit: 1) { __typename } }"}' });
+      assert.deepEqual(await graphql.json(), { data: { campaigns: { __typename: 'ModelCampaignConnection' } } });
+    } finally {
+      child.kill('SIGTERM');
+      await once(child, 'close');
     }
   });
 });

@@ -1,20 +1,24 @@
 /**
  * Starts the real sandbox (Connect + Marketing on ephemeral ports, data in a temporary folder) and
- * the real Marketing proxy in front of it, for browser and end-to-end tests.
+ * the real Marketing proxy in front of it, for browser and end-to-end tests; beside them a second
+ * Marketing sandbox in the appsync flavour (AWS AppSync's ways) with its own proxy.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultSeed, startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
+import { defaultSeed, startMarketing, startSandbox, type RunningMarketing, type RunningSandbox } from '../../src/sandbox/index.ts';
 import { hostileBusinessAccounts, hostileCampaigns } from '../browser/marketing/hostile-seed.ts';
 import { createMarketingProxy } from '../../src/proxy/index.ts';
+import type { PageFillLimits } from '../../src/proxy/pages.ts';
 import { toNodeHandler } from '../../src/proxy/node.ts';
 
 export interface TestEnv {
   connectUrl: string;
   marketingUrl: string;
   proxyPath: string;
+  /** The proxy in front of the appsync-flavoured Marketing sandbox. */
+  appsyncProxyPath: string;
   clientId: string;
   redirectUri: string;
 }
@@ -22,6 +26,9 @@ export interface TestEnv {
 export interface TestServices {
   sandbox: RunningSandbox;
   proxyListener: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  /** The appsync-flavoured Marketing sandbox and the proxy in front of it. */
+  appsync: RunningMarketing;
+  appsyncProxyListener: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   env: TestEnv;
   close(): Promise<void>;
 }
@@ -31,6 +38,7 @@ export async function startTestServices({ testOrigin }: { testOrigin: string }):
   // The default records plus a hostile business account and campaign (unsafe URLs, markup in text).
   const seed = defaultSeed();
   const sandbox = await startSandbox({
+    flavor: 'default',
     connectPort: 0,
     marketingPort: 0,
     dataDir,
@@ -38,23 +46,46 @@ export async function startTestServices({ testOrigin }: { testOrigin: string }):
   });
   const redirectUri = `${testOrigin}/test/browser/fixtures/callback.html`;
   const app = await sandbox.registerApp({ name: 'Widget tests', redirectUris: [redirectUri, `${testOrigin}/`] });
-  const handler = createMarketingProxy({
-    upstreamUrl: sandbox.marketingUrl,
-    apiKey: sandbox.apiKey,
-    connectUrl: sandbox.connectUrl,
-    // One browser is one anonymous shopper to the proxy; the suites claim more coupons than the
-    // production default of 10 per 10 minutes allows.
-    rateLimits: { perShopper: { limit: 200, windowSeconds: 600 }, perAddress: { limit: 500, windowSeconds: 600 }, queryMisses: { limit: 5000, windowSeconds: 600 } },
-    // The access log is the proxy's own concern (tested in test/node); here it would bury the results.
-    logger: () => {},
-  });
-  const listener = toNodeHandler(handler);
+  const proxyFor = (upstream: { marketingUrl: string; apiKey: string }, pageFill?: Partial<PageFillLimits>) =>
+    toNodeHandler(
+      createMarketingProxy({
+        pageFill,
+        upstreamUrl: upstream.marketingUrl,
+        apiKey: upstream.apiKey,
+        connectUrl: sandbox.connectUrl,
+        // One browser is one anonymous shopper to the proxy; the suites claim more coupons than the
+        // production default of 10 per 10 minutes allows.
+        rateLimits: { perShopper: { limit: 200, windowSeconds: 600 }, perAddress: { limit: 500, windowSeconds: 600 }, queryMisses: { limit: 5000, windowSeconds: 600 } },
+        // The access log is the proxy's own concern (tested in test/node); here it would bury the results.
+        logger: () => {},
+      }),
+    );
+  const listener = proxyFor(sandbox);
+  let appsync: RunningMarketing;
+  try {
+    appsync = await startMarketing({ flavor: 'appsync', marketingPort: 0 });
+  } catch (error) {
+    await sandbox.close();
+    throw error;
+  }
+  // One upstream read of at most 2 rows per request: the proxy then hands the elements what a proxy
+  // at its filling cap does on a long sparse list, short and empty pages that still have a cursor.
+  const appsyncListener = proxyFor(appsync, { maxUpstreamCalls: 1, maxUpstreamLimit: 2 });
   return {
     sandbox,
     proxyListener: (req, res) => listener(req, res),
-    env: { connectUrl: sandbox.connectUrl, marketingUrl: sandbox.marketingUrl, proxyPath: '/api/marketing', clientId: app.app_id, redirectUri },
+    appsync,
+    appsyncProxyListener: (req, res) => appsyncListener(req, res),
+    env: {
+      connectUrl: sandbox.connectUrl,
+      marketingUrl: sandbox.marketingUrl,
+      proxyPath: '/api/marketing',
+      appsyncProxyPath: '/api/appsync/marketing',
+      clientId: app.app_id,
+      redirectUri,
+    },
     async close() {
-      await sandbox.close();
+      await Promise.all([sandbox.close(), appsync.close()]);
       await rm(dataDir, { recursive: true, force: true });
     },
   };

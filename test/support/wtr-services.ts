@@ -1,8 +1,9 @@
 /**
  * A web-test-runner plugin that starts the real sandbox (Connect + Marketing) and mounts the real
- * Marketing proxy at /api/marketing on the test server's own origin, as a merchant's server would.
- * Browser tests read where things are from GET /__env.json and the sandbox's counters from
- * GET /__sandbox/stats.
+ * Marketing proxy at /api/marketing on the test server's own origin, as a merchant's server would,
+ * and a second proxy, in front of the appsync-flavoured Marketing sandbox, at /api/appsync/marketing.
+ * Browser tests read where things are from GET /__env.json and the sandboxes' counters from
+ * GET /__sandbox/stats and GET /__sandbox/appsync/stats.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startTestServices, type TestServices } from './services.ts';
@@ -32,16 +33,21 @@ export function testServicesPlugin() {
         await running.proxyListener(ctx.req, ctx.res);
         return { body: '' };
       }
+      if (ctx.path === '/api/appsync/marketing' || ctx.path.startsWith('/api/appsync/marketing/')) {
+        ctx.respond = false;
+        await running.appsyncProxyListener(ctx.req, ctx.res);
+        return { body: '' };
+      }
       if (ctx.path === '/__env.json') {
         ctx.respond = false;
         ctx.res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
         ctx.res.end(JSON.stringify(running.env));
         return { body: '' };
       }
-      if (ctx.path === '/__sandbox/stats') {
+      if (ctx.path === '/__sandbox/stats' || ctx.path === '/__sandbox/appsync/stats') {
         ctx.respond = false;
         ctx.res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-        ctx.res.end(JSON.stringify(running.sandbox.stats()));
+        ctx.res.end(JSON.stringify((ctx.path === '/__sandbox/stats' ? running.sandbox : running.appsync).stats()));
         return { body: '' };
       }
       return undefined;

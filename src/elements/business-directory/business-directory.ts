@@ -63,7 +63,10 @@ export class BusinessDirectory extends LitElement {
   /** Shows only businesses of this category. */
   @property() category?: string;
 
-  /** How many businesses to load per page (1 to 50). */
+  /**
+   * How many businesses to load per page (1 to 50). A page that shows no business (empty, or only
+   * pending ones) but has more to come is read past at once, up to 5 in a row.
+   */
   @property({ type: Number }) limit = 12;
 
   private readonly locale = new LocaleController(this);
@@ -73,17 +76,23 @@ export class BusinessDirectory extends LitElement {
     return this.locale.whenReady(() => super.scheduleUpdate());
   }
 
+  // A page of only pending (or other-category) accounts shows nothing, so the next one is read at once.
   private readonly accounts = new PagedList(
     this,
     ([endpoint, category, limit], nextToken, signal) =>
       clientFor(endpoint).businessAccounts({ category, limit, nextToken }, { signal }),
     () => [resolveEndpoint(this.endpoint), this.category?.trim() || undefined, pageSize(this, this.limit, 12)] as const,
+    (account) => this.shows(account),
   );
 
-  /** Approved accounts of the chosen category: a pending account is never shown, whatever the proxy sent. */
-  private get visible(): BusinessAccount[] {
+  /** Approved and of the chosen category: a pending account is never shown, whatever the proxy sent. */
+  private shows(account: BusinessAccount): boolean {
     const category = this.category?.trim().toLowerCase();
-    return this.accounts.items.filter((account) => !account.pending && (!category || account.category.toLowerCase() === category));
+    return !account.pending && (!category || account.category.toLowerCase() === category);
+  }
+
+  private get visible(): BusinessAccount[] {
+    return this.accounts.items.filter((account) => this.shows(account));
   }
 
   override render(): TemplateResult {
@@ -145,8 +154,12 @@ export class BusinessDirectory extends LitElement {
     this.accounts.loadMore();
     await this.accounts.more.taskComplete.catch(() => undefined);
     await this.updateComplete;
-    // After the last page the button is gone: keep keyboard users at the first new business.
-    if (hadFocus && !this.accounts.nextToken) this.renderRoot.querySelectorAll<HTMLElement>('[part~="card"]')[shown]?.focus();
+    // After the last page the button is gone: keep keyboard users at the first new business, or at
+    // the last one when the last page brought none.
+    if (hadFocus && !this.accounts.nextToken) {
+      const cards = this.renderRoot.querySelectorAll<HTMLElement>('[part~="card"]');
+      (cards[shown] ?? cards[shown - 1])?.focus();
+    }
   }
 
   private renderFooter(count: number): TemplateResult {

@@ -70,7 +70,10 @@ export class CampaignCarousel extends LitElement {
   /** Shows only this business account's campaigns (all campaigns when absent). */
   @property({ attribute: 'business-account-id' }) businessAccountId?: string;
 
-  /** How many campaigns to load per page (1 to 50); the next page loads when the shopper reaches the end. */
+  /**
+   * How many campaigns to load per page (1 to 50); the next page loads when the shopper reaches the end.
+   * A page that comes back empty but with more to come is read past at once, up to 5 in a row.
+   */
   @property({ type: Number }) limit = 6;
 
   /** Seconds between automatic slide changes; the bare attribute means 5, absent means off. */
@@ -165,6 +168,23 @@ export class CampaignCarousel extends LitElement {
     scrollToSlide(scroller, slide, this.locale.rtl);
     this.current = Number(slide.dataset.index);
     if (announce) this.announcement = `${slide.getAttribute('aria-label')}: ${slide.querySelector('h3')?.textContent ?? ''}`;
+  }
+
+  /**
+   * The next button. At the end of the loaded slides while more may come, it loads them itself: the
+   * last slide coming into view does that too, but only once, and a load can end with nothing to
+   * show yet (a run of empty pages), so the button must never be a dead end.
+   */
+  private async next(): Promise<void> {
+    const { campaigns } = this;
+    if (this.atEnd && campaigns.nextToken) {
+      const before = campaigns.items.length;
+      campaigns.loadMore();
+      await campaigns.more.taskComplete.catch(() => undefined);
+      await this.updateComplete;
+      if (campaigns.items.length === before) return;
+    }
+    this.goTo(this.current + 1, true);
   }
 
   private advance(): void {
@@ -284,7 +304,7 @@ export class CampaignCarousel extends LitElement {
         <button part="previous-button" class="icon-button" type="button" aria-controls="slides" aria-label=${locale.t('carousel.previous')} ?disabled=${this.current === 0} @click=${() => this.goTo(this.current - 1, true)}>
           ${arrow('‹')}
         </button>
-        <button part="next-button" class="icon-button" type="button" aria-controls="slides" aria-label=${locale.t('carousel.next')} ?disabled=${this.atEnd && !campaigns.nextToken} @click=${() => this.goTo(this.current + 1, true)}>
+        <button part="next-button" class="icon-button" type="button" aria-controls="slides" aria-label=${locale.t('carousel.next')} ?disabled=${this.atEnd && !campaigns.nextToken} @click=${this.next}>
           ${arrow('›')}
         </button>
       </div>

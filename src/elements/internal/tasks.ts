@@ -54,7 +54,36 @@ export class AbortOnDisconnect implements ReactiveController {
 
 export type PageLoader<A extends ReadonlyArray<unknown>, T> = (args: A, nextToken: string | null, signal: AbortSignal) => Promise<Page<T>>;
 
-/** A list read page by page: `first` loads when its arguments change, `loadMore()` appends the next page. */
+/**
+ * How many pages in a row one load reads while they show nothing but still carry a `nextToken`.
+ * Upstreams that filter after reading (AppSync over DynamoDB) hand back short or empty pages with a
+ * cursor, and a proxy that fills pages stops at its own cap; past this bound the list stops and
+ * waits to be asked again (the carousel's next button, the directory's "show more").
+ */
+export const MAX_EMPTY_PAGES = 5;
+
+/** Reads pages from `token` until one shows an item, the list ends, or MAX_EMPTY_PAGES showed nothing. */
+async function readShowing<A extends ReadonlyArray<unknown>, T>(
+  load: PageLoader<A, T>,
+  args: A,
+  token: string | null,
+  signal: AbortSignal,
+  shows: (item: T) => boolean,
+): Promise<Page<T>> {
+  const items: T[] = [];
+  for (let read = 1; ; read++) {
+    const page = await load(args, token, signal);
+    items.push(...page.items);
+    token = page.nextToken;
+    if (!token || page.items.some(shows) || read >= MAX_EMPTY_PAGES) return { items, nextToken: token };
+  }
+}
+
+/**
+ * A list read page by page: `first` loads when its arguments change, `loadMore()` appends the next
+ * page. A page that shows nothing (`shows` is false for all its items) but has a `nextToken` is
+ * followed at once, up to MAX_EMPTY_PAGES, so the list never stalls on an empty page.
+ */
 export class PagedList<const A extends ReadonlyArray<unknown>, T> {
   items: readonly T[] = [];
   nextToken: string | null = null;
@@ -62,7 +91,7 @@ export class PagedList<const A extends ReadonlyArray<unknown>, T> {
   readonly more: Task<readonly [], void>;
   private args: A | undefined;
 
-  constructor(host: ReactiveControllerHost, load: PageLoader<A, T>, args: () => A) {
+  constructor(host: ReactiveControllerHost, load: PageLoader<A, T>, args: () => A, shows: (item: T) => boolean = () => true) {
     this.first = new Task(host, {
       args,
       task: async (current, { signal }) => {
@@ -70,7 +99,7 @@ export class PagedList<const A extends ReadonlyArray<unknown>, T> {
         this.args = current;
         this.items = [];
         this.nextToken = null;
-        const page = await load(current, null, signal);
+        const page = await readShowing(load, current, null, signal, shows);
         this.items = page.items;
         this.nextToken = page.nextToken;
       },
@@ -80,7 +109,7 @@ export class PagedList<const A extends ReadonlyArray<unknown>, T> {
       task: async (_, { signal }) => {
         const { args: current, nextToken } = this;
         if (!current || !nextToken) return;
-        const page = await load(current, nextToken, signal);
+        const page = await readShowing(load, current, nextToken, signal, shows);
         if (current !== this.args) return; // The list was reloaded meanwhile.
         this.items = [...this.items, ...page.items];
         this.nextToken = page.nextToken;

@@ -19,12 +19,12 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { sameSecret } from '../crypto.ts';
-import { campaignImageSvg, logoSvg, parseImageWidth } from './images.ts';
+import { serveImage } from './images.ts';
 import { createMarketingSchema, MarketingState } from './resolvers.ts';
 
 const MAX_BODY_BYTES = 100 * 1024;
 
-type ErrorCode = 'UNAUTHORIZED' | 'METHOD_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'BAD_REQUEST' | 'GRAPHQL_PARSE_FAILED' | 'GRAPHQL_VALIDATION_FAILED';
+type ErrorCode = 'UNAUTHORIZED' | 'THROTTLED' | 'METHOD_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'BAD_REQUEST' | 'GRAPHQL_PARSE_FAILED' | 'GRAPHQL_VALIDATION_FAILED';
 
 function errorBody(message: string, code: ErrorCode) {
   return { errors: [{ message, extensions: { code } }] };
@@ -59,6 +59,7 @@ async function handleGraphQL(c: Context, schema: GraphQLSchema, state: Marketing
   if (!givenKey) return c.json(errorBody('Missing x-api-key header', 'UNAUTHORIZED'), 401);
   if (!sameSecret(givenKey, apiKey)) return c.json(errorBody('Invalid API key', 'UNAUTHORIZED'), 401);
   state.countRequest();
+  if (state.takeThrottle()) return c.json(errorBody('Rate exceeded; try again later', 'THROTTLED'), 429);
   if (c.req.method !== 'POST') {
     c.header('Allow', 'POST');
     return c.json(errorBody('Send GraphQL requests as POST with a JSON body', 'METHOD_NOT_ALLOWED'), 405);
@@ -116,23 +117,14 @@ export function createMarketingApp(state: MarketingState, apiKey: string): Hono 
   );
   app.all('/graphql', (c) => handleGraphQL(c, schema, state, apiKey));
 
-  app.get('/images/:file', (c) => {
-    const match = /^(.+)\.svg$/.exec(c.req.param('file'));
-    const width = parseImageWidth(c.req.query('w'));
-    if (width === undefined) return c.text(`w must be a whole number of pixels from 1 to 4096`, 400);
-    const id = match?.[1];
-    const campaign = state.campaigns.find((candidate) => candidate.id === id);
-    const account = campaign ? undefined : state.businessAccounts.find((candidate) => candidate.id === id);
-    if (!campaign && !account) return c.text('No such image', 404);
-    const svg = campaign ? campaignImageSvg(campaign, width) : logoSvg(account!, width);
-    return c.body(svg, 200, {
-      'Content-Type': 'image/svg+xml; charset=utf-8',
-      'Cache-Control': 'public, max-age=86400',
-      // An SVG opened directly must not run anything, even if a record held markup.
-      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
-      'X-Content-Type-Options': 'nosniff',
-    });
-  });
+  app.get('/images/:file', (c) =>
+    serveImage(c.req.param('file'), c.req.query('w'), (id) => {
+      const campaign = state.campaigns.find((candidate) => candidate.id === id);
+      if (campaign) return { kind: 'campaign', ...campaign };
+      const account = state.businessAccounts.find((candidate) => candidate.id === id);
+      return account && { kind: 'logo', ...account };
+    }),
+  );
 
   app.get('/', (c) => c.text('Loyalty Marketing sandbox. POST GraphQL requests to /graphql with an x-api-key header.\n'));
   return app;

@@ -93,3 +93,32 @@ export function parseImageWidth(raw: string | undefined): number | undefined {
   const width = Number(raw);
   return width >= 1 && width <= MAX_IMAGE_WIDTH ? width : undefined;
 }
+
+/** What an image is drawn from: a campaign (16:9, its title) or a business account's logo (square, initials). */
+export type ImageSubject =
+  | { kind: 'campaign'; title: string | null; subtitle: string | null; colors?: [string, string] }
+  | { kind: 'logo'; name: string | null; colors?: [string, string] };
+
+/** GET /images/<id>.svg?w=<width>: the generated image for the record `find` returns, or 400/404. */
+export function serveImage(file: string, widthParam: string | undefined, find: (id: string) => ImageSubject | undefined): Response {
+  const width = parseImageWidth(widthParam);
+  const text = (body: string, status: number) => new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=UTF-8' } });
+  if (width === undefined) return text('w must be a whole number of pixels from 1 to 4096', 400);
+  const id = /^(.+)\.svg$/.exec(file)?.[1];
+  const subject = id === undefined ? undefined : find(id);
+  if (!subject) return text('No such image', 404);
+  const svg =
+    subject.kind === 'campaign'
+      ? campaignImageSvg({ title: subject.title ?? '', subtitle: subject.subtitle, colors: subject.colors }, width)
+      : logoSvg({ name: subject.name ?? '', colors: subject.colors }, width);
+  return new Response(svg, {
+    status: 200,
+    headers: {
+      'Content-Type': 'image/svg+xml; charset=utf-8',
+      'Cache-Control': 'public, max-age=86400',
+      // An SVG opened directly must not run anything, even if a record held markup.
+      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
+}

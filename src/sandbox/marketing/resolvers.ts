@@ -27,21 +27,19 @@ interface Filter<T> {
 // No 0/O/1/I, so a code read aloud or typed from a receipt is unambiguous.
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
-export class MarketingState {
-  readonly campaigns: CampaignRecord[];
-  readonly businessAccounts: BusinessAccountRecord[];
-  readonly tokens = new PageTokens(randomBytes(32));
+/**
+ * What every flavour of the Marketing sandbox keeps besides its records: request counters, the
+ * coupon codes issued, throttling owed, and the origin image URLs are built on.
+ */
+export class MarketingServer {
   private readonly issuedCodes = new Set<string>();
   private counters: SandboxStats = { couponsMinted: 0, graphqlRequests: 0, byOperation: {} };
+  private throttleOwed = 0;
 
   constructor(
-    seed: MarketingSeed,
     /** Origin the sandbox's own image URLs are built on, e.g. http://localhost:4002. */
     public origin: string,
-  ) {
-    this.campaigns = seed.campaigns;
-    this.businessAccounts = seed.businessAccounts;
-  }
+  ) {}
 
   stats(): SandboxStats {
     return structuredClone(this.counters);
@@ -60,6 +58,19 @@ export class MarketingState {
     for (const field of rootFields) this.counters.byOperation[field] = (this.counters.byOperation[field] ?? 0) + 1;
   }
 
+  /** The next `count` authenticated requests are refused with 429 (a test hook). */
+  throttleNext(count: number): void {
+    if (!Number.isSafeInteger(count) || count < 0) throw new Error(`throttleNext takes a whole number of requests, got ${count}`);
+    this.throttleOwed = count;
+  }
+
+  /** True when this request is to be refused as throttled; uses up one of the requests owed. */
+  takeThrottle(): boolean {
+    if (this.throttleOwed === 0) return false;
+    this.throttleOwed -= 1;
+    return true;
+  }
+
   mintCouponCode(): string {
     let code: string;
     do {
@@ -73,6 +84,18 @@ export class MarketingState {
 
   imageUrl(id: string, width: number): string {
     return `${this.origin}/images/${encodeURIComponent(id)}.svg?w=${width}`;
+  }
+}
+
+export class MarketingState extends MarketingServer {
+  readonly campaigns: CampaignRecord[];
+  readonly businessAccounts: BusinessAccountRecord[];
+  readonly tokens = new PageTokens(randomBytes(32));
+
+  constructor(seed: MarketingSeed, origin: string) {
+    super(origin);
+    this.campaigns = seed.campaigns;
+    this.businessAccounts = seed.businessAccounts;
   }
 }
 

@@ -68,3 +68,30 @@ export function hangFetch() {
 export function clearStoredClaims(): void {
   for (const key of Object.keys(localStorage)) if (key.startsWith('loyalty-widgets:')) localStorage.removeItem(key);
 }
+
+/**
+ * Answers one operation from a script of pages, in the proxy's wire shape, as a proxy that stopped
+ * filling at its cap would: page i is asked for with nextToken `page-i`. With `endless`, every page
+ * past the script is empty and still has a nextToken. `asked` lists the tokens asked for (null first).
+ */
+export function scriptPages(operation: 'campaigns' | 'businessAccounts', pages: unknown[][], { endless = false } = {}) {
+  const original = window.fetch;
+  const asked: Array<string | null> = [];
+  window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const body = JSON.parse(String(init?.body ?? '{}')) as { operation?: string; variables?: { nextToken?: string } };
+    if (body.operation !== operation) return original(input, init);
+    const token = body.variables?.nextToken ?? null;
+    asked.push(token);
+    const index = token === null ? 0 : Number(/^page-(\d+)$/.exec(token)![1]);
+    const nextToken = endless || index + 1 < pages.length ? `page-${index + 1}` : null;
+    const payload = { data: { [operation]: { items: pages[index] ?? [], nextToken } } };
+    return new Response(JSON.stringify(payload), { headers: { 'content-type': 'application/json' } });
+  };
+  return { asked, restore: () => void (window.fetch = original) };
+}
+
+/** A campaign in the proxy's wire shape. */
+export const wireCampaign = (id: string) => ({ id, businessAccountId: 'biz-script', content: { title: `Campaign ${id}`, subtitle: null, description: null, objective: null } });
+
+/** A business account in the proxy's wire shape. */
+export const wireAccount = (id: string, pending = false) => ({ id, name: `Business ${id}`, pending, customProperties: [] });

@@ -1,0 +1,156 @@
+/**
+ * The proxy's own page cursors (the `nextToken` a browser gets for `campaigns` and
+ * `businessAccounts`). A cursor says where the next page starts upstream: the upstream token of the
+ * page to read (none for the first), the `limit` it was read with (a page depends on it), and how many
+ * of that page's items were already served. It is opaque and tamper-evident: an HMAC-SHA-256 over
+ * the operation, the browser's filter variables and the position, so a cursor edited, made up, or
+ * taken from another list is refused (400 `invalid_cursor`) before anything goes upstream.
+ *
+ * Its key is derived from a secret all instances share (the API key unless `cursorSecret` is set), so
+ * any instance behind a load balancer accepts any other's cursors. Not encrypted: it carries nothing
+ * the browser may not see (the upstream token was passed to browsers before the proxy had cursors).
+ *
+ * Layout: base64url(header JSON, "\n", upstream token bytes) "." base64url(first 16 bytes of the MAC).
+ * An upstream token in standard base64 (AppSync's are) is stored decoded, so a 2 kB token makes a
+ * cursor of about 2 kB rather than 2.7 kB.
+ */
+import { ProxyError } from './errors.ts';
+import { MAX_NEXT_TOKEN_LENGTH } from './operations.ts';
+import { UpstreamError } from './upstream-errors.ts';
+
+/** Where a page starts upstream. */
+export interface PagePosition {
+  /** The upstream nextToken of the page to read; null for the list's first page. */
+  token: string | null;
+  /** The `limit` that page is read with. */
+  limit: number;
+  /** How many of that page's items were already served (they are skipped). */
+  skip: number;
+}
+
+const MAC_BYTES = 16;
+const KEY_LABEL = 'loyalty-proxy page cursor v1';
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+interface Header {
+  v: 1;
+  /** Upstream token encoding: 'b' stored decoded from base64, 'u' as UTF-8, absent when there is none. */
+  e?: 'b' | 'u';
+  l: number;
+  s: number;
+}
+
+function toBase64Url(bytes: Uint8Array): string {
+  return toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let index = 0; index < binary.length; index += 1) bytes[index] = binary.charCodeAt(index);
+  return bytes;
+}
+
+function fromBase64Url(text: string): Uint8Array {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error('not base64url');
+  return fromBase64(text.replace(/-/g, '+').replace(/_/g, '/'));
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let index = 0; index < bytes.length; index += 0x8000) binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
+  return btoa(binary);
+}
+
+function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const joined = new Uint8Array(parts.reduce((total, part) => total + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    joined.set(part, offset);
+    offset += part.length;
+  }
+  return joined;
+}
+
+/** Constant-time comparison of two MACs. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let index = 0; index < a.length; index += 1) difference |= a[index]! ^ b[index]!;
+  return difference === 0;
+}
+
+export function invalidCursor(): ProxyError {
+  return new ProxyError(400, 'invalid_cursor', 'This nextToken was not issued by this proxy for this list; start again from the first page.');
+}
+
+/** The cursors' HMAC key, derived from the secret under a label of its own: the API key itself never signs a cursor. */
+async function deriveKey(secret: string) {
+  const hmac = { name: 'HMAC', hash: 'SHA-256' };
+  const root = await crypto.subtle.importKey('raw', encoder.encode(secret), hmac, false, ['sign']);
+  const derived = new Uint8Array(await crypto.subtle.sign('HMAC', root, encoder.encode(KEY_LABEL)));
+  return crypto.subtle.importKey('raw', derived, hmac, false, ['sign']);
+}
+
+export class PageCursors {
+  private readonly key: ReturnType<typeof deriveKey>;
+
+  /** @param secret shared by every instance that must accept the others' cursors. */
+  constructor(secret: string) {
+    this.key = deriveKey(secret);
+  }
+
+  private async mac(scope: string, payload: Uint8Array): Promise<Uint8Array> {
+    const signed = await crypto.subtle.sign('HMAC', await this.key, concat(encoder.encode(`${scope}\n`), payload));
+    return new Uint8Array(signed).subarray(0, MAC_BYTES);
+  }
+
+  /**
+   * The cursor for `position` in the list `scope` (the operation and the browser's filter variables).
+   * An upstream token too long to fit the protocol's nextToken is the upstream's failure (502).
+   */
+  async seal(scope: string, position: PagePosition): Promise<string> {
+    const header: Header = { v: 1, l: position.limit, s: position.skip };
+    let tokenBytes: Uint8Array = new Uint8Array();
+    if (position.token !== null) {
+      const decoded = BASE64.test(position.token) ? fromBase64(position.token) : undefined;
+      // Only a token that decodes and encodes back to itself is stored decoded (padding bits may differ).
+      header.e = decoded && toBase64(decoded) === position.token ? 'b' : 'u';
+      tokenBytes = header.e === 'b' ? decoded! : encoder.encode(position.token);
+    }
+    const payload = concat(encoder.encode(`${JSON.stringify(header)}\n`), tokenBytes);
+    const cursor = `${toBase64Url(payload)}.${toBase64Url(await this.mac(scope, payload))}`;
+    if (cursor.length > MAX_NEXT_TOKEN_LENGTH) {
+      throw new UpstreamError(502, 'upstream_error', 'The Marketing API gave a page token too long to pass on.', true);
+    }
+    return cursor;
+  }
+
+  /** The position a cursor of the list `scope` stands for; 400 `invalid_cursor` for anything else. */
+  async open(scope: string, cursor: string): Promise<PagePosition> {
+    let payload: Uint8Array;
+    let mac: Uint8Array;
+    try {
+      const [encodedPayload, encodedMac, extra] = cursor.split('.');
+      if (encodedPayload === undefined || encodedMac === undefined || extra !== undefined) throw invalidCursor();
+      payload = fromBase64Url(encodedPayload);
+      mac = fromBase64Url(encodedMac);
+    } catch {
+      throw invalidCursor();
+    }
+    if (!sameBytes(mac, await this.mac(scope, payload))) throw invalidCursor();
+    // Authentic from here on: the proxy wrote it, so a parse failure is a cursor of another version.
+    try {
+      const newline = payload.indexOf(0x0a);
+      const header = JSON.parse(decoder.decode(payload.subarray(0, newline))) as Header;
+      const tokenBytes = payload.subarray(newline + 1);
+      if (header.v !== 1 || !Number.isSafeInteger(header.l) || !Number.isSafeInteger(header.s)) throw invalidCursor();
+      const token = header.e === 'b' ? toBase64(tokenBytes) : header.e === 'u' ? decoder.decode(tokenBytes) : null;
+      return { token, limit: header.l, skip: header.s };
+    } catch {
+      throw invalidCursor();
+    }
+  }
+}

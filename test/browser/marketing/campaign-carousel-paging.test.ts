@@ -1,0 +1,69 @@
+import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
+import '../../../src/elements/campaign-carousel/index.ts';
+import type { CampaignCarousel } from '../../../src/elements/campaign-carousel/index.ts';
+import { MAX_EMPTY_PAGES } from '../../../src/elements/internal/tasks.ts';
+import { scriptPages, wireCampaign } from './helpers.ts';
+
+// Pages as an upstream that filters after reading gives them (short, empty, with or without a cursor).
+const one = (el: Element, selector: string) => el.shadowRoot!.querySelector<HTMLElement>(selector);
+const titles = (el: CampaignCarousel) => [...el.shadowRoot!.querySelectorAll('[part~="slide"] [part~="title"]')].map((title) => title.textContent);
+const nextButton = (el: CampaignCarousel) => one(el, 'button[part~="next-button"]') as HTMLButtonElement;
+
+async function loaded(el: CampaignCarousel): Promise<void> {
+  await waitUntil(() => one(el, '[part~="slide"], [part~="empty"], [part~="error"]'), 'the carousel did not load', { timeout: 8000 });
+}
+
+/** Clicks next until it is disabled (or `most` clicks), letting each load finish. */
+async function clickThrough(el: CampaignCarousel, most = 20): Promise<void> {
+  for (let click = 0; click < most && !nextButton(el).disabled; click++) {
+    nextButton(el).click();
+    await aTimeout(150);
+    await waitUntil(() => !one(el, '[part~="skeleton"]'), 'a page is still loading', { timeout: 5000 });
+  }
+}
+
+describe('<campaign-carousel> paging through short and empty pages', () => {
+  let script: ReturnType<typeof scriptPages> | undefined;
+  afterEach(() => script?.restore());
+
+  it('reads on past an empty first page that carries a nextToken', async () => {
+    script = scriptPages('campaigns', [[], [], [wireCampaign('a'), wireCampaign('b')]]);
+    const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="3"></campaign-carousel>`);
+    await loaded(el);
+    expect(titles(el)).to.deep.equal(['Campaign a', 'Campaign b']);
+    expect(one(el, '[part~="empty"]')).to.equal(null);
+    expect(script.asked).to.deep.equal([null, 'page-1', 'page-2']);
+  });
+
+  it('keeps loading through an empty page in the middle, ends on an empty last page, and the next button is never dead', async () => {
+    script = scriptPages('campaigns', [[wireCampaign('a'), wireCampaign('b')], [], [wireCampaign('c')], []]);
+    const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="3" style="--loyalty-carousel-slide-width: 100%"></campaign-carousel>`);
+    await loaded(el);
+    await clickThrough(el);
+    expect(titles(el)).to.deep.equal(['Campaign a', 'Campaign b', 'Campaign c']);
+    expect(script.asked).to.deep.equal([null, 'page-1', 'page-2', 'page-3']);
+    expect(nextButton(el).disabled, 'at the end of the last page the next button is off').to.equal(true);
+    expect(el.shadowRoot!.querySelector('[role="status"]')!.textContent).to.match(/^3 of 3: /);
+  });
+
+  it(`stops after ${MAX_EMPTY_PAGES} empty pages in a row, and its next button reads on when pressed`, async () => {
+    script = scriptPages('campaigns', [[wireCampaign('a')]], { endless: true });
+    const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="3" style="--loyalty-carousel-slide-width: 100%"></campaign-carousel>`);
+    await loaded(el);
+    await waitUntil(() => script!.asked.length === 1 + MAX_EMPTY_PAGES, 'the last slide in view reads on', { timeout: 5000 });
+    await aTimeout(400);
+    expect(script.asked, 'then it waits').to.have.length(1 + MAX_EMPTY_PAGES);
+    expect(nextButton(el).disabled, 'more may come').to.equal(false);
+    nextButton(el).click();
+    await waitUntil(() => script!.asked.length === 1 + 2 * MAX_EMPTY_PAGES, 'the next button reads the following pages', { timeout: 5000 });
+    expect(titles(el)).to.deep.equal(['Campaign a']);
+  });
+
+  it(`shows the empty state when the first ${MAX_EMPTY_PAGES} pages are all empty`, async () => {
+    script = scriptPages('campaigns', [], { endless: true });
+    const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="3"></campaign-carousel>`);
+    await loaded(el);
+    expect(one(el, '[part~="empty"]')).to.not.equal(null);
+    expect(script.asked).to.have.length(MAX_EMPTY_PAGES);
+  });
+});

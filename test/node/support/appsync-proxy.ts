@@ -1,0 +1,41 @@
+/**
+ * The proxy in front of the sandbox's appsync flavour (AppSync's shapes, scan-then-filter pages,
+ * graphql-java errors), over real HTTP; and seeds for sparse lists.
+ */
+import { appsyncSeed, startMarketing, type AppSyncSeed, type SandboxOptions } from '../../../src/sandbox/index.ts';
+import { temporaryDataDir } from './connect.ts';
+import { TEST_API_KEY, type Upstream } from './proxy-server.ts';
+
+export async function startAppSyncUpstream(options: Partial<SandboxOptions> & { seed?: Partial<AppSyncSeed> } = {}): Promise<Upstream> {
+  const data = await temporaryDataDir();
+  const marketing = await startMarketing({ marketingPort: 0, dataDir: data.dir, apiKey: TEST_API_KEY, flavor: 'appsync', ...options });
+  return {
+    ...marketing,
+    async dispose() {
+      await marketing.close();
+      await data.remove();
+    },
+  };
+}
+
+export const SPARSE_ACCOUNT = 'biz-sparse';
+
+/**
+ * `rows` campaigns in scan order, one in `every` of them (the `every`-th, 2·`every`-th, …) belonging
+ * to SPARSE_ACCOUNT, named `camp-sparse-<n>` in that order; the others to other accounts.
+ */
+export function sparseSeed(rows: number, every: number): AppSyncSeed {
+  const base = appsyncSeed();
+  const campaigns: AppSyncSeed['campaigns'] = [];
+  for (let row = 1; row <= rows; row += 1) {
+    const mine = row % every === 0;
+    const id = mine ? `camp-sparse-${String(row / every).padStart(4, '0')}` : `camp-other-${String(row).padStart(5, '0')}`;
+    campaigns.push({
+      id,
+      businessAccountId: mine ? SPARSE_ACCOUNT : `biz-other-${row % 7}`,
+      content: { title: `Offer ${id}`, subtitle: null, description: null, objective: { type: 'coupon', price: row % 10 }, featuredImageUrl: null },
+    });
+  }
+  const account = { ...base.businessAccounts.find((candidate) => candidate.name)!, id: SPARSE_ACCOUNT, name: 'Sparse Shop' };
+  return { businessAccounts: [...base.businessAccounts, account], campaigns };
+}
