@@ -178,7 +178,8 @@ async function serveRole(role: string, args: string[]): Promise<void> {
     const [upstreamUrl, mode] = args;
     // Set up as the loyalty-proxy CLI is: the Node transport upstream, the default JSON-line access log.
     const transport = process.env.BENCH_PROXY_TRANSPORT === 'fetch' ? undefined : createNodeTransport();
-    const handler = createMarketingProxy({ upstreamUrl: upstreamUrl!, apiKey: API_KEY, cache: mode === 'cached' ? undefined : false, transport });
+    // One load generator is one address: the per-address limit on upstream queries would measure itself.
+    const handler = createMarketingProxy({ upstreamUrl: upstreamUrl!, apiKey: API_KEY, cache: mode === 'cached' ? undefined : false, transport, rateLimits: { queryMisses: false } });
     const server = createServer(toNodeHandler(handler, { overrideGlobalObjects: true }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     process.once('SIGTERM', () => process.exit(0));

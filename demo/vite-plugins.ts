@@ -1,7 +1,7 @@
 /**
  * The demo merchant site's server side, as a host site would set it up: the Marketing proxy mounted
- * at /api/marketing (the API key stays on the server), and the sandbox's Connect address written
- * into the pages' attributes.
+ * at /api/marketing (the API key stays on the server), a rewards endpoint at /api/rewards that
+ * verifies the shopper first, and the sandbox's Connect address written into the pages' attributes.
  */
 import type { Plugin } from 'vite';
 
@@ -31,6 +31,8 @@ export function demoSitePlugins(options: DemoSiteOptions): Plugin[] {
         upstreamUrl: options.upstreamUrl,
         apiKey: options.apiKey,
         connectUrl: options.connectUrl,
+        // Tokens Connect issued to any other app are refused.
+        clientId: options.clientId,
         // The shop page's members' coupon is for signed-in shoppers: the proxy refuses anyone else,
         // whatever the page does. Every other campaign stays open to anonymous claims.
         requireSignin: MEMBERS_ONLY_CAMPAIGNS,
@@ -39,6 +41,9 @@ export function demoSitePlugins(options: DemoSiteOptions): Plugin[] {
         ...(options.accessLog === false ? { logger: () => {} } : {}),
       });
       server.middlewares.use('/api/marketing', toNodeHandler(handler));
+      // The shop's own server code: rewards go only to a shopper verifyShopper() vouched for.
+      const { rewardsEndpoint } = await import('./rewards-server.ts');
+      server.middlewares.use('/api/rewards', rewardsEndpoint({ connectUrl: options.connectUrl, clientId: options.clientId }));
     },
   };
   // What a merchant links from dist/loyalty-widgets.css: the elements' space, held before they load.

@@ -37,6 +37,7 @@ function toResult(user: User): SignInResult {
   const loyaltyUser: LoyaltyUser = {
     sub: user.profile.sub,
     accessToken: user.access_token,
+    idToken: user.id_token ?? '',
     expiresAt: (user.expires_at ?? 0) * 1000,
     scope: user.scope ?? '',
   };

@@ -21,9 +21,8 @@ import {
   type OidcMetadata,
   type UserProfile,
 } from 'oidc-client-ts';
-import { safeUrl } from '../shared/safe-url.ts';
 import { SignInError } from './errors.ts';
-import { ProviderKeys, randomToken, sha256Base64url, verifyIdToken } from './id-token.ts';
+import { checkDiscovery, ProviderKeys, randomToken, sha256Base64url, verifyIdToken, type CheckedDiscovery } from './id-token.ts';
 import { STATE_STORAGE_PREFIX, type ConnectOptions } from './options.ts';
 import { fetchProfile, type ConnectProfile } from './profile.ts';
 
@@ -39,10 +38,6 @@ const profiles = new WeakMap<User, ConnectProfile>();
 /** The `/me` profile read during the sign-in that produced this user, if any. */
 export function profileOf(user: User): ConnectProfile | null {
   return profiles.get(user) ?? null;
-}
-
-function stripSlash(url: string): string {
-  return url.endsWith('/') ? url.slice(0, -1) : url;
 }
 
 export class ConnectUserManager extends UserManager {
@@ -71,25 +66,17 @@ export class ConnectUserManager extends UserManager {
   }
 
   /** Discovery, with the issuer it must announce and the addresses we will use, checked. */
-  private async discovery(): Promise<{ issuer: string; authorization_endpoint: string; jwks_uri: string; algorithms: string[] | undefined }> {
+  private async discovery(): Promise<CheckedDiscovery & { authorization_endpoint: string }> {
     let metadata: Partial<OidcMetadata>;
     try {
       metadata = await this.metadataService.getMetadata();
     } catch (error) {
       throw new SignInError('network', `Connect discovery could not be read from ${this.settings.metadataUrl}.`, { cause: error });
     }
-    const { issuer } = metadata;
-    if (typeof issuer !== 'string' || stripSlash(issuer) !== stripSlash(this.connect.authority)) {
-      throw new SignInError('config', `Connect announces issuer "${String(issuer)}", not the authority ${this.connect.authority}.`);
-    }
-    const authorization_endpoint = safeUrl(metadata.authorization_endpoint);
-    const jwks_uri = safeUrl(metadata.jwks_uri);
-    if (!authorization_endpoint || !jwks_uri) {
-      throw new SignInError('config', 'Connect discovery lacks a usable authorization_endpoint or jwks_uri.');
-    }
-    const announced: unknown = (metadata as Record<string, unknown>).id_token_signing_alg_values_supported;
-    const algorithms = Array.isArray(announced) ? announced.filter((alg): alg is string => typeof alg === 'string') : undefined;
-    return { issuer, authorization_endpoint, jwks_uri, algorithms };
+    const checked = checkDiscovery(metadata as Record<string, unknown>, this.connect.authority);
+    const { authorization_endpoint } = checked;
+    if (!authorization_endpoint) throw new SignInError('config', 'Connect discovery lacks a usable authorization_endpoint.');
+    return { ...checked, authorization_endpoint };
   }
 
   /** Builds the implicit request: client_id, response_type, nonce (hash of a kept secret), scope, redirect_uri, state. */

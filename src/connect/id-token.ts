@@ -2,8 +2,12 @@
  * The ID-token checks of an OpenID relying party for the implicit flow, run before any token is
  * used. Each failure is a `SignInError` with code `invalid_token` and a message saying which check
  * refused the token. Only the small parts of jose we need are imported, so they tree-shake.
+ *
+ * Environment-neutral (jose, Web Crypto and fetch only): the sign-in runs these checks in the browser,
+ * and the proxy's `verifyShopper` runs the very same ones on the merchant's server.
  */
 import { base64url, decodeProtectedHeader, importJWK, jwtVerify, type JWK, type JWTPayload } from 'jose';
+import { safeUrl } from '../shared/safe-url.ts';
 import { SignInError } from './errors.ts';
 import { CLOCK_SKEW_SECONDS } from './options.ts';
 
@@ -41,44 +45,84 @@ export async function accessTokenHash(accessToken: string, alg: string): Promise
   return base64url.encode(digest.slice(0, digest.length / 2));
 }
 
+export interface ProviderKeysOptions {
+  /** The fetch to use; default the global one. */
+  fetch?: typeof fetch;
+  /** Time allowed for one JWKS request; default none (the browser's own limits). */
+  timeoutMs?: number;
+  /**
+   * After a refetch caused by an unknown `kid`, how long another unknown `kid` is refused without
+   * asking again, so that tokens naming made-up keys cannot make each check a request to the
+   * provider. Default 0 (the browser checks only tokens it received itself).
+   */
+  unknownKeyCooldownMs?: number;
+  /** How long a fetched key set is used before it is fetched again; default for ever. */
+  maxAgeMs?: number;
+}
+
 /**
- * The provider's signing keys from `jwks_uri`, cached per page. A token names its key by `kid`; an
- * unknown `kid` makes us fetch the set again once (the provider may have rotated its keys). A token
- * without `kid` is accepted only when the set holds a single signing key.
+ * The provider's signing keys from `jwks_uri`, cached. A token names its key by `kid`; an unknown
+ * `kid` makes us fetch the set again once (the provider may have rotated its keys). A token without
+ * `kid` is accepted only when the set holds a single signing key.
  */
 export class ProviderKeys {
   private static readonly byUri = new Map<string, ProviderKeys>();
   private keys: JWK[] | undefined;
+  private loadedAt = 0;
+  private lastUnknownKeyRefetch = Number.NEGATIVE_INFINITY;
+  private loading: Promise<JWK[]> | undefined;
 
-  private constructor(private readonly jwksUri: string) {}
+  constructor(
+    private readonly jwksUri: string,
+    private readonly options: ProviderKeysOptions = {},
+  ) {}
 
+  /** The page's one set of keys for this address. */
   static for(jwksUri: string): ProviderKeys {
     let found = ProviderKeys.byUri.get(jwksUri);
     if (!found) ProviderKeys.byUri.set(jwksUri, (found = new ProviderKeys(jwksUri)));
     return found;
   }
 
-  private async load(): Promise<JWK[]> {
-    let response: Response;
+  /** Concurrent checks share one request. */
+  private load(): Promise<JWK[]> {
+    this.loading ??= this.fetchKeys().finally(() => (this.loading = undefined));
+    return this.loading;
+  }
+
+  private async fetchKeys(): Promise<JWK[]> {
+    const fetchImpl = this.options.fetch ?? fetch;
+    const { timeoutMs } = this.options;
+    let body: unknown;
+    let status = 0;
     try {
-      response = await fetch(this.jwksUri, { credentials: 'omit', cache: 'no-store' });
+      // Typed loosely: `cache` is a browser option, which server runtimes' RequestInit may not declare.
+      const init = { credentials: 'omit', cache: 'no-store', ...(timeoutMs ? { signal: AbortSignal.timeout(timeoutMs) } : {}) } as RequestInit;
+      const response = await fetchImpl(this.jwksUri, init);
+      status = response.status;
+      body = response.ok ? await response.json().catch(() => undefined) : undefined;
     } catch (error) {
       throw new SignInError('network', `The provider's signing keys could not be fetched from ${this.jwksUri}.`, { cause: error });
     }
-    const body: unknown = response.ok ? await response.json().catch(() => undefined) : undefined;
     const keys = (body as { keys?: unknown } | undefined)?.keys;
-    if (!Array.isArray(keys)) throw new SignInError('network', `${this.jwksUri} did not answer with a JSON Web Key Set.`);
+    if (!Array.isArray(keys)) throw new SignInError('network', `${this.jwksUri} did not answer with a JSON Web Key Set (HTTP ${status}).`);
     this.keys = keys.filter((key): key is JWK => !!key && typeof key === 'object' && typeof (key as JWK).kty === 'string');
+    this.loadedAt = Date.now();
     return this.keys;
   }
 
+  private fresh(): JWK[] | undefined {
+    const { maxAgeMs } = this.options;
+    return this.keys && (maxAgeMs === undefined || Date.now() - this.loadedAt < maxAgeMs) ? this.keys : undefined;
+  }
+
   /** The verification key for a token header, or a refusal. */
-  async keyFor(header: { alg: string; kid?: string }): Promise<CryptoKey | Uint8Array> {
-    let refetched = !this.keys;
-    let keys = this.keys ?? (await this.load());
+  async keyFor(header: { alg: string; kid?: string }): Promise<Awaited<ReturnType<typeof importJWK>>> {
+    const cached = this.fresh();
+    let keys = cached ?? (await this.load());
     let jwk = select(keys, header);
-    if (!jwk && header.kid !== undefined && !refetched) {
-      refetched = true;
+    if (!jwk && header.kid !== undefined && cached && Date.now() - this.lastUnknownKeyRefetch >= (this.options.unknownKeyCooldownMs ?? 0)) {
+      this.lastUnknownKeyRefetch = Date.now();
       keys = await this.load();
       jwk = select(keys, header);
     }
@@ -110,8 +154,11 @@ export interface IdTokenExpectations {
   /** `id_token_signing_alg_values_supported` from discovery. */
   announcedAlgorithms: readonly string[] | undefined;
   keys: ProviderKeys;
-  /** The random value kept locally; the token's `nonce` must be its SHA-256 in base64url. */
-  nonceSecret: string;
+  /**
+   * The random value kept locally; the token's `nonce` must be its SHA-256 in base64url. `null` only
+   * on the merchant's server, which never saw the request: the page that made it checked the nonce.
+   */
+  nonceSecret: string | null;
   accessToken: string;
 }
 
@@ -162,11 +209,39 @@ export async function verifyIdToken(idToken: string, expected: IdTokenExpectatio
     refuse('The ID token was issued in the future (iat).');
   }
   if (typeof payload.sub !== 'string' || payload.sub === '') refuse('The ID token has no subject (sub).');
-  if (typeof payload.nonce !== 'string' || payload.nonce !== (await sha256Base64url(expected.nonceSecret))) {
+  if (expected.nonceSecret !== null && (typeof payload.nonce !== 'string' || payload.nonce !== (await sha256Base64url(expected.nonceSecret)))) {
     refuse('The ID token nonce does not match this sign-in request.');
   }
   if (typeof payload.at_hash !== 'string' || payload.at_hash !== (await accessTokenHash(expected.accessToken, alg))) {
     refuse('The ID token at_hash is missing or does not match the access token.');
   }
   return payload as VerifiedIdToken;
+}
+
+function stripSlash(url: string): string {
+  return url.endsWith('/') ? url.slice(0, -1) : url;
+}
+
+/** What the checks need from the provider's discovery document. */
+export interface CheckedDiscovery {
+  issuer: string;
+  authorization_endpoint: string | undefined;
+  jwks_uri: string;
+  algorithms: string[] | undefined;
+}
+
+/**
+ * Checks a discovery document against the authority it was read from: the issuer it must announce
+ * and a usable `jwks_uri` (https, or http on this machine). Refusals are `config` errors.
+ */
+export function checkDiscovery(metadata: Record<string, unknown>, authority: string): CheckedDiscovery {
+  const { issuer } = metadata;
+  if (typeof issuer !== 'string' || stripSlash(issuer) !== stripSlash(authority)) {
+    throw new SignInError('config', `Connect announces issuer "${String(issuer)}", not the authority ${authority}.`);
+  }
+  const jwks_uri = safeUrl(metadata.jwks_uri);
+  if (!jwks_uri) throw new SignInError('config', 'Connect discovery lacks a usable jwks_uri.');
+  const announced = metadata.id_token_signing_alg_values_supported;
+  const algorithms = Array.isArray(announced) ? announced.filter((alg): alg is string => typeof alg === 'string') : undefined;
+  return { issuer, authorization_endpoint: safeUrl(metadata.authorization_endpoint), jwks_uri, algorithms };
 }

@@ -12,7 +12,8 @@ function shortString(value: unknown): string | undefined {
 
 /**
  * Reads the profile the spec's way, `GET {authority}/me?access_token=`, only after the ID token
- * passed every check. A `sub` in the answer must be the ID token's.
+ * passed every check. The answer must name its `sub`, and it must be the ID token's: a profile that
+ * does not say whose it is cannot be tied to the signed-in shopper.
  */
 export async function fetchProfile(authority: string, accessToken: string, expectedSub: string): Promise<ConnectProfile> {
   const url = new URL(`${authority.replace(/\/$/, '')}/me`);
@@ -31,8 +32,8 @@ export async function fetchProfile(authority: string, accessToken: string, expec
     throw new SignInError('network', `Connect /me answered ${response.status} without a JSON profile.`);
   }
   const { sub, username, loyaltyId } = body as Record<string, unknown>;
-  if (sub !== undefined && sub !== expectedSub) {
-    throw new SignInError('invalid_token', 'The /me profile belongs to another subject than the ID token.');
+  if (sub !== expectedSub) {
+    throw new SignInError('invalid_token', sub === undefined ? 'The /me profile does not name its subject (sub).' : 'The /me profile belongs to another subject than the ID token.');
   }
   return { username: shortString(username), loyaltyId: shortString(loyaltyId) };
 }

@@ -14,6 +14,11 @@ export interface LoyaltyUser {
   loyaltyId?: string;
   /** Connect access token (opaque), sent only to the merchant's proxy when a widget needs it. */
   accessToken: string;
+  /**
+   * The ID token (JWT) of the sign-in. Post it with the access token to your own server, which checks
+   * both with `verifyShopper()` (`loyalty-widgets/proxy`) before it rewards the shopper's loyalty ID.
+   */
+  idToken: string;
   /** When the access token runs out, in milliseconds since the epoch. */
   expiresAt: number;
   /** The scopes granted. */
@@ -46,9 +51,9 @@ function parseStoredUser(text: string | null): LoyaltyUser | null {
   if (!text) return null;
   try {
     const value = JSON.parse(text) as Partial<LoyaltyUser> | null;
-    if (!value || typeof value.sub !== 'string' || typeof value.accessToken !== 'string') return null;
+    if (!value || typeof value.sub !== 'string' || typeof value.accessToken !== 'string' || typeof value.idToken !== 'string') return null;
     if (typeof value.expiresAt !== 'number' || value.expiresAt <= Date.now() || typeof value.scope !== 'string') return null;
-    const user: LoyaltyUser = { sub: value.sub, accessToken: value.accessToken, expiresAt: value.expiresAt, scope: value.scope };
+    const user: LoyaltyUser = { sub: value.sub, accessToken: value.accessToken, idToken: value.idToken, expiresAt: value.expiresAt, scope: value.scope };
     if (typeof value.username === 'string') user.username = value.username;
     if (typeof value.loyaltyId === 'string') user.loyaltyId = value.loyaltyId;
     return user;

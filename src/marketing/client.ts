@@ -20,8 +20,14 @@ import {
 export interface RequestOptions {
   /** Aborts this caller's wait; the request itself is aborted only when every caller sharing it aborted. */
   signal?: AbortSignal;
-  /** A Connect access token, sent as `Authorization: Bearer …`. */
+  /**
+   * The signed-in shopper's Connect access token, sent as `Authorization: Bearer …`, with `idToken`
+   * in `X-Loyalty-Id-Token`. Only to this page's origin or an origin listed in the head's
+   * `<meta name="loyalty-token-origins">`: a request to any other endpoint fails with `config`.
+   */
   accessToken?: string;
+  /** The sign-in's ID token, which binds the access token to the merchant's app. */
+  idToken?: string;
   /** Sent as `Idempotency-Key`: the proxy answers a repeated key with the first answer. */
   idempotencyKey?: string;
 }
@@ -45,6 +51,28 @@ interface SharedRequest {
   controller: AbortController;
   /** Callers still waiting that could abort; when it drops to zero the request is aborted. */
   waiting: number;
+}
+
+/**
+ * Whether the shopper's tokens may go to this endpoint: this page's own origin, or one the merchant
+ * listed in `<meta name="loyalty-token-origins" content="https://api.shop.example ...">` in the
+ * document's head. Only the head counts: page content (a CMS block) must not be able to add an
+ * origin, nor point an element's `endpoint` at a server that would collect signed-in shoppers' tokens.
+ */
+export function tokenOriginAllowed(endpoint: string, doc: Document | undefined = globalThis.document): boolean {
+  const origin = new URL(endpoint).origin;
+  if (origin === globalThis.location?.origin) return true;
+  const listed = doc?.head?.querySelectorAll<HTMLMetaElement>(':scope > meta[name="loyalty-token-origins"]') ?? [];
+  for (const meta of listed) {
+    for (const entry of meta.content.split(/[\s,]+/)) {
+      try {
+        if (entry && new URL(entry).origin === origin && /^https?:$/.test(new URL(entry).protocol)) return true;
+      } catch {
+        // Not an origin: ignored.
+      }
+    }
+  }
+  return false;
 }
 
 /** Requests in flight on this page, by endpoint + operation + variables + credentials. */
@@ -99,11 +127,21 @@ export class MarketingClient {
   }
 
   private request<T>(operation: string, variables: Variables, parse: (data: Record<string, unknown>) => T, options: RequestOptions): Promise<T> {
-    const { signal, accessToken, idempotencyKey } = options;
+    const { signal, accessToken, idToken, idempotencyKey } = options;
     if (signal?.aborted) return Promise.reject(signal.reason);
+    if ((accessToken || idToken) && !tokenOriginAllowed(this.endpoint)) {
+      const origin = new URL(this.endpoint).origin;
+      return Promise.reject(
+        new MarketingError(
+          'config',
+          0,
+          `The shopper's sign-in is sent only to this page's origin or an origin listed in <meta name="loyalty-token-origins"> in the head; ${origin} is neither.`,
+        ),
+      );
+    }
     const body = JSON.stringify({ operation, variables: canonical(variables) });
     // A mutation without an idempotency key means "a new one each time": never shared.
-    const key = operation === 'requestCoupon' && !idempotencyKey ? undefined : JSON.stringify([this.endpoint, body, accessToken ?? '', idempotencyKey ?? '']);
+    const key = operation === 'requestCoupon' && !idempotencyKey ? undefined : JSON.stringify([this.endpoint, body, accessToken ?? '', idToken ?? '', idempotencyKey ?? '']);
     let shared = key === undefined ? undefined : inFlight.get(key);
     if (!shared) {
       const controller = new AbortController();
@@ -120,9 +158,10 @@ export class MarketingClient {
     return join(shared, signal, key) as Promise<T>;
   }
 
-  private async send(body: string, { accessToken, idempotencyKey }: RequestOptions, signal: AbortSignal): Promise<Record<string, unknown>> {
+  private async send(body: string, { accessToken, idToken, idempotencyKey }: RequestOptions, signal: AbortSignal): Promise<Record<string, unknown>> {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (accessToken) headers.authorization = `Bearer ${accessToken}`;
+    if (idToken) headers['x-loyalty-id-token'] = idToken;
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     let response: Response;
     let payload: unknown;

@@ -8,7 +8,7 @@
  * kept per campaign and shopper and shown again instead of minting.
  */
 import type { MarketingClient } from './client.ts';
-import { isUpstreamFailure } from './errors.ts';
+import { isUpstreamFailure, MarketingError } from './errors.ts';
 import type { Coupon } from './types.ts';
 
 const PREFIX = 'loyalty-widgets:';
@@ -26,8 +26,15 @@ export interface ClaimRequest {
   campaignId: string;
   /** The shopper's `sub`, or `anonymous`. */
   shopper?: string;
-  /** Sent to the proxy as `Authorization: Bearer …`. */
+  /**
+   * The signed-in shopper's tokens (`user.accessToken`, `user.idToken`). They are sent only when the
+   * claim needs sign-in (`requireSignin`), or when the proxy answers `signin_required` to a claim sent
+   * without them; and only to a trusted endpoint (see `tokenOriginAllowed`).
+   */
   accessToken?: string;
+  idToken?: string;
+  /** The claim is for signed-in shoppers only (the element's `require-signin`). */
+  requireSignin?: boolean;
   /** Claim even though a coupon is already kept (only for `allow-multiple`). */
   another?: boolean;
 }
@@ -122,7 +129,7 @@ function listenToOtherTabs(): void {
  * coupon; only a failure of the Marketing API behind the proxy frees it.
  */
 export function claimCoupon(client: MarketingClient, request: ClaimRequest): Promise<Coupon> {
-  const { campaignId, shopper = ANONYMOUS, accessToken, another = false } = request;
+  const { campaignId, shopper = ANONYMOUS, accessToken, idToken, requireSignin = false, another = false } = request;
   const couponSlot = slot('coupon', campaignId, shopper);
   const running = claims.get(couponSlot);
   if (running) return running;
@@ -135,8 +142,17 @@ export function claimCoupon(client: MarketingClient, request: ClaimRequest): Pro
     idempotencyKey = newKey();
     write(keySlot, idempotencyKey);
   }
-  const claim = client
-    .requestCoupon(campaignId, { idempotencyKey, accessToken })
+  const key = idempotencyKey;
+  const signedIn = accessToken && idToken ? { accessToken, idToken } : undefined;
+  const send = (withTokens: boolean) => client.requestCoupon(campaignId, { idempotencyKey: key, ...(withTokens ? signedIn : {}) });
+  // The shopper's tokens go only where they are needed: a sign-in-only claim, or a proxy that asked.
+  const sent = requireSignin
+    ? send(true)
+    : send(false).catch((error: unknown) => {
+        if (signedIn && error instanceof MarketingError && error.code === 'signin_required') return send(true);
+        throw error;
+      });
+  const claim = sent
     .then((coupon) => {
       const stored: StoredCoupon = { code: coupon.code, campaignId, claimedAt: Date.now() };
       write(couponSlot, JSON.stringify(stored));

@@ -23,6 +23,11 @@ export interface CachedBody {
   state: CacheState;
 }
 
+export interface CacheHooks {
+  beforeMiss?: () => Promise<void>;
+  waitUntil?: (work: Promise<unknown>) => void;
+}
+
 export class ResponseCache {
   private readonly loads = new SingleFlight<string>();
 
@@ -40,8 +45,13 @@ export class ResponseCache {
     return `public, max-age=${Math.ceil(this.settings.ttlSeconds)}, stale-while-revalidate=${Math.ceil(this.settings.staleWhileRevalidateSeconds)}`;
   }
 
-  /** `waitUntil`: where the runtime ends a request's work when it answers (workerd), keeps the stale refresh alive. */
-  async get(key: string, load: () => Promise<string>, waitUntil?: (work: Promise<unknown>) => void): Promise<CachedBody> {
+  /**
+   * The cached body, or the loaded one. `beforeMiss` runs before a request that has to start an
+   * upstream call (not for hits, stale answers, or joining a call already running): a rate limit.
+   * `waitUntil`: where the runtime ends a request's work when it answers (workerd), keeps the stale refresh alive.
+   */
+  async get(key: string, load: () => Promise<string>, hooks: CacheHooks = {}): Promise<CachedBody> {
+    const { beforeMiss, waitUntil } = hooks;
     const storeKey = `cache:${key}`;
     let entry: string | undefined;
     try {
@@ -49,6 +59,7 @@ export class ResponseCache {
     } catch (error) {
       // A cache that cannot be read must not stop queries: they go upstream, shared as usual.
       this.onStoreError(error);
+      if (!this.loads.has(storeKey)) await beforeMiss?.();
       return { body: await this.loads.run(storeKey, load), state: 'MISS' };
     }
     if (entry !== undefined) {
@@ -65,6 +76,7 @@ export class ResponseCache {
         return { body, state: 'STALE' };
       }
     }
+    if (!this.loads.has(storeKey)) await beforeMiss?.();
     return { body: await this.refresh(storeKey, load), state: 'MISS' };
   }
 

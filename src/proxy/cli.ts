@@ -2,7 +2,7 @@
 /**
  * `loyalty-proxy`: the Marketing proxy as a standalone server at /api/marketing, configured from the
  * environment (MARKETING_API_URL, MARKETING_API_KEY, ALLOWED_ORIGINS, PORT, HOST, REDIS_URL,
- * CONNECT_URL, REQUIRE_SIGNIN, REQUIRE_SIGNIN_CAMPAIGNS, TRUST_PROXY). Refuses to start, with exit
+ * CONNECT_URL, CONNECT_CLIENT_ID, REQUIRE_SIGNIN, REQUIRE_SIGNIN_CAMPAIGNS, TRUST_PROXY). Refuses to start, with exit
  * code 1, when a setting is missing or malformed, or when the Marketing API refuses the key.
  * `loyalty-proxy doctor` checks the Marketing API instead (see doctor.ts) and exits 1 when it is not ready.
  */
@@ -54,6 +54,7 @@ async function start(config: ProxyServerConfig): Promise<void> {
       apiKey: config.apiKey,
       allowedOrigins: config.allowedOrigins,
       connectUrl: config.connectUrl,
+      clientId: config.clientId,
       requireSignin: config.requireSignin,
       trustProxy: config.trustProxy,
       store,

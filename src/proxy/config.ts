@@ -14,6 +14,8 @@ export interface ProxyServerConfig {
   host?: string;
   redisUrl?: string;
   connectUrl?: string;
+  /** `CONNECT_CLIENT_ID`: the merchant's app id at Connect; required with sign-in. */
+  clientId?: string;
   /** `REQUIRE_SIGNIN=true`: every coupon; else the campaigns listed in `REQUIRE_SIGNIN_CAMPAIGNS`. */
   requireSignin: boolean | string[];
   trustProxy: boolean;
@@ -107,9 +109,15 @@ export function readConfig(env: Record<string, string | undefined>): ProxyServer
   if (requireSignin && !connectUrl) {
     problems.push(`${requireSignin === true ? 'REQUIRE_SIGNIN' : 'REQUIRE_SIGNIN_CAMPAIGNS'} needs CONNECT_URL: the Connect authority that checks access tokens.`);
   }
+  const clientId = env.CONNECT_CLIENT_ID?.trim() || undefined;
+  if (requireSignin && !clientId) {
+    problems.push(
+      `${requireSignin === true ? 'REQUIRE_SIGNIN' : 'REQUIRE_SIGNIN_CAMPAIGNS'} needs CONNECT_CLIENT_ID: your app id at Connect (the button's client-id), so that tokens issued to other apps are refused.`,
+    );
+  }
   const trustProxy = flag('TRUST_PROXY', env.TRUST_PROXY, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   const host = env.HOST?.trim() || undefined;
-  return { warnings, upstreamUrl, apiKey, allowedOrigins, port, host, redisUrl, connectUrl, requireSignin, trustProxy };
+  return { warnings, upstreamUrl, apiKey, allowedOrigins, port, host, redisUrl, connectUrl, clientId, requireSignin, trustProxy };
 }

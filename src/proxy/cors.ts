@@ -5,7 +5,7 @@
  */
 import { ProxyError } from './errors.ts';
 
-export const ALLOWED_REQUEST_HEADERS = 'content-type, authorization, idempotency-key';
+export const ALLOWED_REQUEST_HEADERS = 'content-type, authorization, x-loyalty-id-token, idempotency-key';
 export const EXPOSED_RESPONSE_HEADERS = 'retry-after, x-cache, idempotent-replayed';
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 

@@ -16,6 +16,12 @@ export interface Outcome {
 }
 
 export const IDEMPOTENCY_RECORD_TTL_MS = 24 * 60 * 60_000;
+/**
+ * A refusal (e.g. 404 for a campaign that does not exist) minted nothing, so there is nothing to
+ * protect for a day: it is kept long enough to answer retries and duplicates alike, and no longer,
+ * so that made-up campaign ids cannot fill the store with day-long records.
+ */
+export const REFUSAL_RECORD_TTL_MS = 10 * 60_000;
 const POLL_INTERVAL_MS = 20;
 const KEY_FORMAT = /^[\x21-\x7e]{1,128}$/;
 
@@ -138,7 +144,7 @@ export class IdempotencyKeys {
     // invite the retry that mints a second one.
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        await this.store.set(storeKey, done, IDEMPOTENCY_RECORD_TTL_MS);
+        await this.store.set(storeKey, done, outcome.status >= 400 && outcome.status < 500 ? REFUSAL_RECORD_TTL_MS : IDEMPOTENCY_RECORD_TTL_MS);
         break;
       } catch {
         if (attempt === 0) await sleep(POLL_INTERVAL_MS);

@@ -37,6 +37,8 @@ export { DEFAULT_PAGE_FILL, type PageFillLimits } from './pages.ts';
 export { isSchemaMismatch } from './documents.ts';
 export { UPSTREAM_KEY_REFUSED, UPSTREAM_SCHEMA_MISMATCH, UPSTREAM_THROTTLED } from './upstream-errors.ts';
 export { cloudflareClientAddress, type RequestContext, type RuntimeContext } from './runtime.ts';
+export { verifyShopper, createShopperVerifier, ShopperVerificationError, type VerifyShopperOptions } from './verify-shopper.ts';
+export { ID_TOKEN_HEADER, type ShopperTokens, type VerifiedShopper, type ShopperVerificationCode } from './signin.ts';
 
 /** Default upstream timeout: a coupon widget should answer or fail within seconds. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -69,12 +71,15 @@ export interface MarketingProxyOptions {
   apiKey: string;
   /** Exact origins allowed cross-origin (e.g. `https://shop.example`); same-origin always works. */
   allowedOrigins?: string[];
-  /** Connect's authority, for `requireSignin`'s `/me` check. */
+  /** Connect's authority, for `requireSignin`'s checks. */
   connectUrl?: string;
+  /** The merchant's app id at Connect (the button's `client-id`), for `requireSignin`: tokens of other apps are refused. */
+  clientId?: string;
   /**
-   * Coupon requests that need the shopper's Connect access token (`Authorization: Bearer`), checked
-   * with Connect's `/me`: `true` for every coupon, or the ids of the campaigns whose coupons are for
-   * signed-in shoppers only (a members' offer), the others staying open to anyone.
+   * Coupon requests that need the signed-in shopper's tokens (`Authorization: Bearer <access token>`
+   * and `X-Loyalty-Id-Token: <ID token>`), checked like `verifyShopper` does: `true` for every coupon,
+   * or the ids of the campaigns whose coupons are for signed-in shoppers only (a members' offer), the
+   * others staying open to anyone.
    */
   requireSignin?: boolean | readonly string[];
   /** Memory by default; `createRedisStore({ url })` to share state between instances. */
@@ -214,12 +219,16 @@ export function createMarketingProxy(settings: MarketingProxyOptions | (() => Ma
   const rateLimits: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   checkRateLimitRule('perAddress', rateLimits.perAddress);
   checkRateLimitRule('perShopper', rateLimits.perShopper);
+  checkRateLimitRule('queryMisses', rateLimits.queryMisses);
   const signinCampaigns = signinCampaignsOf(options.requireSignin);
   if (signinCampaigns && !options.connectUrl) {
     throw new TypeError('createMarketingProxy: "requireSignin" needs "connectUrl" (the Connect authority) to check tokens.');
   }
+  if (signinCampaigns && (typeof options.clientId !== 'string' || options.clientId.trim() === '')) {
+    throw new TypeError('createMarketingProxy: "requireSignin" needs "clientId" (your app id at Connect): without it a token issued to any app would do.');
+  }
   const signin = signinCampaigns
-    ? new SigninChecker({ connectUrl: httpUrl(options.connectUrl, 'connectUrl'), timeoutMs, fetch: fetchImpl, store })
+    ? new SigninChecker({ connectUrl: httpUrl(options.connectUrl, 'connectUrl'), clientId: options.clientId!, timeoutMs, fetch: fetchImpl, store })
     : undefined;
   /** Whether this call must come from a signed-in shopper: every mutation, or those for a listed campaign. */
   const needsSignin = (call: OperationCall): boolean =>
@@ -281,12 +290,22 @@ export function createMarketingProxy(settings: MarketingProxyOptions | (() => Ma
     return address ? rateLimitAddress(address) : 'unknown';
   }
 
-  async function query(call: OperationCall, cors: Record<string, string>, entry: AccessLogEntry, context: RuntimeContext): Promise<Response> {
+  async function query(call: OperationCall, cors: Record<string, string>, entry: AccessLogEntry, address: string, context: RuntimeContext): Promise<Response> {
     const load = isBuiltIn(call)
       ? async () => served(await builtIns.query(call.name, call.variables, sendBuiltIn(call, true)), entry)
       : () => documents.attempt(call, (request) => callUpstream(upstream, request.query, request.variables, true));
-    if (!cache) return jsonResponse(200, await load(), { 'cache-control': NO_STORE, ...cors });
-    const { body, state } = await cache.get(`${call.name}:${canonicalVariables(call.variables)}`, load, waitUntilOf(context));
+    // Each upstream call spends the merchant's key: misses count per address, hits are free.
+    const countMiss = () =>
+      consumeRateLimit(store, `query:${address}`, rateLimits.queryMisses, 'queries').catch((error: unknown) => {
+        // A store that cannot count must not stop reads (they skip the cache the same way); only the limit refuses.
+        if (error instanceof ProxyError && error.status === 429) throw error;
+        log({ ...baseEntry('RATE_LIMIT'), status: 0, error: errorCode(error) });
+      });
+    if (!cache) return countMiss().then(async () => jsonResponse(200, await load(), { 'cache-control': NO_STORE, ...cors }));
+    const { body, state } = await cache.get(`${call.name}:${canonicalVariables(call.variables)}`, load, {
+      beforeMiss: countMiss,
+      waitUntil: waitUntilOf(context),
+    });
     entry.cache = state;
     return jsonResponse(200, body, { 'cache-control': cache.cacheControl, 'x-cache': state, ...cors });
   }
@@ -363,7 +382,9 @@ export function createMarketingProxy(settings: MarketingProxyOptions | (() => Ma
         const call = await readOperationCall(request, operations, timeoutMs);
         entry.operation = call.name;
         response =
-          call.operation.kind === 'query' ? await query(call, cors, entry, context) : await mutate(call, request, context, cors, entry);
+          call.operation.kind === 'query'
+            ? await query(call, cors, entry, clientAddressOf(request, context), context)
+            : await mutate(call, request, context, cors, entry);
       }
     } catch (error) {
       const known =

@@ -16,15 +16,23 @@ export interface RateLimits {
   perAddress: RateLimitRule | false;
   /** Per shopper: the loyalty ID when signed in, otherwise the client address and browser. */
   perShopper: RateLimitRule | false;
+  /**
+   * Per client address, queries that miss the cache (each one costs an upstream call on the
+   * merchant's key; varying the variables would otherwise make every query one). Hits are free.
+   */
+  queryMisses: RateLimitRule | false;
 }
 
 /**
  * Coupon mints allowed by default: 10 per 10 minutes per shopper (a page of campaigns claimed one by
  * one), 60 per 10 minutes per address (several shoppers behind one NAT); scripted minting stops there.
+ * Query cache misses: 300 per 10 minutes per address, far beyond what browsing pages of campaigns and
+ * businesses costs (most queries are hits shared by every shopper), well below a script's pace.
  */
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   perAddress: { limit: 60, windowSeconds: 600 },
   perShopper: { limit: 10, windowSeconds: 600 },
+  queryMisses: { limit: 300, windowSeconds: 600 },
 };
 
 export function checkRateLimitRule(name: string, rule: RateLimitRule | false | undefined): void {
@@ -35,12 +43,12 @@ export function checkRateLimitRule(name: string, rule: RateLimitRule | false | u
 }
 
 /** Counts one request against the rule; throws 429 `rate_limited` with `Retry-After` beyond the limit. */
-export async function consumeRateLimit(store: ProxyStore, key: string, rule: RateLimitRule | false): Promise<void> {
+export async function consumeRateLimit(store: ProxyStore, key: string, rule: RateLimitRule | false, what = 'coupon requests'): Promise<void> {
   if (rule === false) return;
   const { count, resetMs } = await store.increment(`rate:${key}`, rule.windowSeconds * 1000);
   if (count > rule.limit) {
     const retryAfter = Math.max(1, Math.ceil(resetMs / 1000));
-    throw new ProxyError(429, 'rate_limited', `Too many coupon requests; try again in ${retryAfter} s.`, {
+    throw new ProxyError(429, 'rate_limited', `Too many ${what}; try again in ${retryAfter} s.`, {
       'retry-after': String(retryAfter),
     });
   }
@@ -69,19 +77,27 @@ function ipv6Groups(address: string): number[] | undefined {
   return groups.map((group) => parseInt(group, 16));
 }
 
+/** Where every address that cannot be read as an IP address is counted: one bucket for them all. */
+export const UNPARSABLE_ADDRESS = 'unparsable';
+
 /**
  * What rate limits count a client address as. One IPv6 subscriber gets a whole /64 and can use any
  * address in it, so IPv6 addresses count by their /64 prefix; an IPv4-mapped IPv6 address
- * (`::ffff:203.0.113.7`, as a dual-stack socket reports it) counts as the IPv4 address.
+ * (`::ffff:203.0.113.7`, as a dual-stack socket reports it) counts as the IPv4 address. A port, as
+ * some load balancers write it into `X-Forwarded-For` (`198.51.100.9:40001`, `[2001:db8::1]:443`), is
+ * dropped: each connection has its own, and counting it would give every connection its own bucket.
+ * Anything that is not an IP address counts in one shared bucket, for the same reason.
  */
 export function rateLimitAddress(address: string): string {
   let text = address.trim().toLowerCase();
-  if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
+  const bracketed = /^\[([^\]]*)\](?::\d{1,5})?$/.exec(text);
+  if (bracketed) text = bracketed[1]!;
+  else if (/^[\d.]+:\d{1,5}$/.test(text)) text = text.slice(0, text.indexOf(':'));
   const zone = text.indexOf('%');
   if (zone >= 0) text = text.slice(0, zone);
-  if (IPV4.test(text) || !text.includes(':')) return text;
-  const groups = ipv6Groups(text);
-  if (!groups) return text;
+  if (IPV4.test(text)) return text.split('.').every((byte) => Number(byte) <= 255) ? text.split('.').map(Number).join('.') : UNPARSABLE_ADDRESS;
+  const groups = text.includes(':') ? ipv6Groups(text) : undefined;
+  if (!groups) return UNPARSABLE_ADDRESS;
   if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
     return `${groups[6]! >> 8}.${groups[6]! & 255}.${groups[7]! >> 8}.${groups[7]! & 255}`;
   }

@@ -1,80 +1,204 @@
 /**
- * Optional shopper sign-in for coupon requests: the browser sends the shopper's Connect access token
- * as `Authorization: Bearer …`, and the proxy asks Connect's `/me` who it belongs to. Answers are kept
- * in the store under a SHA-256 of the token (never the token itself): good ones until the token
- * expires (at most an hour), refused ones for a minute, so a flood of bogus tokens cannot flood Connect.
+ * Who a shopper is, as the merchant's server can trust it: the page sends both tokens it received at
+ * sign-in, the ID token is checked exactly as the browser checks it (signature from Connect's
+ * `jwks_uri`, `iss`, `aud`/`azp` equal to the merchant's own client id, `exp`, `iat`, `at_hash` of the
+ * access token; src/connect/id-token.ts), then Connect's `/me` says whose access token it is. The
+ * access token is opaque and `/me` does not say which app it was issued to: the ID token's audience
+ * is the only thing that binds it to this merchant's app.
+ *
+ * `/me` answers are kept in the store under a SHA-256 of the token (never the token itself): good
+ * ones until the token expires (at most an hour), refused ones for a minute. Discovery and the keys
+ * are cached; an unknown `kid` refetches the keys (rotation), at most once per 30 s.
  */
+import { checkDiscovery, ProviderKeys, verifyIdToken, type CheckedDiscovery, type VerifiedIdToken } from '../connect/id-token.ts';
+import { SignInError } from '../connect/errors.ts';
 import { sha256Hex } from './digest.ts';
 import { ProxyError } from './errors.ts';
 import { SingleFlight } from './single-flight.ts';
 import { readTextLimited } from './upstream.ts';
 import type { ProxyStore } from './store.ts';
 
-export interface Shopper {
-  loyaltyId: string;
+/** What the page has after sign-in: `user.idToken` and `user.accessToken`. */
+export interface ShopperTokens {
+  idToken: string;
+  accessToken: string;
+}
+
+/** A shopper Connect vouched for, to this merchant's app. */
+export interface VerifiedShopper {
+  /** Connect's subject identifier. */
+  sub: string;
   username?: string;
+  /** The wallet address to reward. */
+  loyaltyId: string;
+  /** When the tokens run out, in milliseconds since the epoch. */
+  expiresAt: number;
+}
+
+/** `signin_required` (no tokens), `invalid_token` (any check refused them), `connect_unavailable` (Connect could not be asked). */
+export type ShopperVerificationCode = 'signin_required' | 'invalid_token' | 'connect_unavailable';
+
+/** Why a shopper was not verified: `code`, an HTTP `status` to answer with (401 or 502), and a message. */
+export class ShopperVerificationError extends ProxyError {
+  declare readonly code: ShopperVerificationCode;
+
+  constructor(code: ShopperVerificationCode, message: string) {
+    const status = code === 'connect_unavailable' ? 502 : 401;
+    const challenge: Record<string, string> =
+      code === 'connect_unavailable' ? {} : { 'www-authenticate': `Bearer realm="loyalty-proxy"${code === 'invalid_token' ? ', error="invalid_token"' : ''}` };
+    super(status, code, message, challenge);
+    this.name = 'ShopperVerificationError';
+  }
 }
 
 export interface SigninSettings {
   connectUrl: string;
+  /** The merchant's own app id at Connect: the ID token's audience must be this. */
+  clientId: string;
   timeoutMs: number;
   fetch: typeof fetch;
   store: ProxyStore;
 }
 
+/** The header that carries the ID token beside `Authorization: Bearer <access token>`. */
+export const ID_TOKEN_HEADER = 'x-loyalty-id-token';
+
 const MAX_TOKEN_LENGTH = 4096;
+const MAX_ID_TOKEN_LENGTH = 8192;
 const TOKEN_CHARACTERS = /^[\x21-\x7e]+$/;
-const DEFAULT_PROFILE_TTL_MS = 5 * 60_000;
 const MAX_PROFILE_TTL_MS = 60 * 60_000;
 const REFUSED_TTL_MS = 60_000;
+const DISCOVERY_TTL_MS = 60 * 60_000;
+const UNKNOWN_KEY_COOLDOWN_MS = 30_000;
 /** A /me answer is a few hundred bytes. */
 const MAX_PROFILE_BYTES = 64 * 1024;
+const MAX_DISCOVERY_BYTES = 256 * 1024;
 
-const challenge = { 'www-authenticate': 'Bearer realm="loyalty-proxy"' };
-
-function invalidToken(message: string): ProxyError {
-  return new ProxyError(401, 'invalid_token', message, { 'www-authenticate': 'Bearer realm="loyalty-proxy", error="invalid_token"' });
-}
+const refused = (message: string) => new ShopperVerificationError('invalid_token', message);
+const unavailable = (message: string) => new ShopperVerificationError('connect_unavailable', message);
 
 /** The token's remaining lifetime as /me reports it (`exp` in seconds, or `expires_in`), if it does. */
-function lifetimeMs(profile: Record<string, unknown>, now: number): number {
-  let ms: number | undefined;
-  if (typeof profile.exp === 'number') ms = profile.exp * 1000 - now;
-  else if (typeof profile.expires_in === 'number') ms = profile.expires_in * 1000;
-  else if (typeof profile.expires_in === 'string' && /^\d+$/.test(profile.expires_in)) ms = Number(profile.expires_in) * 1000;
-  return Math.min(ms ?? DEFAULT_PROFILE_TTL_MS, MAX_PROFILE_TTL_MS);
+function reportedLifetimeMs(profile: Record<string, unknown>, now: number): number | undefined {
+  if (typeof profile.exp === 'number') return profile.exp * 1000 - now;
+  if (typeof profile.expires_in === 'number') return profile.expires_in * 1000;
+  if (typeof profile.expires_in === 'string' && /^\d+$/.test(profile.expires_in)) return Number(profile.expires_in) * 1000;
+  return undefined;
+}
+
+function checkToken(value: unknown, maxLength: number, name: string): string {
+  if (value === undefined || value === null || value === '') throw new ShopperVerificationError('signin_required', `The ${name} is missing: sign in first.`);
+  if (typeof value !== 'string' || value.length > maxLength || !TOKEN_CHARACTERS.test(value)) throw refused(`The ${name} is malformed.`);
+  return value;
+}
+
+/** What the store keeps per access token: the /me answer, or why the token was refused. */
+interface KeptProfile {
+  refused?: string;
+  sub?: string;
+  loyaltyId?: string;
+  username?: string;
+  /** Milliseconds since the epoch, when /me reported it. */
+  expiresAt?: number;
 }
 
 export class SigninChecker {
   private readonly lookups = new SingleFlight<string>();
+  private discovery: { value: Promise<{ checked: CheckedDiscovery; keys: ProviderKeys }>; at: number } | undefined;
 
   constructor(private readonly settings: SigninSettings) {}
 
   /**
-   * The shopper who owns the request's bearer token; 401 when it is missing or Connect refuses it.
-   * `beforeAsking` runs only when Connect must be asked (a token not seen lately), so that a flood of
-   * made-up tokens can be rate limited before each one costs a call to Connect.
+   * The shopper of a coupon request: `Authorization: Bearer <access token>` and the ID token in
+   * `X-Loyalty-Id-Token`. 401 when either is missing or refused.
    */
-  async shopper(request: Request, beforeAsking?: () => Promise<void>): Promise<Shopper> {
+  async shopper(request: Request, beforeAsking?: () => Promise<void>): Promise<VerifiedShopper> {
     const header = request.headers.get('authorization');
-    if (!header) throw new ProxyError(401, 'signin_required', 'Sign in to request a coupon.', challenge);
-    const match = /^Bearer +(\S+)$/i.exec(header.trim());
-    const token = match?.[1];
-    if (!token || token.length > MAX_TOKEN_LENGTH || !TOKEN_CHARACTERS.test(token)) {
-      throw invalidToken('The Authorization header must be "Bearer <access token>".');
-    }
-    const storeKey = `me:${await sha256Hex(token)}`;
+    if (!header) throw new ShopperVerificationError('signin_required', 'Sign in to request a coupon.');
+    const accessToken = /^Bearer +(\S+)$/i.exec(header.trim())?.[1];
+    if (!accessToken) throw refused('The Authorization header must be "Bearer <access token>".');
+    const idToken = request.headers.get(ID_TOKEN_HEADER)?.trim();
+    if (!idToken) throw refused('Send the ID token of the sign-in in the X-Loyalty-Id-Token header, beside the access token.');
+    return this.verify({ idToken, accessToken }, beforeAsking);
+  }
+
+  /**
+   * Verifies both tokens. `beforeAsking` runs only when Connect's /me must be asked (an access token
+   * not seen lately), so that a flood of tokens can be rate limited before each one costs a call.
+   */
+  async verify(tokens: Partial<ShopperTokens> | null | undefined, beforeAsking?: () => Promise<void>): Promise<VerifiedShopper> {
+    const accessToken = checkToken(tokens?.accessToken, MAX_TOKEN_LENGTH, 'access token');
+    const idToken = checkToken(tokens?.idToken, MAX_ID_TOKEN_LENGTH, 'ID token');
+    const claims = await this.checkIdToken(idToken, accessToken);
+    // v2: answers kept with their sub; an older proxy's entries (without it) are not read as refusals.
+    const storeKey = `me:v2:${await sha256Hex(accessToken)}`;
     let answer = await this.settings.store.get(storeKey);
     if (answer === undefined) {
       await beforeAsking?.();
-      answer = await this.lookups.run(storeKey, () => this.askConnect(token, storeKey));
+      answer = await this.lookups.run(storeKey, () => this.askConnect(accessToken, storeKey, claims));
     }
-    const parsed = JSON.parse(answer) as { loyaltyId?: string; username?: string };
-    if (!parsed.loyaltyId) throw invalidToken('The access token is not valid (expired, revoked, or without the profile scope).');
-    return parsed.username === undefined ? { loyaltyId: parsed.loyaltyId } : { loyaltyId: parsed.loyaltyId, username: parsed.username };
+    const kept = JSON.parse(answer) as KeptProfile;
+    if (kept.refused !== undefined || !kept.sub || !kept.loyaltyId) throw refused(kept.refused ?? 'Connect refused the access token.');
+    if (kept.sub !== claims.sub) throw refused('The access token belongs to another shopper than the ID token.');
+    const expiresAt = Math.min((claims.exp ?? 0) * 1000, kept.expiresAt ?? Number.POSITIVE_INFINITY);
+    const shopper: VerifiedShopper = { sub: kept.sub, loyaltyId: kept.loyaltyId, expiresAt };
+    if (kept.username !== undefined) shopper.username = kept.username;
+    return shopper;
   }
 
-  private async askConnect(token: string, storeKey: string): Promise<string> {
+  private async checkIdToken(idToken: string, accessToken: string): Promise<VerifiedIdToken> {
+    try {
+      const { checked, keys } = await this.provider();
+      return await verifyIdToken(idToken, {
+        issuer: checked.issuer,
+        clientId: this.settings.clientId,
+        announcedAlgorithms: checked.algorithms,
+        keys,
+        // The page that made the sign-in request checked the nonce; this server never saw the request.
+        nonceSecret: null,
+        accessToken,
+      });
+    } catch (error) {
+      if (error instanceof ProxyError) throw error;
+      if (error instanceof SignInError && error.code === 'invalid_token') throw refused(error.message);
+      throw unavailable(error instanceof SignInError ? error.message : 'Connect could not be reached to check the sign-in.');
+    }
+  }
+
+  /** Discovery (checked against the configured authority) and the keys, cached for an hour; a failure is not kept. */
+  private provider(): Promise<{ checked: CheckedDiscovery; keys: ProviderKeys }> {
+    const current = this.discovery;
+    if (current && Date.now() - current.at < DISCOVERY_TTL_MS) return current.value;
+    const value = this.readDiscovery(current?.value);
+    const entry = { value, at: Date.now() };
+    this.discovery = entry;
+    value.catch(() => {
+      if (this.discovery === entry) this.discovery = undefined;
+    });
+    return value;
+  }
+
+  private async readDiscovery(previous?: Promise<{ checked: CheckedDiscovery; keys: ProviderKeys }>) {
+    const { connectUrl, timeoutMs } = this.settings;
+    const url = `${connectUrl.replace(/\/$/, '')}/.well-known/openid-configuration`;
+    let metadata: unknown;
+    try {
+      const response = await this.settings.fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
+      metadata = response.ok ? JSON.parse(await readTextLimited(response, MAX_DISCOVERY_BYTES)) : undefined;
+      if (!response.ok) await response.body?.cancel().catch(() => undefined);
+    } catch {
+      metadata = undefined;
+    }
+    if (!metadata || typeof metadata !== 'object') throw unavailable(`Connect discovery could not be read from ${url}.`);
+    const checked = checkDiscovery(metadata as Record<string, unknown>, connectUrl);
+    const before = await previous?.catch(() => undefined);
+    const keys =
+      before && before.checked.jwks_uri === checked.jwks_uri
+        ? before.keys
+        : new ProviderKeys(checked.jwks_uri, { fetch: this.settings.fetch, timeoutMs, unknownKeyCooldownMs: UNKNOWN_KEY_COOLDOWN_MS, maxAgeMs: DISCOVERY_TTL_MS });
+    return { checked, keys };
+  }
+
+  private async askConnect(token: string, storeKey: string, claims: VerifiedIdToken): Promise<string> {
     const url = new URL('me', this.settings.connectUrl.endsWith('/') ? this.settings.connectUrl : `${this.settings.connectUrl}/`);
     url.searchParams.set('access_token', token);
     let response: Response;
@@ -85,13 +209,16 @@ export class SigninChecker {
         redirect: 'error',
       });
     } catch {
-      throw new ProxyError(502, 'connect_unavailable', 'Connect could not be reached to check the sign-in.');
+      throw unavailable('Connect could not be reached to check the sign-in.');
     }
+    const refusal = async (reason: string) => {
+      const answer = JSON.stringify({ refused: reason } satisfies KeptProfile);
+      await this.settings.store.set(storeKey, answer, REFUSED_TTL_MS);
+      return answer;
+    };
     if (response.status === 400 || response.status === 401 || response.status === 403) {
       await response.body?.cancel();
-      const refused = JSON.stringify({});
-      await this.settings.store.set(storeKey, refused, REFUSED_TTL_MS);
-      return refused;
+      return refusal('Connect does not know the access token (expired or revoked).');
     }
     let profile: Record<string, unknown> | undefined;
     try {
@@ -100,17 +227,19 @@ export class SigninChecker {
       profile = undefined;
     }
     if (!response.ok || !profile || typeof profile !== 'object') {
-      throw new ProxyError(502, 'connect_unavailable', `Connect answered the sign-in check with HTTP ${response.status}.`);
+      throw unavailable(`Connect answered the sign-in check with HTTP ${response.status}.`);
     }
+    // A profile that does not say whose it is cannot be tied to the ID token's shopper.
+    const sub = typeof profile.sub === 'string' && profile.sub.length <= 256 ? profile.sub : undefined;
     const loyaltyId = typeof profile.loyaltyId === 'string' && profile.loyaltyId.length <= 256 ? profile.loyaltyId : undefined;
     const username = typeof profile.username === 'string' ? profile.username.slice(0, 256) : undefined;
-    const ttl = loyaltyId ? lifetimeMs(profile, Date.now()) : 0;
-    if (!loyaltyId || ttl <= 0) {
-      const refused = JSON.stringify({});
-      await this.settings.store.set(storeKey, refused, REFUSED_TTL_MS);
-      return refused;
-    }
-    const answer = JSON.stringify({ loyaltyId, username });
+    const now = Date.now();
+    const reported = reportedLifetimeMs(profile, now);
+    const ttl = Math.min(reported ?? Number.POSITIVE_INFINITY, (claims.exp ?? 0) * 1000 - now, MAX_PROFILE_TTL_MS);
+    if (!sub) return refusal('Connect answered /me without saying whose profile it is (sub).');
+    if (!loyaltyId) return refusal('The sign-in was made without the profile scope: Connect gives no loyalty ID for it.');
+    if (ttl <= 0) return refusal('The access token has expired.');
+    const answer = JSON.stringify({ sub, loyaltyId, username, ...(reported === undefined ? {} : { expiresAt: now + reported }) } satisfies KeptProfile);
     await this.settings.store.set(storeKey, answer, ttl);
     return answer;
   }

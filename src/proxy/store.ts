@@ -30,10 +30,12 @@ interface MemoryEntry {
 
 export interface MemoryStoreOptions {
   /**
-   * Beyond this many keys of one kind (the part of the key before its first colon: cached responses,
-   * checked tokens, rate-limit counters, idempotency records) the oldest of that kind are dropped, so
-   * a flood of distinct keys cannot exhaust memory, nor push out keys of another kind: a page of
-   * cached queries or bogus tokens must not erase a rate-limit counter or an idempotency record.
+   * How many keys of one kind are kept (the part of the key before its first colon: cached responses,
+   * checked tokens, idempotency records; for rate-limit counters, before the second: one bound per
+   * rule), so a flood of distinct keys cannot exhaust memory, nor push out keys of another kind.
+   * Beyond it the oldest entries of the kind are dropped, except live counters: a full table of
+   * counters answers a new counter as over any limit (fail closed) until counters expire, so a flood
+   * of distinct shoppers can make newcomers wait but cannot erase anyone's count, its own included.
    */
   maxEntries?: number;
   /** Clock, for tests. */
@@ -47,7 +49,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): ProxyStore 
   const now = options.now ?? Date.now;
   const kinds = new Map<string, Map<string, MemoryEntry>>();
   const kindOf = (key: string) => {
-    const kind = key.slice(0, key.indexOf(':') + 1);
+    const end = key.startsWith('rate:') ? key.indexOf(':', 5) : key.indexOf(':');
+    const kind = key.slice(0, end + 1);
     let entries = kinds.get(kind);
     if (!entries) kinds.set(kind, (entries = new Map()));
     return entries;
@@ -72,6 +75,27 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): ProxyStore 
     }
   };
 
+  /**
+   * When a kind of counters is full: expired ones are swept out (at most once until the soonest live
+   * one expires); if it is still full, the answer for a new counter is "over the limit" until then.
+   */
+  const nextSweep = new Map<Map<string, MemoryEntry>, number>();
+  const fullOfLiveCounters = (entries: Map<string, MemoryEntry>): CounterState | undefined => {
+    if (entries.size < maxEntries) return undefined;
+    const time = now();
+    let soonest = nextSweep.get(entries) ?? 0;
+    if (time >= soonest) {
+      soonest = Number.POSITIVE_INFINITY;
+      for (const [key, entry] of entries) {
+        if (entry.expiresAt <= time) entries.delete(key);
+        else soonest = Math.min(soonest, entry.expiresAt);
+      }
+      nextSweep.set(entries, soonest);
+    }
+    if (entries.size < maxEntries) return undefined;
+    return { count: Number.MAX_SAFE_INTEGER, resetMs: Math.max(1, soonest - time) };
+  };
+
   return {
     async get(key) {
       return live(key)?.value;
@@ -93,6 +117,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): ProxyStore 
         entry.count += 1;
         return { count: entry.count, resetMs: entry.expiresAt - now() };
       }
+      const full = fullOfLiveCounters(kindOf(key));
+      if (full) return full;
       put(key, { value: '', count: 1, expiresAt: now() + windowMs });
       return { count: 1, resetMs: windowMs };
     },

@@ -57,8 +57,40 @@ function answerClientErrors(server: Server, page: OversizedPage): void {
   });
 }
 
-export async function listen(app: Hono, host: string, port: number, oversizedPage: OversizedPage = defaultOversizedPage): Promise<ListeningServer> {
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
+/** The name in a Host header, without port and brackets, lower case. */
+function hostName(header: string): string {
+  const value = header.trim().toLowerCase();
+  if (value.startsWith('[')) return value.slice(1, value.indexOf(']') >>> 0);
+  const colon = value.lastIndexOf(':');
+  return colon >= 0 && value.indexOf(':') === colon ? value.slice(0, colon) : value;
+}
+
+/**
+ * Whether a request's Host names this machine (or a name the developer allowed). Browsers send the
+ * page's own host name, so a web page that points its name at 127.0.0.1 (DNS rebinding) is refused.
+ */
+export function hostAllowed(header: string | null | undefined, allowed: readonly string[]): boolean {
+  if (header === null || header === undefined) return true; // not a browser: browsers always send Host
+  const name = hostName(header);
+  if (allowed.includes('*') || allowed.map((entry) => hostName(entry)).includes(name)) return true;
+  return name === 'localhost' || name.endsWith('.localhost') || name === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
+}
+
+export async function listen(
+  app: Hono,
+  host: string,
+  port: number,
+  oversizedPage: OversizedPage = defaultOversizedPage,
+  allowedHosts: readonly string[] = [host],
+): Promise<ListeningServer> {
+  const fetch = (request: Request, env?: unknown) =>
+    hostAllowed(request.headers.get('host'), allowedHosts)
+      ? app.fetch(request, env)
+      : new Response('This sandbox answers only to localhost. Allow other host names with SANDBOX_ALLOWED_HOSTS.\n', {
+          status: 403,
+          headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+        });
+  const server = createAdaptorServer({ fetch, hostname: host }) as Server;
   answerClientErrors(server, oversizedPage);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

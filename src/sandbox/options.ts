@@ -13,6 +13,12 @@ export interface SandboxOptions {
   marketingPort?: number;
   /** Host to bind and to put in URLs; default 'localhost' (loopback only). */
   host?: string;
+  /**
+   * Host names the sandbox answers to besides loopback ones (`localhost`, `*.localhost`, `127.x.x.x`,
+   * `[::1]`) and `host`; `'*'` for any. Default env SANDBOX_ALLOWED_HOSTS (comma-separated), else none:
+   * a web page that rebinds its own name to 127.0.0.1 (DNS rebinding) reaches nothing.
+   */
+  allowedHosts?: readonly string[];
   /** The Marketing API key; default env SANDBOX_API_KEY ?? 'sandbox-api-key'. */
   apiKey?: string;
   /** Where apps, users, keys, tokens and sessions persist; default '.sandbox-data' (git-ignored). */
@@ -42,6 +48,11 @@ export function resolveApiKey(options: SandboxOptions): string {
   const key = options.apiKey ?? process.env.SANDBOX_API_KEY ?? DEFAULT_API_KEY;
   if (!key) throw new Error('The sandbox API key must not be empty');
   return key;
+}
+
+export function resolveAllowedHosts(options: SandboxOptions): string[] {
+  const listed = options.allowedHosts ?? process.env.SANDBOX_ALLOWED_HOSTS?.split(',') ?? [];
+  return [...listed, resolveHost(options)].map((name) => name.trim().toLowerCase()).filter(Boolean);
 }
 
 export function resolveFlavor(options: SandboxOptions): SandboxFlavor {

@@ -7,22 +7,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, saveScreenshot, startDemoStack, type DemoStack } from '../support/e2e.ts';
+import { launchChromium, saveScreenshot, signInThroughPopup, startDemoStack, type DemoStack } from '../support/e2e.ts';
 import { axeViolations } from '../support/axe.ts';
 
 const signInButton = (page: Page) => page.locator('loyalty-signin-button').getByRole('button', { name: 'Sign in with your loyalty wallet' });
 const membersCoupon = (page: Page) => page.locator('coupon-claim[require-signin]');
-
-async function signInThroughPopup(page: Page): Promise<void> {
-  const popupOpened = page.waitForEvent('popup');
-  await signInButton(page).click();
-  const popup = await popupOpened;
-  await popup.getByLabel('Username').fill('demo');
-  await popup.getByLabel('Password').fill('demo');
-  await popup.getByRole('button', { name: 'Sign in' }).click();
-  await popup.getByRole('button', { name: 'Allow', exact: true }).click();
-  await popup.waitForEvent('close');
-}
 
 describe('the demo merchant site', () => {
   let stack: DemoStack;

@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
 import { startStaticSite, strictCsp, type StaticSite } from '../support/static-site.ts';
-import { launchChromium, saveScreenshot } from '../support/e2e.ts';
+import { launchChromium, saveScreenshot, signInThroughPopup } from '../support/e2e.ts';
 
 let sandbox: RunningSandbox;
 let site: StaticSite;
@@ -41,18 +41,6 @@ after(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-async function signInThroughPopup(page: Page): Promise<void> {
-  const popupOpened = page.waitForEvent('popup');
-  await page.locator('loyalty-signin-button').getByRole('button', { name: 'Sign in with your loyalty wallet' }).click();
-  const popup = await popupOpened;
-  await popup.getByLabel('Username').fill('demo');
-  await popup.getByLabel('Password').fill('demo');
-  await popup.getByRole('button', { name: 'Sign in' }).click();
-  await popup.getByRole('button', { name: 'Allow', exact: true }).click();
-  await popup.waitForEvent('close');
-  await page.locator('loyalty-signin-button [part="user"]').filter({ hasText: 'Signed in as demo' }).waitFor();
-}
-
 describe('sign-in from the script tag under a strict CSP', () => {
   for (const [name, path] of [
     ['with the page itself as redirect URI', '/strict-csp.html'],
@@ -66,6 +54,7 @@ describe('sign-in from the script tag under a strict CSP', () => {
       try {
         await page.goto(`${site.origin}${path}`);
         await signInThroughPopup(page);
+        await page.locator('loyalty-signin-button [part="user"]').filter({ hasText: 'Signed in as demo' }).waitFor();
         const violations = await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
         assert.deepEqual(violations, []);
         assert.deepEqual(errors, []);

@@ -84,11 +84,22 @@ describe('loyalty-proxy CLI', () => {
 
   it('reads REQUIRE_SIGNIN_CAMPAIGNS as the campaigns that need sign-in, which need CONNECT_URL', () => {
     const base = { MARKETING_API_URL: upstream.marketingUrl, MARKETING_API_KEY: TEST_API_KEY };
-    const listed = readConfig({ ...base, CONNECT_URL: 'https://connect.example', REQUIRE_SIGNIN_CAMPAIGNS: ' camp-a, ,camp-b ' });
+    const connect = { CONNECT_URL: 'https://connect.example', CONNECT_CLIENT_ID: 'shop-app' };
+    const listed = readConfig({ ...base, ...connect, REQUIRE_SIGNIN_CAMPAIGNS: ' camp-a, ,camp-b ' });
     assert.deepEqual(listed.requireSignin, ['camp-a', 'camp-b']);
-    assert.equal(readConfig({ ...base, CONNECT_URL: 'https://connect.example', REQUIRE_SIGNIN: 'true', REQUIRE_SIGNIN_CAMPAIGNS: 'camp-a' }).requireSignin, true);
+    assert.equal(listed.clientId, 'shop-app');
+    assert.equal(readConfig({ ...base, ...connect, REQUIRE_SIGNIN: 'true', REQUIRE_SIGNIN_CAMPAIGNS: 'camp-a' }).requireSignin, true);
     assert.equal(readConfig(base).requireSignin, false);
     assert.throws(() => readConfig({ ...base, REQUIRE_SIGNIN_CAMPAIGNS: 'camp-a' }), /REQUIRE_SIGNIN_CAMPAIGNS needs CONNECT_URL/);
+  });
+
+  it('refuses to start with REQUIRE_SIGNIN but without CONNECT_CLIENT_ID (tokens of any app would do)', async () => {
+    const cli = runCli({ MARKETING_API_URL: upstream.marketingUrl, MARKETING_API_KEY: TEST_API_KEY, CONNECT_URL: 'https://connect.example', REQUIRE_SIGNIN: 'true' });
+    assert.equal(await cli.exited, 1);
+    assert.match(cli.stderr(), /REQUIRE_SIGNIN needs CONNECT_CLIENT_ID/);
+    const base = { MARKETING_API_URL: upstream.marketingUrl, MARKETING_API_KEY: TEST_API_KEY, CONNECT_URL: 'https://connect.example' };
+    assert.throws(() => readConfig({ ...base, REQUIRE_SIGNIN_CAMPAIGNS: 'camp-a' }), /REQUIRE_SIGNIN_CAMPAIGNS needs CONNECT_CLIENT_ID/);
+    assert.equal(readConfig({ ...base, REQUIRE_SIGNIN: 'true', CONNECT_CLIENT_ID: 'shop-app' }).clientId, 'shop-app');
   });
 
   it('refuses a user or password in MARKETING_API_URL or CONNECT_URL, without printing them', async () => {

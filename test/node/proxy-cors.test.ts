@@ -70,7 +70,7 @@ describe('Marketing proxy CORS', () => {
     assert.equal(preflight.headers.get('access-control-allow-origin'), SHOP);
     assert.equal(preflight.headers.get('access-control-allow-methods'), 'POST');
     const allowedHeaders = preflight.headers.get('access-control-allow-headers') ?? '';
-    for (const header of ['content-type', 'idempotency-key', 'authorization']) assert.match(allowedHeaders, new RegExp(header));
+    for (const header of ['content-type', 'idempotency-key', 'authorization', 'x-loyalty-id-token']) assert.match(allowedHeaders, new RegExp(header));
     assert.ok(Number(preflight.headers.get('access-control-max-age')) > 0);
 
     const refused = await fetch(proxy.url, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });

@@ -61,6 +61,44 @@ describe('memory store bounds', () => {
     assert.equal(await store.get('d'), 'd');
   });
 
+  it('keeps live rate-limit counters when full: a new counter is over the limit until one expires', async () => {
+    let time = 1_000_000;
+    const store = createMemoryStore({ maxEntries: 2, now: () => time });
+    assert.equal((await store.increment('rate:addr:a', 1000)).count, 1);
+    time += 500;
+    assert.equal((await store.increment('rate:addr:b', 1000)).count, 1);
+    const refused = await store.increment('rate:addr:c', 1000);
+    assert.ok(refused.count > 1_000_000, 'a new counter in a full table counts as over any limit');
+    assert.equal(refused.resetMs, 500, 'until the soonest counter expires');
+    assert.equal((await store.increment('rate:addr:a', 1000)).count, 2, 'the live counters keep their counts');
+    assert.equal((await store.increment('rate:shopper:x', 1000)).count, 1, 'each rule has its own bound');
+    time += 500;
+    assert.equal((await store.increment('rate:addr:c', 1000)).count, 1, 'an expired counter makes room');
+    assert.equal((await store.increment('rate:addr:b', 1000)).count, 2);
+  });
+
+  it('a flood of distinct shoppers does not wipe the counters, the flooder’s own included', async () => {
+    const upstream = await startUpstream();
+    const proxy = await serveProxy({
+      upstreamUrl: upstream.marketingUrl,
+      store: createMemoryStore({ maxEntries: 5 }),
+      rateLimits: { perAddress: false, perShopper: { limit: 2, windowSeconds: 600 } },
+    });
+    try {
+      const coupon = { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-morning-latte' } };
+      const flooder = { 'user-agent': 'Flooder/1.0' };
+      assert.deepEqual([(await post(proxy.url, coupon, flooder)).status, (await post(proxy.url, coupon, flooder)).status], [200, 200]);
+      assert.equal((await post(proxy.url, coupon, flooder)).status, 429);
+      const flood: number[] = [];
+      for (let index = 0; index < 12; index += 1) flood.push((await post(proxy.url, coupon, { 'user-agent': `Browser/${index}` })).status);
+      assert.deepEqual(flood, [200, 200, 200, 200, ...Array<number>(8).fill(429)], 'new shoppers wait once the table is full');
+      assert.equal((await post(proxy.url, coupon, flooder)).status, 429, 'the flooder is still limited');
+    } finally {
+      await proxy.close();
+      await upstream.dispose();
+    }
+  });
+
   it('bounds each kind of key on its own: a flood of cached queries erases no rate limit and no idempotency record', async () => {
     const upstream = await startUpstream();
     const proxy = await serveProxy({
@@ -122,6 +160,7 @@ describe('Redis', () => {
       const query = await post(proxy.url, { operation: 'campaigns', variables: { limit: 1 } });
       assert.equal(query.status, 200, 'queries go upstream without the cache');
       assert.equal(query.headers.get('x-cache'), 'MISS');
+      assert.ok(proxy.logs.some((entry) => entry.method === 'RATE_LIMIT' && entry.error === 'store_unavailable'), 'the uncounted query is logged');
     } finally {
       await proxy.close();
       await store.close();

@@ -2,6 +2,7 @@
  * End-to-end support: the whole product (sandbox + demo site + proxy) on free ports with a
  * throwaway data folder, and the system Chromium driven by playwright-core.
  */
+import { after, before } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -48,4 +49,30 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
   const path = join(screenshotDir, `${name.replace(/[^\w.-]+/g, '-')}.png`);
   await page.screenshot({ path, fullPage: true });
   return path;
+}
+
+/** Signs the seeded shopper `demo` in through the page's sign-in button and Connect's popup. */
+export async function signInThroughPopup(page: Page): Promise<void> {
+  const popupOpened = page.waitForEvent('popup');
+  await page.locator('loyalty-signin-button').getByRole('button', { name: 'Sign in with your loyalty wallet' }).click();
+  const popup = await popupOpened;
+  await popup.getByLabel('Username').fill('demo');
+  await popup.getByLabel('Password').fill('demo');
+  await popup.getByRole('button', { name: 'Sign in' }).click();
+  await popup.getByRole('button', { name: 'Allow', exact: true }).click();
+  await popup.waitForEvent('close');
+}
+
+/** The demo stack and a Chromium, started before and stopped after the calling describe block. */
+export function useDemoSite(options: StackOptions = {}): { stack: DemoStack; browser: Browser } {
+  const site = {} as { stack: DemoStack; browser: Browser };
+  before(async () => {
+    site.stack = await startDemoStack(options);
+    site.browser = await launchChromium();
+  });
+  after(async () => {
+    await site.browser?.close();
+    await site.stack?.close();
+  });
+  return site;
 }

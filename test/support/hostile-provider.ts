@@ -139,7 +139,8 @@ export async function startHostileProvider({ redirectUris, clientId = 'hostile-t
         stats.meCalls++;
         const sub = scenario === 'me-other-sub' ? 'someone-else' : subject;
         if (!reqUrl.searchParams.get('access_token')) return send(res, 401, JSON.stringify({ error: 'invalid_token' }));
-        return send(res, 200, JSON.stringify({ sub, username: 'hostile-demo', loyaltyId: '0xh0571le' }));
+        const profile = { username: 'hostile-demo', loyaltyId: '0xh0571le' };
+        return send(res, 200, JSON.stringify(scenario === 'me-without-sub' ? profile : { sub, ...profile }));
       }
       case '/auth': {
         const request = reqUrl.searchParams;

@@ -30,6 +30,7 @@ export const SCENARIOS = [
   'forged-state',
   'replay-previous',
   'me-other-sub',
+  'me-without-sub',
   'hold',
 ] as const;
 export type Scenario = (typeof SCENARIOS)[number];

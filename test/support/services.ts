@@ -55,7 +55,7 @@ export async function startTestServices({ testOrigin }: { testOrigin: string }):
         connectUrl: sandbox.connectUrl,
         // One browser is one anonymous shopper to the proxy; the suites claim more coupons than the
         // production default of 10 per 10 minutes allows.
-        rateLimits: { perShopper: { limit: 200, windowSeconds: 600 }, perAddress: { limit: 500, windowSeconds: 600 } },
+        rateLimits: { perShopper: { limit: 200, windowSeconds: 600 }, perAddress: { limit: 500, windowSeconds: 600 }, queryMisses: { limit: 5000, windowSeconds: 600 } },
         // The access log is the proxy's own concern (tested in test/node); here it would bury the results.
         logger: () => {},
       }),

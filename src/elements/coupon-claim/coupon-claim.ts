@@ -74,9 +74,10 @@ export class CouponClaim extends LitElement {
   @property({ attribute: 'campaign-id', reflect: true }) campaignId = '';
 
   /**
-   * Only a signed-in shopper may claim; the shopper's access token is sent to the proxy. This is the
-   * page's side: for the proxy to refuse anyone else, give it `requireSignin` (`true`, or a list that
-   * holds this campaign's id).
+   * Only a signed-in shopper may claim; the shopper's tokens are sent to the proxy, which must be on
+   * this page's origin or one listed in `<meta name="loyalty-token-origins">`. This is the page's
+   * side: for the proxy to refuse anyone else, give it `requireSignin` (`true`, or a list that holds
+   * this campaign's id).
    */
   @property({ attribute: 'require-signin', type: Boolean, reflect: true }) requireSignin = false;
 
@@ -171,6 +172,8 @@ export class CouponClaim extends LitElement {
         campaignId,
         shopper: user?.sub,
         accessToken: user?.accessToken,
+        idToken: user?.idToken,
+        requireSignin: this.requireSignin,
         another: another && this.allowMultiple,
       });
       this.announcement = this.locale.t('coupon.claimed', { code });

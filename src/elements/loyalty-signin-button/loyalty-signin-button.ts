@@ -78,7 +78,7 @@ const walletIcon = svg`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="fa
  * @summary Sign in with the loyalty wallet (Connect) in a popup; shows the signed-in shopper.
  * @tag loyalty-signin-button
  *
- * @event loyalty-signin - The shopper signed in or the session was restored. Detail `{ user, profile, reason }`; `profile` is false when signed in without the `profile` scope (no username or loyalty ID); `reason` is `signin` or `restored`.
+ * @event loyalty-signin - The shopper signed in or the session was restored. Detail `{ user, profile, reason }`; `user` carries `idToken` and `accessToken` for your server's `verifyShopper()`; `profile` is false when signed in without the `profile` scope (no username or loyalty ID); `reason` is `signin` or `restored`.
  * @event loyalty-signout - The shopper signed out or the session expired. Detail `{ reason }`: `signout` or `expired`.
  * @event loyalty-signin-error - A sign-in failed and nothing was used. Detail `{ code, message }`, `code` one of `access_denied`, `popup_blocked`, `popup_closed`, `invalid_token`, `state_mismatch`, `network`, `config`.
  *
@@ -154,7 +154,11 @@ export class LoyaltySigninButton extends LitElement {
   private unregisterStarter?: () => void;
   private stopPrefetch?: () => void;
 
-  /** The signed-in shopper (`{ sub, username, loyaltyId, accessToken, expiresAt, scope }`), or null. */
+  /**
+   * The signed-in shopper (`{ sub, username, loyaltyId, accessToken, idToken, expiresAt, scope }`), or
+   * null. To reward the shopper, post `idToken` and `accessToken` to your server and check them there
+   * with `verifyShopper()`; never trust a loyalty ID posted alone.
+   */
   get user(): LoyaltyUser | null {
     return session.user;
   }

@@ -1,7 +1,7 @@
 /** Starts the Connect sandbox alone (startSandbox starts it beside Marketing). */
 import { listen, resolvePort } from '../http.ts';
 import { KeyRing } from '../keys.ts';
-import { resolveHost, type SandboxOptions } from '../options.ts';
+import { resolveAllowedHosts, resolveHost, type SandboxOptions } from '../options.ts';
 import { resolveDataDir } from '../store.ts';
 import { createConnectApp } from './app.ts';
 import { AppRegistry, type AppRegistration, type RegisterAppInput } from './apps.ts';
@@ -54,7 +54,7 @@ export async function startConnect(options: SandboxOptions = {}): Promise<Runnin
     sessions: new BrowserSessions(dataDir),
     tokenLifetimeSeconds,
   });
-  const server = await listen(connect.app, resolveHost(options), port, oversizedPage);
+  const server = await listen(connect.app, resolveHost(options), port, oversizedPage, resolveAllowedHosts(options));
   connect.setIssuer(server.origin);
   return {
     connectUrl: server.origin,

@@ -1,7 +1,7 @@
 /** Starts the Marketing sandbox alone (startSandbox starts it beside Connect), in either flavour. */
 import type { Hono } from 'hono';
 import { listen, resolvePort } from '../http.ts';
-import { resolveApiKey, resolveFlavor, resolveHost, type SandboxFlavor, type SandboxOptions } from '../options.ts';
+import { resolveAllowedHosts, resolveApiKey, resolveFlavor, resolveHost, type SandboxFlavor, type SandboxOptions } from '../options.ts';
 import { createAppSyncApp } from './appsync/app.ts';
 import type { AppSyncSeed } from './appsync/records.ts';
 import { AppSyncState } from './appsync/resolvers.ts';
@@ -40,7 +40,7 @@ export async function startMarketing(options: SandboxOptions = {}): Promise<Runn
   const port = resolvePort(options.marketingPort, process.env.MARKETING_PORT, 4002, 'marketingPort');
   const apiKey = resolveApiKey(options);
   const { state, app, flavor } = createApp(options, apiKey);
-  const server = await listen(app, resolveHost(options), port);
+  const server = await listen(app, resolveHost(options), port, undefined, resolveAllowedHosts(options));
   state.origin = server.origin;
   return {
     marketingUrl: `${server.origin}/graphql`,

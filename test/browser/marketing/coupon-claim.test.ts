@@ -28,7 +28,7 @@ async function minted(): Promise<number> {
   return (await sandboxStats()).couponsMinted;
 }
 
-const shopper: LoyaltyUser = { sub: 'shopper-1', username: 'demo', loyaltyId: '0xabc', accessToken: 'access-token-1', expiresAt: Date.now() + 3_600_000, scope: 'openid profile' };
+const shopper: LoyaltyUser = { sub: 'shopper-1', username: 'demo', loyaltyId: '0xabc', accessToken: 'access-token-1', idToken: 'id-token-1', expiresAt: Date.now() + 3_600_000, scope: 'openid profile' };
 
 describe('<coupon-claim>', () => {
   let fetches: ReturnType<typeof recordFetches>;
@@ -273,10 +273,15 @@ describe('<coupon-claim>', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('offers sign-in instead of a retry when the proxy wants a signed-in shopper', async () => {
+  it('offers sign-in instead of a retry when the proxy wants a signed-in shopper, then sends the tokens it asked for', async () => {
     const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
     await ready(el);
-    const stub = stubFetch(() => new Response(JSON.stringify({ error: { code: 'signin_required', message: 'Sign in to request a coupon.' } }), { status: 401 }));
+    // A proxy whose requireSignin lists this campaign: 401 signin_required unless the request is signed in.
+    const recorded = window.fetch;
+    window.fetch = async (input, init) =>
+      new Headers(init?.headers).has('authorization')
+        ? recorded(input, init)
+        : new Response(JSON.stringify({ error: { code: 'signin_required', message: 'Sign in to request a coupon.' } }), { status: 401 });
     const stop = session.registerSignInStarter(() => session.set(shopper, 'signin'));
     try {
       const failed = oneEvent(el, 'coupon-claim-error');
@@ -286,12 +291,13 @@ describe('<coupon-claim>', () => {
       expect(part(el, 'message')!.textContent).to.equal('Please sign in first.');
       expect(part(el, 'retry-button')).to.equal(null);
       await expect(el).to.be.accessible();
-      stub.restore();
       part(el, 'signin-button')!.click();
       await codeOf(el);
-      expect(fetches.of('requestCoupon')[0]!.headers.get('authorization')).to.equal('Bearer access-token-1');
+      const [signedIn] = fetches.of('requestCoupon');
+      expect(signedIn!.headers.get('authorization')).to.equal('Bearer access-token-1');
+      expect(signedIn!.headers.get('x-loyalty-id-token')).to.equal('id-token-1');
     } finally {
-      stub.restore();
+      window.fetch = recorded;
       stop();
     }
   });
@@ -318,6 +324,7 @@ describe('<coupon-claim>', () => {
         part(el, 'signin-button')!.click();
         const code = await codeOf(el);
         expect(fetches.of('requestCoupon')[0]!.headers.get('authorization')).to.equal('Bearer access-token-1');
+        expect(fetches.of('requestCoupon')[0]!.headers.get('x-loyalty-id-token')).to.equal('id-token-1');
         expect(Object.keys(localStorage).some((key) => key.includes('shopper-1') && key.includes(LATTE))).to.equal(true);
         session.set(null, 'signout');
         await el.updateComplete;

@@ -22,7 +22,7 @@ describe('set-up mistakes (<loyalty-signin-button>)', () => {
   it('an unknown storage keeps the default sessionStorage (not memory) and warns', async () => {
     await fixture<LoyaltySigninButton>(html`<loyalty-signin-button authority="https://connect.example" client-id="a" storage="cookie"></loyalty-signin-button>`);
     expect(warnings.about('storage="cookie"')).to.have.length(1);
-    session.set({ sub: 's', username: 'u', loyaltyId: 'l', accessToken: 't', expiresAt: Date.now() + 60_000, scope: 'openid profile' }, 'signin');
+    session.set({ sub: 's', username: 'u', loyaltyId: 'l', accessToken: 't', idToken: 'i', expiresAt: Date.now() + 60_000, scope: 'openid profile' }, 'signin');
     expect(sessionStorage.getItem(USER_STORAGE_KEY)).to.contain('"sub":"s"');
   });
 

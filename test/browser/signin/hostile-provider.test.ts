@@ -93,6 +93,14 @@ describe('sign-in against a hostile provider', () => {
     expect(button.user).to.equal(null);
   });
 
+  it('refuses a /me profile that does not name its subject', async () => {
+    await setScenario('me-without-sub');
+    const button = await hostileButton();
+    const event = await signInOnce(button);
+    expect(event.detail.code).to.equal('invalid_token');
+    expect(button.user).to.equal(null);
+  });
+
   it('refuses a forged state with state_mismatch', async () => {
     await setScenario('forged-state');
     const button = await hostileButton();

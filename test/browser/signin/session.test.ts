@@ -16,7 +16,7 @@ async function freshSession(): Promise<SessionModule['session']> {
 const KEY = 'loyalty-widgets:user';
 
 function storedUser(overrides: Partial<LoyaltyUser> = {}): LoyaltyUser {
-  return { sub: 's1', username: 'ana', loyaltyId: '0x1', accessToken: 'at', expiresAt: Date.now() + 60_000, scope: 'openid profile', ...overrides };
+  return { sub: 's1', username: 'ana', loyaltyId: '0x1', accessToken: 'at', idToken: 'it', expiresAt: Date.now() + 60_000, scope: 'openid profile', ...overrides };
 }
 
 describe('page session storage', () => {

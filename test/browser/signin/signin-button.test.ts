@@ -17,7 +17,7 @@ function stubWindowOpen(result: Window | null): { calls: number; restore(): void
 }
 
 function aUser(overrides: Partial<LoyaltyUser> = {}): LoyaltyUser {
-  return { sub: 'u1', username: 'ana', loyaltyId: '0xabc', accessToken: 'at', expiresAt: Date.now() + 60_000, scope: 'openid profile', ...overrides };
+  return { sub: 'u1', username: 'ana', loyaltyId: '0xabc', accessToken: 'at', idToken: 'it', expiresAt: Date.now() + 60_000, scope: 'openid profile', ...overrides };
 }
 
 describe('<loyalty-signin-button>', () => {
