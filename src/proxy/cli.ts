@@ -30,6 +30,8 @@ async function checkUpstream(config: ProxyServerConfig): Promise<void> {
   }
   if (probe.kind === 'unreachable') {
     process.stderr.write(`loyalty-proxy: warning: the Marketing API cannot be reached (${probe.message}); requests answer 502 until it can.\n`);
+  } else if (probe.kind === 'throttled') {
+    process.stderr.write('loyalty-proxy: warning: the Marketing API is throttling this key (HTTP 429) at start-up.\n');
   } else if (probe.kind === 'not_graphql') {
     process.stderr.write(`loyalty-proxy: warning: MARKETING_API_URL answers HTTP ${probe.status} without GraphQL JSON: is it the GraphQL endpoint?\n`);
   }

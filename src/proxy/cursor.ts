@@ -86,17 +86,20 @@ export function invalidCursor(): ProxyError {
   return new ProxyError(400, 'invalid_cursor', 'This nextToken was not issued by this proxy for this list; start again from the first page.');
 }
 
+/** The cursors' HMAC key, derived from the secret under a label of its own: the API key itself never signs a cursor. */
+async function deriveKey(secret: string) {
+  const hmac = { name: 'HMAC', hash: 'SHA-256' };
+  const root = await crypto.subtle.importKey('raw', encoder.encode(secret), hmac, false, ['sign']);
+  const derived = new Uint8Array(await crypto.subtle.sign('HMAC', root, encoder.encode(KEY_LABEL)));
+  return crypto.subtle.importKey('raw', derived, hmac, false, ['sign']);
+}
+
 export class PageCursors {
-  private readonly key: Promise<CryptoKey>;
+  private readonly key: ReturnType<typeof deriveKey>;
 
   /** @param secret shared by every instance that must accept the others' cursors. */
   constructor(secret: string) {
-    this.key = (async () => {
-      const hmac = { name: 'HMAC', hash: 'SHA-256' };
-      const root = await crypto.subtle.importKey('raw', encoder.encode(secret), hmac, false, ['sign']);
-      const derived = new Uint8Array(await crypto.subtle.sign('HMAC', root, encoder.encode(KEY_LABEL)));
-      return crypto.subtle.importKey('raw', derived, hmac, false, ['sign']);
-    })();
+    this.key = deriveKey(secret);
   }
 
   private async mac(scope: string, payload: Uint8Array): Promise<Uint8Array> {

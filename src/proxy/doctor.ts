@@ -42,7 +42,12 @@ export interface Diagnosis {
   findings: Finding[];
 }
 
-type Probe = { kind: 'answered'; status: number; ms: number } | { kind: 'refused'; status: number; message: string } | { kind: 'unreachable'; message: string } | { kind: 'not_graphql'; status: number };
+type Probe =
+  | { kind: 'answered'; status: number; ms: number }
+  | { kind: 'refused'; status: number; message: string }
+  | { kind: 'throttled' }
+  | { kind: 'unreachable'; message: string }
+  | { kind: 'not_graphql'; status: number };
 
 /** One cheap request (`{ __typename }`): reachable at all, and does the key pass? */
 export async function probeUpstream(settings: UpstreamSettings): Promise<Probe> {
@@ -72,6 +77,7 @@ export async function probeUpstream(settings: UpstreamSettings): Promise<Probe> 
     const words = [first?.errorType, first?.message].filter((part) => typeof part === 'string').join(': ');
     return { kind: 'refused', status: reply.status, message: scrub(words || `HTTP ${reply.status}`, [settings.apiKey]) };
   }
+  if (reply.status === 429) return { kind: 'throttled' };
   if (!body || typeof body !== 'object' || !('data' in body || 'errors' in body)) return { kind: 'not_graphql', status: reply.status };
   return { kind: 'answered', status: reply.status, ms: Math.round(performance.now() - started) };
 }
@@ -123,6 +129,10 @@ export async function diagnoseUpstream(options: DiagnoseOptions): Promise<Diagno
   if (probe.kind === 'refused') {
     add('works', 'upstream', `The Marketing API answers (HTTP ${probe.status}).`);
     add('cannot', 'key', `The Marketing API refused MARKETING_API_KEY (HTTP ${probe.status}, ${probe.message}). Check the key and that it has not expired.`);
+    return done('not tried');
+  }
+  if (probe.kind === 'throttled') {
+    add('cannot', 'upstream', 'The Marketing API is throttling this key (HTTP 429): nothing could be checked. Run the doctor again in a minute.');
     return done('not tried');
   }
   if (probe.kind === 'not_graphql') {

@@ -193,6 +193,8 @@ export function fitOperation(schema: UpstreamSchema, spec: OperationSpec): Opera
       fitter.adaptations.push(`${spec.field}(${argument.name}) takes ${printTypeRef(upstreamType)}: documents declare $${argument.variable}: ${printTypeRef(upstreamType)}`);
     } else if (fit.ok && argument.kind === 'filter' && upstreamType) {
       fitter.adaptations.push(`${spec.field} filters by ${argument.variable} as ${filterShape(schema, upstreamType, argument.variable)}`);
+    } else if (!fit.ok && argument.kind === 'value' && argument.droppable) {
+      fitter.adaptations.push(`${fit.reason}: it is not sent, and pages are as long as the upstream makes them`);
     } else if (!fit.ok) {
       fitter.adaptations.push(`${fit.reason}: a call with ${argument.variable} is refused (400 unsupported_variable)`);
     }

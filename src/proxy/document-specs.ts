@@ -21,8 +21,11 @@ export interface FieldSpec {
 
 /** An argument of the root field and the browser variable that fills it. */
 export type ArgumentSpec =
-  /** `name: $variable`, typed as the upstream types the argument. */
-  | { kind: 'value'; name: string; variable: string; scalar: 'string' | 'int' }
+  /**
+   * `name: $variable`, typed as the upstream types the argument. `droppable`: when the upstream cannot
+   * take it, it is left out rather than refused (a page size the upstream chooses itself).
+   */
+  | { kind: 'value'; name: string; variable: string; scalar: 'string' | 'int'; droppable?: boolean }
   /** `filter: { <variable>: { eq: $value } }`, the AppSync filter shape. */
   | { kind: 'filter'; name: string; variable: string };
 
@@ -66,7 +69,7 @@ const BUSINESS_ACCOUNT: readonly FieldSpec[] = [
 const page = (items: readonly FieldSpec[]): FieldSpec[] => [{ name: 'items', required: true, fields: items }, { name: 'nextToken' }];
 
 const paging: ArgumentSpec[] = [
-  { kind: 'value', name: 'limit', variable: 'limit', scalar: 'int' },
+  { kind: 'value', name: 'limit', variable: 'limit', scalar: 'int', droppable: true },
   { kind: 'value', name: 'nextToken', variable: 'nextToken', scalar: 'string' },
 ];
 

@@ -10,7 +10,9 @@ import { fitOperation, literalFit, type OperationFit } from './document-fit.ts';
 import { ProxyError } from './errors.ts';
 import { BUILT_IN_OPERATIONS, documentFor } from './operations.ts';
 import type { OperationCall } from './request.ts';
-import type { UpstreamSchema } from './upstream-schema.ts';
+import { isSchemaMismatch, type UpstreamSchema } from './upstream-schema.ts';
+
+export { isSchemaMismatch } from './upstream-schema.ts';
 
 /** One upstream request for a call. */
 export interface DocumentRequest {
@@ -23,14 +25,6 @@ export function builtInSpec(call: Pick<OperationCall, 'name' | 'operation'>): Op
   return Object.hasOwn(BUILT_IN_OPERATIONS, call.name) && BUILT_IN_OPERATIONS[call.name] === call.operation ? OPERATION_SPECS[call.name] : undefined;
 }
 
-/** Whether an upstream error says the document does not fit its schema (graphql-js and graphql-java wordings). */
-export function isSchemaMismatch(error: unknown): boolean {
-  if (!(error instanceof ProxyError)) return false;
-  return (
-    ['upstream_schema_mismatch', 'graphql_validation_failed', 'validationerror'].includes(error.code) ||
-    /^Validation error/i.test(error.message)
-  );
-}
 
 const fitsBySchema = new WeakMap<UpstreamSchema, Map<string, OperationFit>>();
 const literalFits = new Map<string, OperationFit>();
@@ -56,6 +50,7 @@ export function buildRequest(call: OperationCall, spec: OperationSpec, fit: Oper
     const given = call.variables[argument.variable];
     if (given === undefined || typeof given === 'boolean') continue;
     const argumentFit = fit.arguments.get(argument.variable)!;
+    if (!argumentFit.ok && argument.kind === 'value' && argument.droppable) continue;
     if (!argumentFit.ok) {
       throw new ProxyError(400, 'unsupported_variable', `The Marketing API behind this proxy cannot honour "${argument.variable}": ${argumentFit.reason}.`);
     }

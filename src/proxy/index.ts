@@ -15,7 +15,7 @@ import { BuiltInOperations, type BuiltInAnswer } from './built-ins.ts';
 import { PageCursors } from './cursor.ts';
 import { UpstreamDocuments } from './documents.ts';
 import { BUILT_IN_OPERATIONS, canonicalVariables, type PersistedOperation, type Variables } from './operations.ts';
-import { DEFAULT_PAGE_FILL, type PageFillLimits } from './pages.ts';
+import { resolvePageFill, type PageFillLimits } from './pages.ts';
 import { checkRateLimitRule, consumeRateLimit, DEFAULT_RATE_LIMITS, rateLimitAddress, type RateLimits } from './rate-limit.ts';
 import { readOperationCall, type OperationCall } from './request.ts';
 import { SigninChecker } from './signin.ts';
@@ -30,7 +30,7 @@ export { DEFAULT_RATE_LIMITS, type RateLimits, type RateLimitRule } from './rate
 export { createMemoryStore, type ProxyStore, type CounterState, type MemoryStoreOptions } from './store.ts';
 export { MAX_BODY_BYTES } from './request.ts';
 export { fetchTransport, type UpstreamTransport, type UpstreamRequest, type UpstreamReply } from './upstream.ts';
-export { diagnoseUpstream, type Diagnosis, type DiagnoseOptions, type Finding } from './doctor.ts';
+export { diagnoseUpstream, formatDiagnosis, type Diagnosis, type DiagnoseOptions, type Finding } from './doctor.ts';
 export { DEFAULT_SCHEMA_REFRESH_MS } from './upstream-schema.ts';
 export { DEFAULT_PAGE_FILL, type PageFillLimits } from './pages.ts';
 export { isSchemaMismatch } from './documents.ts';
@@ -229,7 +229,7 @@ export function createMarketingProxy(options: MarketingProxyOptions): MarketingP
         : { error: 'introspection_unavailable', detail: `No upstream schema (${scrub(outcome.reason, [apiKey])}): documents carry literal values.` }),
     }),
   ));
-  const builtIns = new BuiltInOperations(new PageCursors(options.cursorSecret || apiKey), { ...DEFAULT_PAGE_FILL, ...options.pageFill });
+  const builtIns = new BuiltInOperations(new PageCursors(options.cursorSecret || apiKey), resolvePageFill(options.pageFill));
   /** A built-in operation, and not a host's operation of the same name: its answers are normalized. */
   const isBuiltIn = (call: OperationCall) => BUILT_IN_OPERATIONS[call.name] === call.operation;
   /** The one way a built-in operation's request goes upstream, with these variables (its document: documents.ts). */

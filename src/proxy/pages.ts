@@ -23,6 +23,16 @@ export interface PageFillLimits {
  */
 export const DEFAULT_PAGE_FILL: PageFillLimits = { maxUpstreamCalls: 5, maxMillis: 3000, maxUpstreamLimit: 100 };
 
+/** The limits with a host's overrides, checked: each a positive whole number (time may be 0). */
+export function resolvePageFill(overrides: Partial<PageFillLimits> = {}): PageFillLimits {
+  const limits = { ...DEFAULT_PAGE_FILL, ...overrides };
+  const whole = (value: number, min: number) => Number.isSafeInteger(value) && value >= min;
+  if (!whole(limits.maxUpstreamCalls, 1) || !whole(limits.maxUpstreamLimit, 1) || !(limits.maxMillis >= 0)) {
+    throw new TypeError('createMarketingProxy: pageFill needs maxUpstreamCalls and maxUpstreamLimit ≥ 1 and maxMillis ≥ 0.');
+  }
+  return limits;
+}
+
 /** Asking for a quarter more rows than the density so far predicts makes one more call less likely. */
 const HEADROOM = 1.25;
 
@@ -69,6 +79,7 @@ export async function fillPage<T>(request: PageFillRequest<T>): Promise<FilledPa
   let found = 0;
   for (;;) {
     let page: UpstreamPage;
+    result.upstreamCalls += 1;
     try {
       const read = await readPage(position.token, position.limit);
       page = read.page;
@@ -79,7 +90,6 @@ export async function fillPage<T>(request: PageFillRequest<T>): Promise<FilledPa
       result.next = position;
       return result;
     }
-    result.upstreamCalls += 1;
     rowsAsked += position.limit;
     const fresh = page.items.slice(position.skip).map(usable);
     found += fresh.filter((item) => item !== undefined).length;

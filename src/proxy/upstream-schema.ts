@@ -129,6 +129,15 @@ export type SchemaOutcome =
 /** Sends the introspection query: resolves to the upstream's `{"data": …}` body or rejects with a ProxyError. */
 export type Introspect = () => Promise<string>;
 
+/** Whether an upstream error says the document does not fit its schema (graphql-js and graphql-java wordings). */
+export function isSchemaMismatch(error: unknown): boolean {
+  if (!(error instanceof ProxyError)) return false;
+  return (
+    ['upstream_schema_mismatch', 'graphql_validation_failed', 'validationerror'].includes(error.code) ||
+    /^Validation error/i.test(error.message)
+  );
+}
+
 /** Asks the upstream once and says what came of it. */
 export async function introspectOnce(introspect: Introspect): Promise<SchemaOutcome> {
   let body: string;
@@ -136,12 +145,9 @@ export async function introspectOnce(introspect: Introspect): Promise<SchemaOutc
     body = await introspect();
   } catch (error) {
     const reason = error instanceof ProxyError ? error.message : 'the request failed';
-    // A GraphQL answer that refuses (introspection switched off) stays so; no answer (down, slow, key refused) may change soon.
-    const answered =
-      error instanceof ProxyError &&
-      !['upstream_unavailable', 'upstream_timeout'].includes(error.code) &&
-      (error as ProxyError & { mayHaveRun?: boolean }).mayHaveRun !== false;
-    return { kind: answered ? 'refused' : 'failed', reason };
+    // An upstream that validated the query and said no (introspection switched off) stays so; any other
+    // failure (down, slow, key refused, throttled, a broken answer) may be over soon.
+    return { kind: isSchemaMismatch(error) ? 'refused' : 'failed', reason };
   }
   let schema: UpstreamSchema | undefined;
   try {

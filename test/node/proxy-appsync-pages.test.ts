@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PageCursors } from '../../src/proxy/cursor.ts';
 import { MAX_NEXT_TOKEN_LENGTH } from '../../src/proxy/operations.ts';
-import { DEFAULT_PAGE_FILL } from '../../src/proxy/index.ts';
+import { createMarketingProxy, DEFAULT_PAGE_FILL } from '../../src/proxy/index.ts';
 import { SPARSE_ACCOUNT, sparseSeed, startAppSyncUpstream } from './support/appsync-proxy.ts';
 import { post, serveProxy, type ProxyUnderTest, type Upstream } from './support/proxy-server.ts';
 
@@ -91,6 +91,12 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: pages and curs
       assert.equal(typeof reply.body.data.campaigns.nextToken, 'string');
     } finally {
       await hurried.close();
+    }
+  });
+
+  it('refuses page-fill bounds that could not fill a page', () => {
+    for (const pageFill of [{ maxUpstreamCalls: 0 }, { maxUpstreamLimit: 0 }, { maxUpstreamLimit: 2.5 }, { maxMillis: -1 }]) {
+      assert.throws(() => createMarketingProxy({ upstreamUrl: upstream.marketingUrl, apiKey: 'key', pageFill }), /pageFill/);
     }
   });
 

@@ -116,7 +116,7 @@ describe('loyalty-proxy doctor', () => {
     }
   });
 
-  it('says when nothing answers, or something that is not GraphQL (exit 1)', async () => {
+  it('says when nothing answers, something that is not GraphQL, or a throttled key (exit 1)', async () => {
     const down = await doctor(await closedPortUrl(), TEST_API_KEY);
     assert.equal(down.code, 1);
     assert.match(down.stdout, /\[upstream\] The Marketing API cannot be reached \(ECONNREFUSED\)/);
@@ -127,6 +127,16 @@ describe('loyalty-proxy doctor', () => {
       assert.match(page.stdout, /answers HTTP 404 without GraphQL JSON/);
     } finally {
       await html.close();
+    }
+    const busy = await startFakeUpstream((_req, res) => {
+      res.writeHead(429, { 'content-type': 'application/json' }).end('{"errors":[{"errorType":"LimitExceededError","message":"Rate limit exceeded"}]}');
+    });
+    try {
+      const throttled = await doctor(busy.url, TEST_API_KEY);
+      assert.equal(throttled.code, 1);
+      assert.match(throttled.stdout, /throttling this key \(HTTP 429\)/);
+    } finally {
+      await busy.close();
     }
   });
 

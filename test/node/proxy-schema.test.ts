@@ -111,6 +111,19 @@ describe('Marketing proxy documents fitted to the upstream schema', () => {
       assert.equal(upstream.requests.length, before);
     });
 
+    it('leaves out a limit the upstream does not take, rather than refuse the call', async () => {
+      const noLimit = await startSchemaUpstream(AMPLIFY_SDL.replace('businessAccounts(limit: Int, nextToken: String)', 'businessAccounts(nextToken: String)'));
+      const noLimitProxy = await serveProxy({ upstreamUrl: noLimit.url, apiKey: SCHEMA_UPSTREAM_KEY, cache: false });
+      try {
+        const reply = await post(noLimitProxy.url, { operation: 'businessAccounts', variables: { limit: 5 } });
+        assert.equal(reply.status, 200, reply.text);
+        assert.match(lastSent(noLimit.requests).query, /^query businessAccounts \{ businessAccounts \{ items \{/);
+      } finally {
+        await noLimitProxy.close();
+        await noLimit.close();
+      }
+    });
+
     it('requests a coupon with campaignId as ID!', async () => {
       const reply = await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: 'camp-7' } });
       assert.equal(reply.status, 200, reply.text);
@@ -233,6 +246,42 @@ describe('Marketing proxy documents fitted to the upstream schema', () => {
       } finally {
         await proxy.close();
         await upstream.close();
+      }
+    });
+
+    it('asks an upstream that refuses introspection only once, even without a floor, and one that failed to answer again', async () => {
+      const refusing = await startSchemaUpstream(EVERY_SPEC_FIELD_SDL, { introspection: false });
+      const proxy = await serveProxy({ upstreamUrl: refusing.url, apiKey: SCHEMA_UPSTREAM_KEY, cache: false, introspection: { minIntervalMs: 0 } });
+      let failNext = true;
+      const flaky = await startSchemaUpstream(AMPLIFY_SDL);
+      const flakyFront = await startFakeUpstream(async (req, res) => {
+        let body = '';
+        for await (const chunk of req) body += chunk;
+        if (failNext && body.includes('__schema')) {
+          failNext = false;
+          res.writeHead(503, { 'content-type': 'text/html' }).end('<h1>Service Unavailable</h1>');
+          return;
+        }
+        const forwarded = await fetch(flaky.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': SCHEMA_UPSTREAM_KEY }, body });
+        res.writeHead(forwarded.status, { 'content-type': 'application/json' }).end(await forwarded.text());
+      });
+      const flakyProxy = await serveProxy({ upstreamUrl: flakyFront.url, apiKey: SCHEMA_UPSTREAM_KEY, cache: false, introspection: { minIntervalMs: 0 } });
+      try {
+        for (let index = 0; index < 3; index += 1) {
+          assert.equal((await post(proxy.url, { operation: 'campaign', variables: { id: 'camp-1' } })).status, 200);
+        }
+        assert.equal(refusing.introspections(), 1);
+        assert.equal((await post(flakyProxy.url, { operation: 'campaign', variables: { id: 'camp-1' } })).status, 200);
+        assert.doesNotMatch(lastSent(flaky.requests).query, /\$id/, 'no schema yet: literals');
+        assert.equal((await post(flakyProxy.url, { operation: 'campaign', variables: { id: 'camp-1' } })).status, 200);
+        assert.match(lastSent(flaky.requests).query, /^query campaign\(\$id: ID!\)/, 'asked again, and fitted');
+        assert.deepEqual(flakyProxy.logs.filter((entry) => entry.method === 'SCHEMA').map((entry) => entry.error), ['introspection_unavailable', undefined]);
+      } finally {
+        await proxy.close();
+        await refusing.close();
+        await flakyProxy.close();
+        await flakyFront.close();
+        await flaky.close();
       }
     });
 
