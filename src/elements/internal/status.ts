@@ -12,12 +12,20 @@ import { marketingMessages } from './messages.ts';
 registerBuiltInMessages(marketingMessages);
 
 const KNOWN = new Set(['network', 'signin_required', 'invalid_response', 'config']);
+/**
+ * Failures of the merchant's set-up, not of the moment: a bad attribute (`config`), or a proxy whose
+ * Marketing key is refused or whose upstream's schema cannot serve the call. Trying again cannot help.
+ */
+const SETUP_CODES = new Set(['config', 'upstream_key_refused', 'upstream_schema_mismatch']);
+
+const isSetupFailure = (error: unknown): boolean => error instanceof MarketingError && SETUP_CODES.has(error.code);
 const BY_STATUS: Record<number, string> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found' };
 
 /** A shopper-facing, localized sentence for any failure. */
 export function errorMessage(locale: LocaleController, error: unknown): string {
   if (!(error instanceof MarketingError)) return locale.t('marketing.error.other');
-  if (error.code === 'rate_limited' || error.status === 429) {
+  if (isSetupFailure(error)) return locale.t('marketing.error.config');
+  if (error.code === 'rate_limited' || error.code === 'upstream_throttled' || error.status === 429) {
     if (error.retryAfter === undefined) return locale.t('marketing.error.rate_limited_soon');
     const when = relativeTime(locale.lang, Math.max(1, error.retryAfter));
     return locale.t('marketing.error.rate_limited', { when });
@@ -36,12 +44,15 @@ function relativeTime(lang: string, seconds: number): string {
 
 /**
  * The failure block: a message and a native retry button. A set-up mistake (`config`: no campaign id,
- * an endpoint that is not a web address) is told to the developer in the console, once, and has no
- * retry button, since trying again cannot help until the attribute is corrected.
+ * an endpoint that is not a web address; or the proxy's key refused by the Marketing API) is told to
+ * the developer in the console, once, and has no retry button, since trying again cannot help until
+ * the set-up is corrected.
  */
 export function renderFailure(host: HTMLElement, locale: LocaleController, error: unknown, retry: () => void): TemplateResult {
-  const config = error instanceof MarketingError && error.code === 'config';
-  if (config) warnOnce(host, error.message);
+  const config = error instanceof MarketingError && isSetupFailure(error);
+  if (config) {
+    warnOnce(host, error.code === 'config' ? error.message : `The Marketing proxy reports a set-up problem (${error.code}): ${error.message} Run "loyalty-proxy doctor" where the proxy runs.`);
+  }
   const onRetry = (event: Event): void => retryKeepingFocus(host, event, retry);
   return html`<div part="error" class="error" role="alert">
     <p>${errorMessage(locale, error)}</p>

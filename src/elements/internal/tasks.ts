@@ -4,7 +4,7 @@
  */
 import { Task, TaskStatus } from '@lit/task';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { isAbortError } from '../../marketing/errors.ts';
+import { isAbortError, MarketingError } from '../../marketing/errors.ts';
 import type { Page } from '../../marketing/types.ts';
 import { warnOnce } from '../../shared/warn.ts';
 
@@ -109,7 +109,18 @@ export class PagedList<const A extends ReadonlyArray<unknown>, T> {
       task: async (_, { signal }) => {
         const { args: current, nextToken } = this;
         if (!current || !nextToken) return;
-        const page = await readShowing(load, current, nextToken, signal, shows);
+        let page: Page<T>;
+        try {
+          page = await readShowing(load, current, nextToken, signal, shows);
+        } catch (error) {
+          // The proxy no longer takes this cursor (its key or secret changed): a retry would fail the same
+          // way, so the list starts again from its first page.
+          if (error instanceof MarketingError && error.code === 'invalid_cursor' && current === this.args) {
+            queueMicrotask(() => void this.first.run());
+            return;
+          }
+          throw error;
+        }
         if (current !== this.args) return; // The list was reloaded meanwhile.
         this.items = [...this.items, ...page.items];
         this.nextToken = page.nextToken;
