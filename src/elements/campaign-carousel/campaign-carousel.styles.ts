@@ -86,6 +86,7 @@ export const campaignCarouselStyles = css`
     padding: var(--_space);
     line-height: ${FIXED_LINE_HEIGHT};
   }
+  /* With claim, every slide holds the claim row, whether or not its campaign has a coupon. */
   .body.with-claim {
     min-block-size: ${unsafeCSS(slideBodyHeight(true))};
   }

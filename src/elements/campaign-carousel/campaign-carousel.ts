@@ -295,18 +295,13 @@ export class CampaignCarousel extends LitElement {
       </div>`;
   }
 
-  /** With `claim`, every slide's text block holds the claim row, whether or not its campaign has a coupon. */
-  private get bodyClass(): string {
-    return this.claim ? 'body with-claim' : 'body';
-  }
-
   /** Placeholder slides shaped like real ones (image box, text, claim button), so little moves when they arrive. */
   private renderPlaceholders(count: number): TemplateResult[] {
     return Array.from(
       { length: count },
       () => html`<div part="skeleton" class="slide placeholder" aria-hidden="true">
         <div class="media skeleton"></div>
-        <div class=${this.bodyClass}><div class="skeleton line"></div><div class="skeleton line"></div></div>
+        <div class="body ${this.claim ? 'with-claim' : ''}"><div class="skeleton line"></div><div class="skeleton line"></div></div>
       </div>`,
     );
   }
@@ -339,7 +334,7 @@ export class CampaignCarousel extends LitElement {
             />`
           : nothing}
       </div>
-      <div class=${this.bodyClass}>
+      <div class="body ${this.claim ? 'with-claim' : ''}">
         <h3 part="title" dir="auto">${campaign.title}</h3>
         ${campaign.subtitle ? html`<p part="subtitle" class="subtitle" dir="auto">${campaign.subtitle}</p>` : nothing}
         ${campaign.description ? html`<p part="description" class="description" dir="auto">${campaign.description}</p>` : nothing}
