@@ -24,11 +24,14 @@ export async function showPagesIn(context: BrowserContext, font: FontFamily): Pr
 
 /** Fails unless the page's text is drawn in `font` (Chromium names the platform font it used). */
 export async function assertDrawnIn(page: Page, font: FontFamily): Promise<void> {
-  await page.evaluate(() => {
+  // Laid out and painted before Chromium is asked which font it drew the text in.
+  await page.evaluate(async () => {
     const probe = document.createElement('span');
     probe.id = 'font-probe';
     probe.textContent = 'Font probe';
     document.body.append(probe);
+    probe.getBoundingClientRect();
+    await new Promise(requestAnimationFrame);
   });
   const cdp = await page.context().newCDPSession(page);
   try {
