@@ -16,7 +16,8 @@ const elementTags = readdirSync(new URL('./src/elements', import.meta.url), { wi
  * page that fetches ten small files pays for ten compression contexts and ten requests. A group
  * also takes in what its modules import, unless an earlier group already has it.
  * - `core`: lit and the plumbing every element uses. The script tag imports it statically (it
- *   re-exports registerMessages), so it is part of the first load.
+ *   re-exports registerMessages), so it is part of the first load; the loading sizes that the
+ *   script tag and the elements share go there too rather than into a file of their own.
  * - `client`: the Marketing client, shared by the Marketing elements and the headless
  *   `loyalty-widgets/marketing` entry, which therefore never loads lit.
  * - `marketing`: the loading, error and paging parts the three Marketing elements share.
@@ -29,7 +30,7 @@ const chunkGroups = [
     name: 'core',
     test: (id: string) =>
       /node_modules[\\/](lit|lit-html|lit-element|@lit)[\\/]|@oxc-project\+runtime@.*[\\/]decorate\.js$/.test(id) ||
-      /^src\/shared\/(i18n|emit|define|warn|theme\.styles)\.ts$/.test(sourcePath(id)),
+      /^src\/shared\/(i18n|emit|define|warn|theme\.styles|loading-sizes)\.ts$/.test(sourcePath(id)),
   },
   { name: 'client', test: (id: string) => /^src\/marketing\/(errors|types|client)\.ts$/.test(sourcePath(id)) },
   { name: 'marketing', test: (id: string) => /^src\/(elements\/internal\/|shared\/config\.ts)/.test(sourcePath(id)) },

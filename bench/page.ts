@@ -5,12 +5,7 @@
  * median over several cold loads of: time until the first campaign is visible, cumulative layout
  * shift, bytes transferred and requests made (first load, and whether the sign-in chunk came too).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startSandbox } from '../src/sandbox/index.ts';
-import { startStaticSite } from '../test/support/static-site.ts';
-import { launchChromium } from '../test/support/e2e.ts';
+import { startStaticShop } from '../test/support/e2e.ts';
 
 const RUNS = Number(process.env.BENCH_PAGE_RUNS ?? 7);
 
@@ -28,16 +23,7 @@ function median(values: number[]): number {
 }
 
 export async function benchPage(pagePath = '/campaigns-only.html'): Promise<PageFigures> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'loyalty-bench-page-'));
-  const sandbox = await startSandbox({ connectPort: 0, marketingPort: 0, dataDir });
-  const site = await startStaticSite({
-    upstreamUrl: sandbox.marketingUrl,
-    apiKey: sandbox.apiKey,
-    connectUrl: sandbox.connectUrl,
-    replacements: { '%CONNECT_URL%': sandbox.connectUrl, '%CLIENT_ID%': sandbox.demoApp.app_id },
-    demo: { clientId: sandbox.demoApp.app_id },
-  });
-  const browser = await launchChromium();
+  const { site, browser, close } = await startStaticShop();
   const runs: PageFigures[] = [];
   try {
     for (let run = 0; run < RUNS; run++) {
@@ -80,10 +66,7 @@ export async function benchPage(pagePath = '/campaigns-only.html'): Promise<Page
       await context.close();
     }
   } finally {
-    await browser.close();
-    await site.close();
-    await sandbox.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await close();
   }
   return {
     firstCampaignMs: median(runs.map((r) => r.firstCampaignMs)),

@@ -6,14 +6,16 @@
  * of the page about these elements wins, and they stop applying once an element is defined. The
  * skeletons live in the elements' styles; an end-to-end test checks that the two agree.
  */
+import { COUPON_CLAIM_HEIGHT, slideBodyHeight } from './shared/loading-sizes.ts';
+
 export const reservedSpaceCss = [
   ':where(loyalty-signin-button:not(:defined, [hidden])) { display: inline-block; min-block-size: 2.75rem; min-inline-size: min(100%, 16rem); }',
   // The controls, then one slide (a 16:9 image over the text block) in the scroller's 4px padding.
-  ':where(campaign-carousel:not(:defined, [hidden])) { display: block; padding: calc(2.75rem + var(--loyalty-spacing, 1rem) / 2 + 5px) 5px calc(12.25rem + 5px); }',
-  ':where(campaign-carousel[claim]:not(:defined, [hidden])) { padding-block-end: calc(15.25rem + 5px); }',
+  `:where(campaign-carousel:not(:defined, [hidden])) { display: block; padding: calc(2.75rem + var(--loyalty-spacing, 1rem) / 2 + 5px) 5px calc(${slideBodyHeight(false)} + 5px); }`,
+  `:where(campaign-carousel[claim]:not(:defined, [hidden])) { padding-block-end: calc(${slideBodyHeight(true)} + 5px); }`,
   ':where(campaign-carousel:not(:defined, [hidden]))::before { content: ""; display: block; inline-size: var(--loyalty-carousel-slide-width, min(85%, 20rem)); aspect-ratio: 16 / 9; }',
   // The title and price lines, then the claim button.
-  ':where(coupon-claim:not(:defined, [hidden])) { display: block; min-block-size: calc(2lh + 2.75rem + var(--loyalty-spacing, 1rem)); }',
+  `:where(coupon-claim:not(:defined, [hidden])) { display: block; min-block-size: ${COUPON_CLAIM_HEIGHT}; }`,
   ':where(coupon-claim[compact]:not(:defined, [hidden])) { min-block-size: 2.75rem; }',
   // One row of cards.
   ':where(business-directory:not(:defined, [hidden])) { display: block; min-block-size: 18rem; }',

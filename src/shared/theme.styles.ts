@@ -18,6 +18,10 @@ export const themeStyles = css`
     --_radius: var(--loyalty-radius, 8px);
     --_space: var(--loyalty-spacing, 1rem);
     --_focus: var(--loyalty-focus-ring, 0 0 0 3px color-mix(in srgb, var(--_primary) 45%, transparent));
+    /* The containing block of the element's visually hidden text, which then stays inside the
+       element's box: inside a carousel slide it is clipped with the slide, instead of landing
+       beyond the page's edge and widening it. */
+    position: relative;
     font: inherit;
     color: var(--_text);
     box-sizing: border-box;
@@ -54,6 +58,8 @@ export const themeStyles = css`
   }
   .visually-hidden {
     position: absolute;
+    inset-block-start: 0;
+    inset-inline-start: 0;
     width: 1px;
     height: 1px;
     margin: -1px;

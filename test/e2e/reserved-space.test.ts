@@ -2,42 +2,19 @@
  * The script tag holds, for each element not yet defined, the space its loading skeleton then takes,
  * so a merchant's page does not jump when the elements arrive (cumulative layout shift). Checked in
  * every loading shape (carousel with and without claim, coupon with and without compact), at a phone
- * and a desktop width: the element chunks are held back while the reserved boxes are measured, and
- * the Marketing proxy never answers, so the elements stay on their skeletons afterwards.
+ * and a desktop width, in a wide and a narrow font: the element chunks are held back while the
+ * reserved boxes are measured, and the Marketing proxy never answers, so the elements stay on their
+ * skeletons afterwards.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page, Route } from 'playwright-core';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
-import { startStaticSite, type StaticSite } from '../support/static-site.ts';
-import { launchChromium } from '../support/e2e.ts';
+import type { Page, Route } from 'playwright-core';
+import { startStaticShop, type StaticShop } from '../support/e2e.ts';
+import { assertDrawnIn, FONT_FAMILIES, showPagesIn } from '../support/fonts.ts';
 
-let sandbox: RunningSandbox;
-let site: StaticSite;
-let browser: Browser;
-let dataDir: string;
-
-before(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'loyalty-reserved-'));
-  sandbox = await startSandbox({ connectPort: 0, marketingPort: 0, dataDir });
-  site = await startStaticSite({
-    upstreamUrl: sandbox.marketingUrl,
-    apiKey: sandbox.apiKey,
-    connectUrl: sandbox.connectUrl,
-    replacements: { '%CONNECT_URL%': sandbox.connectUrl, '%CLIENT_ID%': sandbox.demoApp.app_id },
-  });
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
-  await sandbox?.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
+let shop: StaticShop;
+before(async () => (shop = await startStaticShop()));
+after(() => shop?.close());
 
 const SHAPES = [
   'loyalty-signin-button',
@@ -53,14 +30,15 @@ function heights(page: Page): Promise<Record<string, number>> {
 }
 
 describe('space reserved before the elements are defined', () => {
-  for (const width of [390, 1280]) {
-    it(`matches each loading skeleton at ${width}px`, async () => {
-      const context = await browser.newContext({ viewport: { width, height: 900 } });
+  for (const font of FONT_FAMILIES) for (const width of [390, 1280]) {
+    it(`matches each loading skeleton at ${width}px in ${font.family}`, async (t) => {
+      const context = await shop.browser.newContext({ viewport: { width, height: 900 } });
+      await showPagesIn(context, font);
       const page = await context.newPage();
       const heldChunks: Route[] = [];
       await page.route('**/dist/elements/**', (route) => void heldChunks.push(route));
       await page.route('**/api/marketing**', () => {});
-      await page.goto(`${site.origin}/reserved-space.html`);
+      await page.goto(`${shop.site.origin}/reserved-space.html`);
       await page.waitForFunction(() => document.adoptedStyleSheets.length > 0);
       const undefinedCount = await page.evaluate((shapes) => shapes.filter((shape) => document.querySelector(shape)!.matches(':not(:defined)')).length, SHAPES);
       assert.equal(undefinedCount, SHAPES.length, 'the element chunks were held back');
@@ -79,6 +57,8 @@ describe('space reserved before the elements are defined', () => {
         { timeout: 15_000 },
       );
       const skeletons = await heights(page);
+      await assertDrawnIn(page, font);
+      t.diagnostic(SHAPES.map((shape) => `${shape} ${skeletons[shape]}px`).join(', '));
       for (const shape of SHAPES) {
         assert.ok(reserved[shape]! > 0, `${shape} reserves no space`);
         assert.ok(Math.abs(reserved[shape]! - skeletons[shape]!) <= 2, `${shape} at ${width}px: ${reserved[shape]} reserved, ${skeletons[shape]} shown`);

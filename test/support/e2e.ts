@@ -8,6 +8,8 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStack, type RunningStack, type StackOptions } from '../../scripts/stack.ts';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
+import { startStaticSite, type StaticSite } from './static-site.ts';
 
 export type DemoStack = RunningStack;
 
@@ -75,4 +77,39 @@ export function useDemoSite(options: StackOptions = {}): { stack: DemoStack; bro
     await site.stack?.close();
   });
   return site;
+}
+
+export interface StaticShop {
+  sandbox: RunningSandbox;
+  site: StaticSite;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/**
+ * The sandbox, a merchant's static site on it with the fixture pages (placeholders filled in with
+ * the sandbox's demo app) and the demo site's pages as deployed, and Chromium.
+ */
+export async function startStaticShop(): Promise<StaticShop> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'loyalty-static-shop-'));
+  const sandbox = await startSandbox({ connectPort: 0, marketingPort: 0, dataDir });
+  const site = await startStaticSite({
+    upstreamUrl: sandbox.marketingUrl,
+    apiKey: sandbox.apiKey,
+    connectUrl: sandbox.connectUrl,
+    replacements: { '%CONNECT_URL%': sandbox.connectUrl, '%CLIENT_ID%': sandbox.demoApp.app_id },
+    demo: { clientId: sandbox.demoApp.app_id },
+  });
+  const browser = await launchChromium();
+  return {
+    sandbox,
+    site,
+    browser,
+    async close() {
+      await browser.close();
+      await site.close();
+      await sandbox.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,4 +1,5 @@
-import { css } from 'lit';
+import { css, unsafeCSS } from 'lit';
+import { FIXED_LINE_HEIGHT, SLIDE_FIELD_GAP, SLIDE_LINES, SLIDE_TITLE_SIZE, slideBodyHeight } from '../../shared/loading-sizes.ts';
 
 export const campaignCarouselStyles = css`
   :host {
@@ -75,18 +76,40 @@ export const campaignCarouselStyles = css`
     block-size: 100%;
     object-fit: cover;
   }
+  /* Fixed line heights and clamped fields: the block's height depends on neither the font nor the
+     text (shared/loading-sizes.ts). */
   .body {
     display: grid;
     align-content: start;
-    gap: 0.35rem;
+    gap: ${unsafeCSS(SLIDE_FIELD_GAP)};
+    min-block-size: ${unsafeCSS(slideBodyHeight(false))};
     padding: var(--_space);
+    line-height: ${FIXED_LINE_HEIGHT};
+  }
+  /* With claim, every slide holds the claim row, whether or not its campaign has a coupon. */
+  .body.with-claim {
+    min-block-size: ${unsafeCSS(slideBodyHeight(true))};
   }
   h3,
   p {
     margin: 0;
+    overflow: hidden;
   }
   h3 {
-    font-size: 1.1em;
+    font-size: ${SLIDE_TITLE_SIZE}em;
+  }
+  h3,
+  .subtitle,
+  .price {
+    max-block-size: 1lh;
+    white-space: nowrap;
+    text-overflow: ellipsis;
+  }
+  .description {
+    display: -webkit-box;
+    -webkit-box-orient: vertical;
+    -webkit-line-clamp: ${SLIDE_LINES.description};
+    max-block-size: ${SLIDE_LINES.description}lh;
   }
   .subtitle {
     color: var(--_muted);
@@ -97,15 +120,6 @@ export const campaignCarouselStyles = css`
   }
   .placeholder {
     cursor: default;
-  }
-  /* A typical slide's text: a one-line title and subtitle, three lines of description, the price
-     and, with claim, the claim button. The same space is reserved before the element
-     is defined (src/reserved-space.ts); keep the two in step. */
-  .placeholder .body {
-    min-block-size: 12.25rem;
-  }
-  .placeholder .body.with-claim {
-    min-block-size: 15.25rem;
   }
   .placeholder .line {
     block-size: 1.1em;

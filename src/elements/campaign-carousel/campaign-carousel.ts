@@ -354,10 +354,10 @@ export class CampaignCarousel extends LitElement {
             />`
           : nothing}
       </div>
-      <div class="body">
+      <div class="body ${this.claim ? 'with-claim' : ''}">
         <h3 part="title" dir="auto">${campaign.title}</h3>
         ${campaign.subtitle ? html`<p part="subtitle" class="subtitle" dir="auto">${campaign.subtitle}</p>` : nothing}
-        ${campaign.description ? html`<p part="description" dir="auto">${campaign.description}</p>` : nothing}
+        ${campaign.description ? html`<p part="description" class="description" dir="auto">${campaign.description}</p>` : nothing}
         ${price ? html`<p part="price" class="price">${price}</p>` : nothing}
         ${this.claim && objective.kind === 'coupon'
           ? html`<coupon-claim compact campaign-id=${campaign.id} .campaign=${campaign} endpoint=${this.endpoint ?? nothing} currency=${this.currency ?? nothing}></coupon-claim>`

@@ -1,4 +1,5 @@
-import { css } from 'lit';
+import { css, unsafeCSS } from 'lit';
+import { COUPON_CLAIM_HEIGHT, FIXED_LINE_HEIGHT } from '../../shared/loading-sizes.ts';
 
 export const couponClaimStyles = css`
   :host {
@@ -6,14 +7,34 @@ export const couponClaimStyles = css`
   }
   .base {
     display: grid;
+    align-content: start;
     gap: calc(var(--_space) / 2);
     justify-items: start;
+  }
+  /* Never shorter than the loading shape, also for a campaign without a price or a coupon. */
+  :host(:not([compact])) .base {
+    min-block-size: ${unsafeCSS(COUPON_CLAIM_HEIGHT)};
   }
   p {
     margin: 0;
   }
   .title {
     font-weight: 600;
+  }
+  /* One line each at a fixed line height (longer text is clamped), so the space held while loading
+     is theirs in any font. */
+  .title,
+  .price,
+  .skeleton.text {
+    line-height: ${FIXED_LINE_HEIGHT};
+  }
+  .title,
+  .price {
+    max-inline-size: 100%;
+    max-block-size: 1lh;
+    overflow: hidden;
+    white-space: nowrap;
+    text-overflow: ellipsis;
   }
   .price,
   .code-label {
