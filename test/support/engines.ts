@@ -56,7 +56,7 @@ export function launcherFor(engine: Engine): BrowserLauncher {
       launchOptions: { browser: 'firefox', executablePath: paths.firefox[0], headless: true, extraPrefsFirefox: { 'dom.disable_open_during_load': true } },
     });
   }
-  return new WebKitLauncher(paths.webkit[0]!, paths.webkit[1]!);
+  return new WebKitLauncher();
 }
 
 async function freePort(): Promise<number> {
@@ -97,51 +97,65 @@ async function waitForDriver(url: string, driver: ChildProcess): Promise<void> {
   throw new Error('WebKitWebDriver did not start within 20 s');
 }
 
+/** The capabilities of a MiniBrowser session (WebKitWebDriver speaks classic WebDriver only). */
+export function webKitCapabilities(): WebdriverIO.Capabilities {
+  return {
+    browserName: 'MiniBrowser',
+    'wdio:enforceWebDriverClassic': true,
+    'webkitgtk:browserOptions': { binary: enginePaths().webkit[1], args: ['--automation'] },
+  } as WebdriverIO.Capabilities;
+}
+
 /**
- * WebKitGTK's MiniBrowser under its own WebKitWebDriver (one session per driver process), with an
- * Xvfb display when there is none. The driver and the display live as long as the test run.
+ * Starts WebKitWebDriver on a free port (one session per driver process), with an Xvfb display
+ * when the environment has none; `stop()` ends both.
  */
+export async function startWebKitDriver(): Promise<{ url: string; stop(): Promise<void> }> {
+  const children: ChildProcess[] = [];
+  const stop = async (): Promise<void> => {
+    for (const child of children.reverse()) child.kill();
+  };
+  try {
+    const env = { ...process.env };
+    if (!env.DISPLAY) {
+      const xvfb = await startXvfb();
+      children.push(xvfb.process);
+      env.DISPLAY = xvfb.display;
+    }
+    const port = await freePort();
+    const driver = spawn(enginePaths().webkit[0]!, [`--port=${port}`], { env, stdio: 'ignore' });
+    children.push(driver);
+    const url = `http://127.0.0.1:${port}`;
+    await waitForDriver(url, driver);
+    return { url, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** WebKitGTK's MiniBrowser for web-test-runner, through its own driver (and display) for the whole run. */
 class WebKitLauncher extends WebdriverLauncher {
-  private readonly children: ChildProcess[] = [];
+  private stopDriver?: () => Promise<void>;
   /** The launcher's own options object, completed with the driver's address once it listens. */
   private readonly driverOptions: Capabilities.WebdriverIOConfig;
 
-  constructor(
-    private readonly driverPath: string,
-    browserPath: string,
-    driverOptions: Capabilities.WebdriverIOConfig = {
-      logLevel: 'error',
-      capabilities: {
-        browserName: 'MiniBrowser',
-        // WebKitWebDriver speaks classic WebDriver only.
-        'wdio:enforceWebDriverClassic': true,
-        'webkitgtk:browserOptions': { binary: browserPath, args: ['--automation'] },
-      } as WebdriverIO.Capabilities,
-    },
-  ) {
+  constructor(driverOptions: Capabilities.WebdriverIOConfig = { logLevel: 'error', capabilities: webKitCapabilities() }) {
     super(driverOptions);
     this.driverOptions = driverOptions;
   }
 
   override async initialize(config: TestRunnerCoreConfig): Promise<void> {
-    const env = { ...process.env };
-    if (!env.DISPLAY) {
-      const xvfb = await startXvfb();
-      this.children.push(xvfb.process);
-      env.DISPLAY = xvfb.display;
-    }
-    const port = await freePort();
-    const driver = spawn(this.driverPath, [`--port=${port}`], { env, stdio: 'ignore' });
-    this.children.push(driver);
-    await waitForDriver(`http://127.0.0.1:${port}`, driver);
-    Object.assign(this.driverOptions, { hostname: '127.0.0.1', port, path: '/' });
+    const driver = await startWebKitDriver();
+    this.stopDriver = driver.stop;
+    const { hostname, port } = new URL(driver.url);
+    Object.assign(this.driverOptions, { hostname, port: Number(port), path: '/' });
     await super.initialize(config);
     this.name = 'WebKit';
   }
 
   override async stop(): Promise<void> {
     await super.stop();
-    for (const child of this.children.reverse()) child.kill();
-    this.children.length = 0;
+    await this.stopDriver?.();
   }
 }
