@@ -1,7 +1,7 @@
 /**
  * The shopper's journeys on the demo merchant site in Firefox and WebKit (the other suites run them
  * in Chromium): sign in through the sandbox's real popup (and cancel, and close it), claim a coupon
- * and reload, browse the carousel by keyboard and by its buttons, read the directory. Each engine
+ * (seen in another open tab) and reload, browse the carousel by keyboard and by its buttons, read the directory. Each engine
  * runs with its popup blocker on, as shoppers have it. An engine that is not installed is skipped,
  * except in CI, where it fails.
  */
@@ -93,15 +93,20 @@ for (const engine of ['firefox', 'webkit'] as const) {
       await waitFor(page, signInButton, 'the button is usable again');
     });
 
-    it('claims a coupon once and shows the same code after a reload', async () => {
+    it('claims a coupon once, shows it in another open tab, and shows the same code after a reload', async () => {
       await freshDemo();
       const latte = slideTitled('Morning latte for less');
       await waitFor(page, `${claimIn(latte)}?.querySelector('[part~="claim-button"]')`, 'the claim button');
+      const otherTab = await browser.openWindow(stack.demoUrl);
+      await waitFor(otherTab, `${claimIn(latte)}?.querySelector('[part~="claim-button"]')`, 'the claim button in the other tab');
       const before = stack.sandbox.stats().couponsMinted;
       await page.click(`${claimIn(latte)}.querySelector('[part~="claim-button"]')`);
       await waitFor(page, `${claimIn(latte)}?.querySelector('[part~="code"]')?.textContent`, 'the coupon code');
       const code = await page.evaluate<string>(`${claimIn(latte)}.querySelector('[part~="code"]').textContent`);
       assert.equal(stack.sandbox.stats().couponsMinted, before + 1);
+      // Another open tab of the site shows it too (storage events between windows).
+      await waitFor(otherTab, `${claimIn(latte)}?.querySelector('[part~="code"]')?.textContent === ${JSON.stringify(code)}`, 'the code in the other tab');
+      await otherTab.close();
       await page.reload();
       await waitFor(page, `${claimIn(latte)}?.querySelector('[part~="code"]')?.textContent === ${JSON.stringify(code)}`, 'the same code after the reload');
       assert.equal(stack.sandbox.stats().couponsMinted, before + 1, 'the reload minted nothing');

@@ -26,6 +26,8 @@ export interface ShopperBrowser {
   page: ShopperWindow;
   /** Runs `action` (which opens a window) and returns the window it opened. */
   popup(action: () => Promise<void>): Promise<ShopperWindow & { isClosed(): Promise<boolean> }>;
+  /** Opens another window (a second tab of the same shopper) at this address. */
+  openWindow(url: string): Promise<ShopperWindow>;
   /** Forgets every cookie (Connect's sign-in session among them), as a new private window would. */
   clearCookies(): Promise<void>;
   close(): Promise<void>;
@@ -95,6 +97,11 @@ async function launchFirefox(): Promise<ShopperBrowser> {
       const popup = await opened;
       return { ...puppeteerWindow(popup), isClosed: async () => popup.isClosed() };
     },
+    async openWindow(url) {
+      const other = await browser.newPage();
+      await other.goto(url);
+      return puppeteerWindow(other);
+    },
     clearCookies: async () => browser.deleteCookie(...(await browser.cookies())),
     close: () => browser.close(),
   };
@@ -159,6 +166,12 @@ async function launchWebKit(): Promise<ShopperBrowser> {
       if (!handle) throw new Error('no popup opened');
       const opened = handle;
       return { ...window(opened), isClosed: async () => !(await driver.getWindowHandles()).includes(opened) };
+    },
+    async openWindow(url) {
+      const { handle } = await within(main, () => driver.createWindow('tab'));
+      const other = window(handle);
+      await other.goto(url);
+      return other;
     },
     // Cookies are per host, not per port: this clears Connect's on localhost too.
     clearCookies: () => within(main, () => driver.deleteAllCookies()),
