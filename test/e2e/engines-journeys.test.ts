@@ -116,8 +116,17 @@ for (const engine of ['firefox', 'webkit'] as const) {
       await freshDemo();
       await waitFor(page, `${carousel}.querySelectorAll('[part~="slide"]').length >= 2`, 'the slides');
       const current = `[...${carousel}.querySelectorAll('[part~="slide"]')].findIndex((slide) => slide.tabIndex === 0)`;
+      const track = `${carousel}.querySelector('[part~="slides"]')`;
       await page.click(`${carousel}.querySelector('[part~="next-button"]')`);
       await waitFor(page, `${current} === 1`, 'the next button moves one slide');
+      // The shopper looks at the new slide before going back: the track has stopped moving.
+      let position = -1;
+      for (let settled = false, deadline = Date.now() + 5000; !settled && Date.now() < deadline; ) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const now = await page.evaluate<number>(`${track}.scrollLeft`);
+        settled = now === position && now > 0;
+        position = now;
+      }
       await page.click(`${carousel}.querySelector('[part~="previous-button"]')`);
       await waitFor(page, `${current} === 0`, 'the previous button moves back');
       await page.evaluate(`(${carousel}.querySelector('[part~="slide"]').focus(), true)`);

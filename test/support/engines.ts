@@ -67,9 +67,12 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts Xvfb on the first free display and resolves with its name (Xvfb writes the number to `-displayfd`). */
+/**
+ * Starts Xvfb on the first free display and resolves with its name (Xvfb writes the number to
+ * `-displayfd`). Its built-in fonts suffice (WebKit draws text with fontconfig), so no X font package is needed.
+ */
 function startXvfb(): Promise<{ display: string; process: ChildProcess }> {
-  const xvfb = spawn(process.env.XVFB_PATH || '/usr/bin/Xvfb', ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], {
+  const xvfb = spawn(process.env.XVFB_PATH || '/usr/bin/Xvfb', ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp', '-fp', 'built-ins'], {
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
