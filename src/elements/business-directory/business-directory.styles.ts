@@ -55,10 +55,15 @@ export const businessDirectoryStyles = css`
     color: var(--_primary);
     overflow-wrap: anywhere;
   }
+  /* A value that wraps below its key stays with it: the space goes between entries, not inside one. */
+  .properties {
+    display: grid;
+    row-gap: 0.5em;
+  }
   .properties div {
     display: flex;
     flex-wrap: wrap;
-    gap: 0.5em;
+    column-gap: 0.5em;
   }
   dt {
     color: var(--_muted);

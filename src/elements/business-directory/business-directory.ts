@@ -10,6 +10,7 @@ import { statusStyles } from '../internal/status.styles.ts';
 import { failureOf, isWaiting, PagedList, pageSize } from '../internal/tasks.ts';
 import { businessDirectoryStyles } from './business-directory.styles.ts';
 import { directoryMessages } from './business-directory.messages.ts';
+import { propertyLabel } from './property-label.ts';
 
 // Registered here, not as a side effect of the messages module, so bundlers never drop the strings.
 registerBuiltInMessages(directoryMessages);
@@ -142,7 +143,7 @@ export class BusinessDirectory extends LitElement {
         : nothing}
       ${account.customProperties.length
         ? html`<dl part="properties" class="properties">
-            ${account.customProperties.map(({ key, value }) => html`<div><dt>${key}</dt><dd>${value}</dd></div>`)}
+            ${account.customProperties.map(({ key, value }) => html`<div><dt>${propertyLabel(key)}</dt><dd>${value}</dd></div>`)}
           </dl>`
         : nothing}
     </article>`;

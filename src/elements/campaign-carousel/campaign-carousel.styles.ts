@@ -53,7 +53,12 @@ export const campaignCarouselStyles = css`
     overscroll-behavior-x: contain;
     scroll-snap-type: x mandatory;
     scroll-behavior: smooth;
-    scrollbar-width: thin;
+    /* No scrollbar under the slides in any engine (WebKit and Firefox drew one): the buttons, the
+       arrow keys and swipes move the track. The pseudo-element covers Safari before 18.2. */
+    scrollbar-width: none;
+  }
+  .slides::-webkit-scrollbar {
+    display: none;
   }
   .slide {
     display: flex;

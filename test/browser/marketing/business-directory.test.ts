@@ -2,6 +2,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import '../../../src/elements/business-directory/index.ts';
 import type { BusinessDirectory } from '../../../src/elements/business-directory/index.ts';
+import { propertyLabel } from '../../../src/elements/business-directory/property-label.ts';
 import { clientFor } from '../../../src/marketing/index.ts';
 import { recordFetches } from './helpers.ts';
 import { HOSTILE_CATEGORY, HOSTILE_TEXT } from './hostile-seed.ts';
@@ -46,8 +47,26 @@ describe('<business-directory>', () => {
     expect(logo.getAttribute('src')).to.match(/^http:\/\/localhost:\d+\//);
     const terms = [...harbor.querySelectorAll('dl[part~="properties"] dt')].map((dt) => dt.textContent);
     const values = [...harbor.querySelectorAll('dl[part~="properties"] dd')].map((dd) => dd.textContent);
-    expect(terms).to.deep.equal(['openingHours', 'wifi']);
+    expect(terms, 'keys read as words').to.deep.equal(['Opening hours', 'Wifi']);
     expect(values).to.deep.equal(['Mon–Sat 7:00–18:00, Sun 8:00–16:00', 'yes']);
+  });
+
+  it('reads custom property keys as words, whatever their spelling', () => {
+    const labels = ['openingHours', 'opening_hours', 'parking-spots', 'wifiSSID', 'URLPath', 'Free WiFi', 'wifi'].map(propertyLabel);
+    expect(labels).to.deep.equal(['Opening hours', 'Opening hours', 'Parking spots', 'Wifi SSID', 'URL path', 'Free WiFi', 'Wifi']);
+  });
+
+  it('keeps a custom property value that wraps with its own key, apart from the next key', async () => {
+    // A card narrower than key and value together, so the value goes below its key in any font.
+    const el = await fixture<BusinessDirectory>(html`<business-directory limit="50" style="inline-size: 12rem"></business-directory>`);
+    await loaded(el);
+    const entries = [...card(el, 'Harbor Coffee Roasters').querySelectorAll('dl[part~="properties"] > div')];
+    const [hoursKey, hoursValue] = [...entries[0]!.children].map((child) => child.getBoundingClientRect());
+    const nextKey = entries[1]!.querySelector('dt')!.getBoundingClientRect();
+    expect(hoursValue!.top, 'the value wrapped below its key').to.be.at.least(hoursKey!.bottom - 1);
+    const toOwnKey = hoursValue!.top - hoursKey!.bottom;
+    const toNextKey = nextKey.top - hoursValue!.bottom;
+    expect(toOwnKey, 'closer to its own key than to the next one').to.be.below(toNextKey);
   });
 
   it('renders hostile text as text, drops a javascript: website and an http logo, and sanitizes the tel: link', async () => {

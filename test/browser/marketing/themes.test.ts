@@ -1,5 +1,6 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
+import { onlyIn } from '../engine.ts';
 import '../../../src/elements/campaign-carousel/index.ts';
 import '../../../src/elements/business-directory/index.ts';
 import '../../../src/elements/coupon-claim/index.ts';
@@ -20,7 +21,8 @@ const page = () => html`<div>
 describe('Marketing elements in a merchant’s theme', () => {
   beforeEach(clearStoredClaims);
 
-  it('are accessible in the dark colour scheme', async () => {
+  // Media emulation goes through the DevTools protocol, which only Chromium's automation speaks.
+  onlyIn('chromium')('are accessible in the dark colour scheme', async () => {
     await emulateMedia({ colorScheme: 'dark' });
     try {
       // On a light page, as when the device is dark but the merchant's page is not.

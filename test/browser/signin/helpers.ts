@@ -2,6 +2,7 @@ import { fixture, html } from '@open-wc/testing';
 import '../../../src/elements/loyalty-signin-button/index.ts';
 import type { LoyaltySigninButton } from '../../../src/elements/loyalty-signin-button/index.ts';
 import { session } from '../../../src/connect/session.ts';
+import { pressForReal } from '../engine.ts';
 import type { HostileStats } from '../../support/hostile-provider.ts';
 import type { Scenario } from '../../support/hostile-scenarios.ts';
 
@@ -54,10 +55,19 @@ export function nextEvent<T = unknown>(target: EventTarget, names: string[]): Pr
   });
 }
 
+/**
+ * Presses the sign-in button as a shopper does (a real key press, so the popup opens with the
+ * press's user activation under every engine's popup blocker).
+ */
+export async function pressSignIn(button: LoyaltySigninButton): Promise<void> {
+  await button.updateComplete;
+  await pressForReal(button.shadowRoot!.querySelector<HTMLElement>('[part~="button"]')!);
+}
+
 /** Runs one sign-in to its end and returns the event that ended it. */
 export async function signInOnce(button: LoyaltySigninButton): Promise<CustomEvent<{ code?: string; message?: string; user?: unknown; profile?: boolean }>> {
   const outcome = nextEvent<{ code?: string; message?: string; user?: unknown; profile?: boolean }>(button, ['loyalty-signin', 'loyalty-signin-error']);
-  button.signIn();
+  await pressSignIn(button);
   return outcome;
 }
 

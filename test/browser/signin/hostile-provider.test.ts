@@ -6,7 +6,7 @@
  */
 import { expect } from '@open-wc/testing';
 import { REFUSED_TOKEN_SCENARIOS } from '../../support/hostile-scenarios.ts';
-import { hostileButton, hostileEnv, hostileStats, nextEvent, resetSession, setScenario, signInOnce } from './helpers.ts';
+import { hostileButton, hostileEnv, hostileStats, nextEvent, pressSignIn, resetSession, setScenario, signInOnce } from './helpers.ts';
 
 
 describe('sign-in against a hostile provider', () => {
@@ -125,7 +125,7 @@ describe('sign-in against a hostile provider', () => {
     await setScenario('hold');
     const button = await hostileButton();
     const outcome = nextEvent<{ code: string }>(button, ['loyalty-signin', 'loyalty-signin-error']);
-    button.signIn();
+    await pressSignIn(button);
     // Wait until the popup reached the provider, then let a page of the provider's origin post a
     // response built for the pending request, as an attacker that knows the state would.
     const env = await hostileEnv();

@@ -2,7 +2,8 @@ import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { LoyaltySigninButton } from '../../../src/elements/loyalty-signin-button/index.ts';
 import { session, type LoyaltyUser } from '../../../src/connect/session.ts';
-import { hostileButton, nextEvent, resetSession, setScenario, signInOnce } from './helpers.ts';
+import { pressForReal } from '../engine.ts';
+import { hostileButton, nextEvent, pressSignIn, resetSession, setScenario, signInOnce } from './helpers.ts';
 
 const part = (el: LoyaltySigninButton, name: string): HTMLElement | null => el.shadowRoot!.querySelector(`[part~="${name}"]`);
 
@@ -46,7 +47,7 @@ describe('<loyalty-signin-button>', () => {
     const el = await hostileButton();
     el.pendingLabel = 'Opening your wallet';
     const done = nextEvent<{ code: string }>(el, ['loyalty-signin', 'loyalty-signin-error']);
-    el.signIn();
+    await pressSignIn(el);
     await el.updateComplete;
     expect(part(el, 'button')!.getAttribute('aria-busy')).to.equal('true');
     expect(part(el, 'button')!.getAttribute('aria-disabled')).to.equal('true');
@@ -218,11 +219,14 @@ describe('<loyalty-signin-button>', () => {
     expect(event.detail.message).to.contain('redirect-uri');
   });
 
-  it('is started by other elements through the page session', async () => {
+  it('is started by other elements through the page session, inside their own click', async () => {
     await setScenario('valid');
     const el = await hostileButton();
+    // Another control (as <coupon-claim>'s sign-in button does) asks from its click handler, so the
+    // popup opens with that click's user activation.
+    const other = await fixture<HTMLButtonElement>(html`<button @click=${() => expect(session.requestSignIn()).to.equal(true)}>Sign in to claim</button>`);
     const signedIn = oneEvent(el, 'loyalty-signin');
-    expect(session.requestSignIn()).to.equal(true);
+    await pressForReal(other);
     expect((await signedIn).detail.user.sub).to.equal('hostile-user-1');
   });
 

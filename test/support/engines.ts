@@ -1,0 +1,164 @@
+/**
+ * The three browser engines the widgets are tested in, all from the system's packages (nothing
+ * downloads a browser): Chromium over CDP, Firefox over WebDriver BiDi (puppeteer), and WebKitGTK's
+ * MiniBrowser over classic WebDriver (WebKitWebDriver, which needs an X server: one is started
+ * when the environment has none).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { createServer } from 'node:net';
+import { chromeLauncher } from '@web/test-runner-chrome';
+import { puppeteerLauncher } from '@web/test-runner-puppeteer';
+import { WebdriverLauncher } from '@web/test-runner-webdriver';
+import type { BrowserLauncher, TestRunnerCoreConfig } from '@web/test-runner-core';
+import type { Capabilities } from '@wdio/types';
+
+export const ENGINES = ['chromium', 'firefox', 'webkit'] as const;
+export type Engine = (typeof ENGINES)[number];
+
+/** Where each engine's programs are (environment variables override the Debian paths). */
+export function enginePaths(env: NodeJS.ProcessEnv = process.env) {
+  return {
+    chromium: [env.CHROME_PATH || '/usr/bin/chromium'],
+    firefox: [env.FIREFOX_PATH || '/usr/bin/firefox-esr'],
+    webkit: [env.WEBKIT_DRIVER_PATH || '/usr/bin/WebKitWebDriver', env.WEBKIT_BROWSER_PATH || '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser'],
+  } satisfies Record<Engine, string[]>;
+}
+
+/** The programs an engine needs that are not installed (empty when it can run). */
+export function missingPrograms(engine: Engine, env: NodeJS.ProcessEnv = process.env): string[] {
+  const programs = [...enginePaths(env)[engine]];
+  if (engine === 'webkit' && !env.DISPLAY) programs.push(env.XVFB_PATH || '/usr/bin/Xvfb');
+  return programs.filter((path) => {
+    try {
+      accessSync(path, constants.X_OK);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+}
+
+export function launcherFor(engine: Engine): BrowserLauncher {
+  const paths = enginePaths();
+  if (engine === 'chromium') {
+    return chromeLauncher({
+      launchOptions: {
+        executablePath: paths.chromium[0],
+        headless: true,
+        args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      },
+    });
+  }
+  if (engine === 'firefox') {
+    // Puppeteer turns Firefox's popup blocker off; shoppers have it on, so it stays on here.
+    return puppeteerLauncher({
+      launchOptions: { browser: 'firefox', executablePath: paths.firefox[0], headless: true, extraPrefsFirefox: { 'dom.disable_open_during_load': true } },
+    });
+  }
+  return new WebKitLauncher();
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * Starts Xvfb on the first free display and resolves with its name (Xvfb writes the number to
+ * `-displayfd`). Its built-in fonts suffice (WebKit draws text with fontconfig), so no X font package is needed.
+ */
+function startXvfb(): Promise<{ display: string; process: ChildProcess }> {
+  const xvfb = spawn(process.env.XVFB_PATH || '/usr/bin/Xvfb', ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp', '-fp', 'built-ins'], {
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let written = '';
+    xvfb.stdio[3]!.on('data', (chunk: Buffer) => {
+      written += chunk.toString();
+      if (written.includes('\n')) resolve({ display: `:${written.trim()}`, process: xvfb });
+    });
+    xvfb.on('error', reject);
+    xvfb.on('exit', (code) => reject(new Error(`Xvfb exited with ${code}`)));
+  });
+}
+
+async function waitForDriver(url: string, driver: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (driver.exitCode !== null) throw new Error(`WebKitWebDriver exited with ${driver.exitCode}`);
+    try {
+      if ((await fetch(`${url}/status`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('WebKitWebDriver did not start within 20 s');
+}
+
+/** The capabilities of a MiniBrowser session (WebKitWebDriver speaks classic WebDriver only). */
+export function webKitCapabilities(): WebdriverIO.Capabilities {
+  return {
+    browserName: 'MiniBrowser',
+    'wdio:enforceWebDriverClassic': true,
+    'webkitgtk:browserOptions': { binary: enginePaths().webkit[1], args: ['--automation'] },
+  } as WebdriverIO.Capabilities;
+}
+
+/**
+ * Starts WebKitWebDriver on a free port (one session per driver process), with an Xvfb display
+ * when the environment has none; `stop()` ends both.
+ */
+export async function startWebKitDriver(): Promise<{ url: string; stop(): Promise<void> }> {
+  const children: ChildProcess[] = [];
+  const stop = async (): Promise<void> => {
+    for (const child of children.reverse()) child.kill();
+  };
+  try {
+    const env = { ...process.env };
+    if (!env.DISPLAY) {
+      const xvfb = await startXvfb();
+      children.push(xvfb.process);
+      env.DISPLAY = xvfb.display;
+    }
+    const port = await freePort();
+    const driver = spawn(enginePaths().webkit[0]!, [`--port=${port}`], { env, stdio: 'ignore' });
+    children.push(driver);
+    const url = `http://127.0.0.1:${port}`;
+    await waitForDriver(url, driver);
+    return { url, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** WebKitGTK's MiniBrowser for web-test-runner, through its own driver (and display) for the whole run. */
+class WebKitLauncher extends WebdriverLauncher {
+  private stopDriver?: () => Promise<void>;
+  /** The launcher's own options object, completed with the driver's address once it listens. */
+  private readonly driverOptions: Capabilities.WebdriverIOConfig;
+
+  constructor(driverOptions: Capabilities.WebdriverIOConfig = { logLevel: 'error', capabilities: webKitCapabilities() }) {
+    super(driverOptions);
+    this.driverOptions = driverOptions;
+  }
+
+  override async initialize(config: TestRunnerCoreConfig): Promise<void> {
+    const driver = await startWebKitDriver();
+    this.stopDriver = driver.stop;
+    const { hostname, port } = new URL(driver.url);
+    Object.assign(this.driverOptions, { hostname, port: Number(port), path: '/' });
+    await super.initialize(config);
+    this.name = 'WebKit';
+  }
+
+  override async stop(): Promise<void> {
+    await super.stop();
+    await this.stopDriver?.();
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * A shopper's browser in Firefox or WebKit for the end-to-end journeys, with the few things a
+ * shopper does: open a page, click where an element is (a real pointer click, so popups open with
+ * user activation), press keys, type, follow a popup. Firefox is driven over WebDriver BiDi by
+ * puppeteer-core; WebKitGTK's MiniBrowser over classic WebDriver by webdriverio (playwright-core
+ * cannot drive Debian's builds of either). Page state is read with expressions evaluated in the page.
+ */
+import puppeteer, { type Browser as PuppeteerBrowser, type Page as PuppeteerPage } from 'puppeteer-core';
+import { remote } from 'webdriverio';
+import { enginePaths, startWebKitDriver, webKitCapabilities, type Engine } from './engines.ts';
+
+export interface ShopperWindow {
+  goto(url: string): Promise<void>;
+  reload(): Promise<void>;
+  /** Evaluates a JavaScript expression in the page; the result must be JSON. */
+  evaluate<T>(expression: string): Promise<T>;
+  /** Clicks the middle of the element the expression returns, with the pointer. */
+  click(elementExpression: string): Promise<void>;
+  press(key: string): Promise<void>;
+  type(text: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ShopperBrowser {
+  engine: Engine;
+  page: ShopperWindow;
+  /** Runs `action` (which opens a window) and returns the window it opened. */
+  popup(action: () => Promise<void>): Promise<ShopperWindow & { isClosed(): Promise<boolean> }>;
+  /** Opens another window (a second tab of the same shopper) at this address. */
+  openWindow(url: string): Promise<ShopperWindow>;
+  /** Forgets every cookie (Connect's sign-in session among them), as a new private window would. */
+  clearCookies(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Polls an expression in the window until it is truthy. */
+export async function waitFor(window: ShopperWindow, expression: string, what: string, timeout = 10_000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    try {
+      if (await window.evaluate<boolean>(`Boolean(${expression})`)) return;
+    } catch {
+      // the page is navigating
+    }
+    if (Date.now() > deadline) throw new Error(`Timed out waiting: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The element's centre in viewport coordinates, after scrolling it into view. */
+const centreOf = (elementExpression: string): string => `(() => {
+  const element = (${elementExpression});
+  if (!element) throw new Error('no element for the click');
+  element.scrollIntoView({ block: 'center', inline: 'nearest' });
+  const box = element.getBoundingClientRect();
+  return [Math.round(box.left + box.width / 2), Math.round(box.top + box.height / 2)];
+})()`;
+
+function puppeteerWindow(page: PuppeteerPage): ShopperWindow {
+  return {
+    goto: async (url) => void (await page.goto(url)),
+    reload: async () => void (await page.reload()),
+    evaluate: <T>(expression: string) => page.evaluate(expression) as Promise<T>,
+    async click(elementExpression) {
+      const [x, y] = (await page.evaluate(centreOf(elementExpression))) as [number, number];
+      await page.mouse.click(x, y);
+    },
+    // Keys go to the window in front, which a popup may still be.
+    press: async (key) => {
+      await page.bringToFront();
+      await page.keyboard.press(key as never);
+    },
+    type: async (text) => {
+      await page.bringToFront();
+      await page.keyboard.type(text);
+    },
+    close: () => page.close(),
+  };
+}
+
+async function launchFirefox(): Promise<ShopperBrowser> {
+  const browser: PuppeteerBrowser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: enginePaths().firefox[0],
+    headless: true,
+    // Puppeteer turns the popup blocker off; a shopper's Firefox has it on.
+    extraPrefsFirefox: { 'dom.disable_open_during_load': true },
+  });
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1100, height: 900 });
+  return {
+    engine: 'firefox',
+    page: puppeteerWindow(page),
+    async popup(action) {
+      const opened = new Promise<PuppeteerPage>((resolve) => page.once('popup', (popup) => popup && resolve(popup)));
+      await action();
+      const popup = await opened;
+      return { ...puppeteerWindow(popup), isClosed: async () => popup.isClosed() };
+    },
+    async openWindow(url) {
+      const other = await browser.newPage();
+      await other.goto(url);
+      return puppeteerWindow(other);
+    },
+    clearCookies: async () => browser.deleteCookie(...(await browser.cookies())),
+    close: () => browser.close(),
+  };
+}
+
+async function launchWebKit(): Promise<ShopperBrowser> {
+  const { url, stop } = await startWebKitDriver();
+  const { hostname, port } = new URL(url);
+  const driver = await remote({
+    hostname,
+    port: Number(port),
+    path: '/',
+    logLevel: 'error',
+    capabilities: webKitCapabilities(),
+  }).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  await driver.setWindowSize(1100, 900);
+  const main = await driver.getWindowHandle();
+  let current = main;
+  const within = async <T>(handle: string, run: () => Promise<T>): Promise<T> => {
+    if (current !== handle) {
+      await driver.switchToWindow(handle);
+      current = handle;
+    }
+    return run();
+  };
+  const window = (handle: string): ShopperWindow => ({
+    goto: (url) => within(handle, () => driver.navigateTo(url).then(() => undefined)),
+    reload: () => within(handle, () => driver.refresh()),
+    evaluate: <T>(expression: string) => within(handle, () => driver.execute(`return (${expression});`) as Promise<T>),
+    click: (elementExpression) =>
+      within(handle, async () => {
+        const [x, y] = (await driver.execute(`return ${centreOf(elementExpression)};`)) as [number, number];
+        await driver.performActions([
+          { type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' }, actions: [{ type: 'pointerMove', duration: 0, origin: 'viewport', x, y }, { type: 'pointerDown', button: 0 }, { type: 'pointerUp', button: 0 }] },
+        ]);
+        await driver.releaseActions();
+      }),
+    press: (key) => within(handle, () => driver.keys(key)),
+    type: (text) => within(handle, () => driver.keys(text.split(''))),
+    close: () =>
+      within(handle, async () => {
+        await driver.closeWindow();
+        await driver.switchToWindow(main);
+        current = main;
+      }),
+  });
+  return {
+    engine: 'webkit',
+    page: window(main),
+    async popup(action) {
+      const before = new Set(await driver.getWindowHandles());
+      await action();
+      let handle: string | undefined;
+      const deadline = Date.now() + 10_000;
+      while (!handle && Date.now() < deadline) {
+        handle = (await driver.getWindowHandles()).find((candidate) => !before.has(candidate));
+        if (!handle) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      if (!handle) throw new Error('no popup opened');
+      const opened = handle;
+      return { ...window(opened), isClosed: async () => !(await driver.getWindowHandles()).includes(opened) };
+    },
+    async openWindow(url) {
+      const { handle } = await within(main, () => driver.createWindow('tab'));
+      const other = window(handle);
+      await other.goto(url);
+      return other;
+    },
+    // Cookies are per host, not per port: this clears Connect's on localhost too.
+    clearCookies: () => within(main, () => driver.deleteAllCookies()),
+    async close() {
+      await driver.deleteSession().catch(() => undefined);
+      await stop();
+    },
+  };
+}
+
+export function launchShopperBrowser(engine: 'firefox' | 'webkit'): Promise<ShopperBrowser> {
+  return engine === 'firefox' ? launchFirefox() : launchWebKit();
+}
