@@ -66,7 +66,7 @@ export async function startSwitchboard(sandboxUrl: string, apiKey: string): Prom
     if (campaignId === FAILING_CAMPAIGNS.redirect) return void res.writeHead(307, { location: trapUrl }).end();
     if (campaignId === FAILING_CAMPAIGNS.drop) return void req.socket.destroy();
     if (campaignId === FAILING_CAMPAIGNS.echoKey) {
-      const answer = { data: null, errors: [{ message: `Key ${apiKey} has no access to this campaign`, extensions: { code: 'FORBIDDEN' } }] };
+      const answer = { data: null, errors: [{ message: `Resolver failed for key ${apiKey}`, errorType: 'Lambda:Unhandled' }] };
       return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     }
     const upstream = await fetch(sandboxUrl, {
