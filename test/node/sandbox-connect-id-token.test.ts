@@ -70,13 +70,17 @@ describe('Connect sandbox: access token lifetime', () => {
   const sandbox = useConnect([REDIRECT_URI], { tokenLifetimeSeconds: 2 });
 
   it('lets the access token work for expires_in seconds and no longer', async () => {
+    // The token is issued between these two instants: it expires no earlier than 2 s after the first
+    // and no later than 2 s after the second, however slowly the flow ran on a busy machine.
+    const started = Date.now();
     const { fragment } = await runImplicitFlow(new TestBrowser(), sandbox.url, authParams(sandbox.app));
+    const received = Date.now();
     assert.equal(fragment.get('expires_in'), '2');
     const me = () => fetch(`${sandbox.url}/me`, { headers: { authorization: `Bearer ${fragment.get('access_token')}` } });
     assert.equal((await me()).status, 200);
-    await sleep(1900);
-    assert.equal((await me()).status, 200, 'still valid just before expires_in runs out');
-    await sleep(200);
+    await sleep(Math.max(0, started + 1500 - Date.now()));
+    assert.equal((await me()).status, 200, 'still valid shortly before expires_in runs out');
+    await sleep(Math.max(0, received + 2100 - Date.now()));
     assert.equal((await me()).status, 401);
   });
 });
