@@ -34,7 +34,7 @@ describe('<business-directory> over an AppSync-shaped Marketing API', () => {
     const crumb = parts(el, 'card').find((card) => card.querySelector('[part~="name"]')!.textContent === 'Crumb & Co. Bakery')!;
     expect(crumb.querySelector('[part~="address"]')!.textContent).to.contain('Boulder');
     expect(crumb.querySelector('[part~="logo"]'), 'no logo').to.equal(null);
-    expect([...crumb.querySelectorAll('dt')].map((term) => term.textContent)).to.include('glutenFree');
+    expect([...crumb.querySelectorAll('dt')].map((term) => term.textContent)).to.include('Gluten free');
     await expect(el).to.be.accessible();
   });
 });
