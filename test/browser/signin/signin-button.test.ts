@@ -2,7 +2,7 @@ import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { LoyaltySigninButton } from '../../../src/elements/loyalty-signin-button/index.ts';
 import { session, type LoyaltyUser } from '../../../src/connect/session.ts';
-import { pressForReal } from '../engine.ts';
+import { onlyIn, pressForReal } from '../engine.ts';
 import { hostileButton, nextEvent, pressSignIn, resetSession, setScenario, signInOnce } from './helpers.ts';
 
 const part = (el: LoyaltySigninButton, name: string): HTMLElement | null => el.shadowRoot!.querySelector(`[part~="${name}"]`);
@@ -59,7 +59,10 @@ describe('<loyalty-signin-button>', () => {
     expect(el.shadowRoot!.querySelector('[role="alert"]')!.textContent).to.contain('closed before you finished');
   });
 
-  it('signs in from the keyboard and shows the shopper with a sign-out control that takes the focus', async () => {
+  // WebKitGTK's WebDriver often stops answering when this key press opens a popup that signs in and
+  // closes at once (the whole run then hangs); WebKit's keyboard and popup sign-in are covered by the
+  // hostile-provider tests here and by the WebKit journeys in test/e2e/engines-journeys.test.ts.
+  onlyIn('chromium', 'firefox')('signs in from the keyboard and shows the shopper with a sign-out control that takes the focus', async () => {
     await setScenario('valid');
     const el = await hostileButton();
     part(el, 'button')!.focus();
