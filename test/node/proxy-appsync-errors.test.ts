@@ -5,32 +5,23 @@
  * a coupon request that failed with no result keeps no "a coupon may exist" record. Real sandbox
  * (appsync flavour), real proxy, real HTTP.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { appsyncSeed } from '../../src/sandbox/index.ts';
-import { SPARSE_ACCOUNT, sparseSeed, startAppSyncUpstream } from './support/appsync-proxy.ts';
-import { post, serveProxy, startFakeUpstream, TEST_API_KEY, type ProxyUnderTest, type Upstream } from './support/proxy-server.ts';
+import { SPARSE_ACCOUNT, sparseSeed, startAppSyncUpstream, useAppSyncProxy } from './support/appsync-proxy.ts';
+import { post, serveProxy, startFakeUpstream, TEST_API_KEY } from './support/proxy-server.ts';
 
 describe('Marketing proxy in front of an AppSync-shaped upstream: errors', () => {
-  let upstream: Upstream;
-  let proxy: ProxyUnderTest;
   const seed = appsyncSeed();
   const broken = seed.campaigns.find((campaign) => campaign.content?.objective?.type === 'coupon')!;
   broken.fail = { errorType: 'DynamoDB:DynamoDbException', message: `Resolver failed; request signed with ${TEST_API_KEY}` };
   const coupon = seed.campaigns.find((campaign) => campaign.content?.objective?.type === 'coupon' && !campaign.fail)!;
   const survey = seed.campaigns.find((campaign) => campaign.content?.objective?.type === 'survey')!;
 
-  before(async () => {
-    upstream = await startAppSyncUpstream({ seed });
-    proxy = await serveProxy({ upstreamUrl: upstream.marketingUrl, cache: false });
-  });
-  after(async () => {
-    await proxy.close();
-    await upstream.dispose();
-  });
+  const appsync = useAppSyncProxy({ seed }, { cache: false });
 
   it('a refused API key (HTTP 401 UnauthorizedException) is upstream_key_refused, logged as a configuration problem', async () => {
-    const misconfigured = await serveProxy({ upstreamUrl: upstream.marketingUrl, apiKey: 'da2-not-the-key' });
+    const misconfigured = await serveProxy({ upstreamUrl: appsync.upstream.marketingUrl, apiKey: 'da2-not-the-key' });
     try {
       for (const body of [{ operation: 'campaigns' }, { operation: 'requestCoupon', variables: { campaignId: coupon.id } }]) {
         const reply = await post(misconfigured.url, body);
@@ -50,13 +41,13 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: errors', () =>
   });
 
   it('upstream throttling (HTTP 429) is 503 upstream_throttled with Retry-After', async () => {
-    await post(proxy.url, { operation: 'campaign', variables: { id: coupon.id } }); // the proxy has read the schema by now
-    upstream.throttleNext(1);
-    const reply = await post(proxy.url, { operation: 'campaign', variables: { id: coupon.id } });
+    await post(appsync.proxy.url, { operation: 'campaign', variables: { id: coupon.id } }); // the proxy has read the schema by now
+    appsync.upstream.throttleNext(1);
+    const reply = await post(appsync.proxy.url, { operation: 'campaign', variables: { id: coupon.id } });
     assert.equal(reply.status, 503);
     assert.equal(reply.body.error.code, 'upstream_throttled');
     assert.match(reply.headers.get('retry-after') ?? '', /^\d+$/);
-    assert.equal((await post(proxy.url, { operation: 'campaign', variables: { id: coupon.id } })).status, 200);
+    assert.equal((await post(appsync.proxy.url, { operation: 'campaign', variables: { id: coupon.id } })).status, 200);
   });
 
   it('throttling while a page is being filled serves what was found, with a cursor to the rest', async () => {
@@ -97,17 +88,17 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: errors', () =>
   });
 
   it('"not found" and "no coupon objective" resolver errors (Lambda:Unhandled) are 404 and 422', async () => {
-    const unknown = await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: 'camp-nope' } });
+    const unknown = await post(appsync.proxy.url, { operation: 'requestCoupon', variables: { campaignId: 'camp-nope' } });
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.error.code, 'not_found');
-    const noCoupon = await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: survey.id } });
+    const noCoupon = await post(appsync.proxy.url, { operation: 'requestCoupon', variables: { campaignId: survey.id } });
     assert.equal(noCoupon.status, 422);
     assert.equal(noCoupon.body.error.code, 'no_coupon_objective');
   });
 
   it('a document the upstream refuses (Validation error of type …) is 502 upstream_schema_mismatch naming the problem', async () => {
     const hosted = await serveProxy({
-      upstreamUrl: upstream.marketingUrl,
+      upstreamUrl: appsync.upstream.marketingUrl,
       operations: { withTags: { kind: 'query', variables: { id: { type: 'string', required: true } }, document: 'query withTags($id: ID!) { campaign(id: $id) { id tags } }' } },
     });
     try {
@@ -121,7 +112,7 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: errors', () =>
   });
 
   it('an unknown resolver error stays 502 upstream_error, with the key scrubbed', async () => {
-    const reply = await post(proxy.url, { operation: 'campaign', variables: { id: broken.id } });
+    const reply = await post(appsync.proxy.url, { operation: 'campaign', variables: { id: broken.id } });
     assert.equal(reply.status, 502);
     assert.equal(reply.body.error.code, 'upstream_error');
     assert.ok(!reply.text.includes(TEST_API_KEY));
@@ -130,17 +121,17 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: errors', () =>
 
   it('a coupon request answered with errors and no result minted nothing: its Idempotency-Key says so and stays free', async () => {
     const headers = { 'idempotency-key': 'failed-mint-key' };
-    const before = upstream.stats().couponsMinted;
-    const first = await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: broken.id } }, headers);
+    const before = appsync.upstream.stats().couponsMinted;
+    const first = await post(appsync.proxy.url, { operation: 'requestCoupon', variables: { campaignId: broken.id } }, headers);
     assert.equal(first.status, 502);
     assert.doesNotMatch(first.body.error.message, /may have created a coupon|new Idempotency-Key/);
-    const again = await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: broken.id } }, headers);
+    const again = await post(appsync.proxy.url, { operation: 'requestCoupon', variables: { campaignId: broken.id } }, headers);
     assert.equal(again.headers.get('idempotent-replayed'), null, 'tried again, not replayed');
-    assert.equal(upstream.stats().couponsMinted, before);
+    assert.equal(appsync.upstream.stats().couponsMinted, before);
     // A definite answer (an unknown campaign) is still kept for its key.
     const unknownKey = { 'idempotency-key': 'unknown-campaign-key' };
-    await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: 'camp-nope' } }, unknownKey);
-    const replayed = await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: 'camp-nope' } }, unknownKey);
+    await post(appsync.proxy.url, { operation: 'requestCoupon', variables: { campaignId: 'camp-nope' } }, unknownKey);
+    const replayed = await post(appsync.proxy.url, { operation: 'requestCoupon', variables: { campaignId: 'camp-nope' } }, unknownKey);
     assert.equal(replayed.status, 404);
     assert.equal(replayed.headers.get('idempotent-replayed'), 'true');
   });

@@ -4,12 +4,12 @@
  * the widgets cannot use are dropped and counted in the log, partial data is served, and hosts' own
  * operations pass through unchanged. Real sandbox (appsync flavour), real proxy, real HTTP.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { appsyncSeed } from '../../src/sandbox/index.ts';
 import { parseBusinessAccountPage, parseCampaign, parseCampaignPage } from '../../src/marketing/types.ts';
-import { startAppSyncUpstream } from './support/appsync-proxy.ts';
-import { post, serveProxy, type ProxyUnderTest, type Upstream } from './support/proxy-server.ts';
+import { useAppSyncProxy } from './support/appsync-proxy.ts';
+import { post, serveProxy, type ProxyUnderTest } from './support/proxy-server.ts';
 
 /** Every item of every page of a list, following the proxy's cursors. */
 async function everyItem(proxy: ProxyUnderTest, operation: string, variables: Record<string, unknown> = {}) {
@@ -25,8 +25,6 @@ async function everyItem(proxy: ProxyUnderTest, operation: string, variables: Re
 }
 
 describe('Marketing proxy in front of an AppSync-shaped upstream: normalized answers', () => {
-  let upstream: Upstream;
-  let proxy: ProxyUnderTest;
   const seed = appsyncSeed();
   // A whole record failing (its list element null, with an error), and one field failing.
   const failing = seed.campaigns.find((campaign) => campaign.id === 'camp-harbor-beans')!;
@@ -36,17 +34,10 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: normalized ans
   const kiosk = seed.businessAccounts.find((account) => account.id === 'biz-unnamed-kiosk')!;
   seed.businessAccounts.push({ ...kiosk, id: 'biz-undecided', name: 'Undecided Deli', customProperties: [{ key: null, value: 'orphan value' }] });
 
-  before(async () => {
-    upstream = await startAppSyncUpstream({ seed });
-    proxy = await serveProxy({ upstreamUrl: upstream.marketingUrl, cache: false });
-  });
-  after(async () => {
-    await proxy.close();
-    await upstream.dispose();
-  });
+  const appsync = useAppSyncProxy({ seed }, { cache: false });
 
   it('campaigns: only usable records, in the widgets\' shape, which the browser client accepts', async () => {
-    const items = await everyItem(proxy, 'campaigns');
+    const items = await everyItem(appsync.proxy, 'campaigns');
     const ids = items.map((item) => item.id);
     for (const unusable of ['camp-crumb-no-content', 'camp-florist-untitled', 'camp-harbor-beans']) assert.ok(!ids.includes(unusable), unusable);
     assert.equal(new Set(ids).size, ids.length);
@@ -63,7 +54,7 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: normalized ans
   });
 
   it('campaign details: a numeric price as text, an unknown objective type as its name alone, nulls as the widgets expect', async () => {
-    const byId = async (id: string) => (await post(proxy.url, { operation: 'campaign', variables: { id } })).body.data.campaign;
+    const byId = async (id: string) => (await post(appsync.proxy.url, { operation: 'campaign', variables: { id } })).body.data.campaign;
     const sourdough = await byId('camp-crumb-sourdough');
     assert.deepEqual(sourdough.content.objective, { __typename: 'CouponObjective', price: '3.5' });
     assert.equal(sourdough.content.subtitle, '');
@@ -82,7 +73,7 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: normalized ans
   });
 
   it('business accounts: no nameless ones, unknown approval not shown as approved, custom properties without null keys or values', async () => {
-    const items = await everyItem(proxy, 'businessAccounts');
+    const items = await everyItem(appsync.proxy, 'businessAccounts');
     const byId = new Map(items.map((item) => [item.id, item as Record<string, unknown>]));
     assert.ok(!byId.has('biz-unnamed-kiosk'));
     assert.equal(byId.get('biz-undecided')!.pending, true);
@@ -98,25 +89,25 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: normalized ans
   });
 
   it('serves partial data (errors beside usable data) and logs how many records it dropped, without their data', async () => {
-    const before = proxy.logs.length;
-    const reply = await post(proxy.url, { operation: 'campaigns', variables: { limit: 50 } });
+    const before = appsync.proxy.logs.length;
+    const reply = await post(appsync.proxy.url, { operation: 'campaigns', variables: { limit: 50 } });
     assert.equal(reply.status, 200, reply.text);
     assert.ok(!reply.text.includes('errors'));
-    const entry = proxy.logs.slice(before).find((logged) => logged.operation === 'campaigns')!;
+    const entry = appsync.proxy.logs.slice(before).find((logged) => logged.operation === 'campaigns')!;
     assert.equal(entry.partial, true);
     assert.ok(entry.dropped! >= 3, `dropped ${entry.dropped}`);
     assert.ok(!JSON.stringify(entry).includes('camp-'), 'counts only');
   });
 
   it('a campaign whose resolver fails is an upstream error, not a crash', async () => {
-    const reply = await post(proxy.url, { operation: 'campaign', variables: { id: failing.id } });
+    const reply = await post(appsync.proxy.url, { operation: 'campaign', variables: { id: failing.id } });
     assert.equal(reply.status, 502);
     assert.equal(reply.body.error.code, 'upstream_error');
   });
 
   it('passes a host\'s own operation through unchanged, nulls and all', async () => {
     const hosted = await serveProxy({
-      upstreamUrl: upstream.marketingUrl,
+      upstreamUrl: appsync.upstream.marketingUrl,
       cache: false,
       operations: {
         accountNames: { kind: 'query', variables: {}, document: 'query accountNames { businessAccounts(limit: 100) { items { id name pending } } }' },

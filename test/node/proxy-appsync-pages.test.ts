@@ -4,13 +4,13 @@
  * own that are bound to the list and refused (400 invalid_cursor) when tampered with, foreign or
  * malformed. Real sandbox (appsync flavour), real proxy, real HTTP.
  */
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PageCursors } from '../../src/proxy/cursor.ts';
 import { MAX_NEXT_TOKEN_LENGTH } from '../../src/proxy/operations.ts';
 import { createMarketingProxy, DEFAULT_PAGE_FILL } from '../../src/proxy/index.ts';
-import { SPARSE_ACCOUNT, sparseSeed, startAppSyncUpstream } from './support/appsync-proxy.ts';
-import { post, serveProxy, type ProxyUnderTest, type Upstream } from './support/proxy-server.ts';
+import { SPARSE_ACCOUNT, sparseSeed, startAppSyncUpstream, useAppSyncProxy } from './support/appsync-proxy.ts';
+import { post, serveProxy } from './support/proxy-server.ts';
 
 const ROWS = 600;
 const EVERY = 20;
@@ -18,24 +18,14 @@ const MINE = ROWS / EVERY;
 const expectedIds = Array.from({ length: MINE }, (_, index) => `camp-sparse-${String(index + 1).padStart(4, '0')}`);
 
 describe('Marketing proxy in front of an AppSync-shaped upstream: pages and cursors', () => {
-  let upstream: Upstream;
-  let proxy: ProxyUnderTest;
-  const campaignsCalls = () => upstream.stats().byOperation.campaigns ?? 0;
-  const page = (variables: Record<string, unknown>, target = proxy) => post(target.url, { operation: 'campaigns', variables });
-
-  before(async () => {
-    upstream = await startAppSyncUpstream({ seed: sparseSeed(ROWS, EVERY) });
-    proxy = await serveProxy({ upstreamUrl: upstream.marketingUrl });
-  });
-  after(async () => {
-    await proxy.close();
-    await upstream.dispose();
-  });
+  const appsync = useAppSyncProxy({ seed: sparseSeed(ROWS, EVERY) });
+  const campaignsCalls = () => appsync.upstream.stats().byOperation.campaigns ?? 0;
+  const page = (variables: Record<string, unknown>, target = appsync.proxy) => post(target.url, { operation: 'campaigns', variables });
 
   it('the upstream itself gives sparse pages (the case the proxy is for)', async () => {
-    const direct = await fetch(upstream.marketingUrl, {
+    const direct = await fetch(appsync.upstream.marketingUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': upstream.apiKey },
+      headers: { 'content-type': 'application/json', 'x-api-key': appsync.upstream.apiKey },
       body: JSON.stringify({ query: `query { campaigns(filter: { businessAccountId: { eq: "${SPARSE_ACCOUNT}" } }, limit: 10) { items { id } nextToken } }` }),
     });
     const { data } = (await direct.json()) as { data: { campaigns: { items: unknown[]; nextToken: string } } };
@@ -67,7 +57,7 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: pages and curs
   }
 
   it('stops at the call cap with what it found and a cursor that continues from there', async () => {
-    const capped = await serveProxy({ upstreamUrl: upstream.marketingUrl, cache: false, pageFill: { maxUpstreamCalls: 1, maxUpstreamLimit: 20 } });
+    const capped = await serveProxy({ upstreamUrl: appsync.upstream.marketingUrl, cache: false, pageFill: { maxUpstreamCalls: 1, maxUpstreamLimit: 20 } });
     try {
       const before = campaignsCalls();
       const first = await page({ businessAccountId: SPARSE_ACCOUNT, limit: 5 }, capped);
@@ -82,7 +72,7 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: pages and curs
   });
 
   it('stops at the time cap', async () => {
-    const hurried = await serveProxy({ upstreamUrl: upstream.marketingUrl, cache: false, pageFill: { maxMillis: 0 } });
+    const hurried = await serveProxy({ upstreamUrl: appsync.upstream.marketingUrl, cache: false, pageFill: { maxMillis: 0 } });
     try {
       const before = campaignsCalls();
       const reply = await page({ businessAccountId: SPARSE_ACCOUNT, limit: 5 }, hurried);
@@ -96,7 +86,7 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: pages and curs
 
   it('refuses page-fill bounds that could not fill a page', () => {
     for (const pageFill of [{ maxUpstreamCalls: 0 }, { maxUpstreamLimit: 0 }, { maxUpstreamLimit: 2.5 }, { maxMillis: -1 }]) {
-      assert.throws(() => createMarketingProxy({ upstreamUrl: upstream.marketingUrl, apiKey: 'key', pageFill }), /pageFill/);
+      assert.throws(() => createMarketingProxy({ upstreamUrl: appsync.upstream.marketingUrl, apiKey: 'key', pageFill }), /pageFill/);
     }
   });
 
@@ -121,7 +111,7 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: pages and curs
       cursor = (await page({ businessAccountId: SPARSE_ACCOUNT, limit: 2 })).body.data.campaigns.nextToken;
     });
 
-    const refused = async (variables: Record<string, unknown>, target = proxy, operation = 'campaigns') => {
+    const refused = async (variables: Record<string, unknown>, target = appsync.proxy, operation = 'campaigns') => {
       const before = campaignsCalls();
       const reply = await post(target.url, { operation, variables });
       assert.equal(reply.status, 400, reply.text);
@@ -141,7 +131,7 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: pages and curs
     it('refuses a cursor of another list (other filter, no filter, other operation)', async () => {
       await refused({ businessAccountId: 'biz-harbor-coffee', nextToken: cursor });
       await refused({ nextToken: cursor });
-      await refused({ nextToken: cursor }, proxy, 'businessAccounts');
+      await refused({ nextToken: cursor }, appsync.proxy, 'businessAccounts');
     });
 
     it('refuses malformed and made-up cursors', async () => {
@@ -149,8 +139,8 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: pages and curs
     });
 
     it('refuses a cursor signed by a proxy with another secret, accepts one from another instance sharing it', async () => {
-      const other = await serveProxy({ upstreamUrl: upstream.marketingUrl, cursorSecret: 'another-deployment' });
-      const sibling = await serveProxy({ upstreamUrl: upstream.marketingUrl });
+      const other = await serveProxy({ upstreamUrl: appsync.upstream.marketingUrl, cursorSecret: 'another-deployment' });
+      const sibling = await serveProxy({ upstreamUrl: appsync.upstream.marketingUrl });
       try {
         await refused({ businessAccountId: SPARSE_ACCOUNT, nextToken: cursor }, other);
         const reply = await page({ businessAccountId: SPARSE_ACCOUNT, limit: 2, nextToken: cursor }, sibling);

@@ -2,9 +2,11 @@
  * The proxy in front of the sandbox's appsync flavour (AppSync's shapes, scan-then-filter pages,
  * graphql-java errors), over real HTTP; and seeds for sparse lists.
  */
+import { after, before } from 'node:test';
+import type { MarketingProxyOptions } from '../../../src/proxy/index.ts';
 import { appsyncSeed, startMarketing, type AppSyncSeed, type SandboxOptions } from '../../../src/sandbox/index.ts';
 import { temporaryDataDir } from './connect.ts';
-import { TEST_API_KEY, type Upstream } from './proxy-server.ts';
+import { serveProxy, TEST_API_KEY, type ProxyUnderTest, type Upstream } from './proxy-server.ts';
 
 export async function startAppSyncUpstream(options: Partial<SandboxOptions> & { seed?: Partial<AppSyncSeed> } = {}): Promise<Upstream> {
   const data = await temporaryDataDir();
@@ -16,6 +18,23 @@ export async function startAppSyncUpstream(options: Partial<SandboxOptions> & { 
       await data.remove();
     },
   };
+}
+
+/** An appsync-flavoured upstream and the proxy in front of it, started before and stopped after the calling describe block. */
+export function useAppSyncProxy(
+  upstreamOptions: Parameters<typeof startAppSyncUpstream>[0],
+  proxyOptions: Partial<MarketingProxyOptions> = {},
+): { upstream: Upstream; proxy: ProxyUnderTest } {
+  const running = {} as { upstream: Upstream; proxy: ProxyUnderTest };
+  before(async () => {
+    running.upstream = await startAppSyncUpstream(upstreamOptions);
+    running.proxy = await serveProxy({ upstreamUrl: running.upstream.marketingUrl, ...proxyOptions });
+  });
+  after(async () => {
+    await running.proxy?.close();
+    await running.upstream?.dispose();
+  });
+  return running;
 }
 
 export const SPARSE_ACCOUNT = 'biz-sparse';
