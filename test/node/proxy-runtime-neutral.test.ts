@@ -48,7 +48,7 @@ describe('Marketing proxy in any runtime', () => {
       keysSent.push(new Headers(init?.headers).get('x-api-key') ?? '');
       return new Response(null, { status: 307, headers: { location: 'https://elsewhere.example/graphql' } });
     };
-    const proxy = createMarketingProxy({ upstreamUrl: 'https://marketing.example/graphql', apiKey: TEST_API_KEY, fetch: workerdFetch, introspection: false /* one send to count */, logger: () => {} });
+    const proxy = createMarketingProxy({ upstreamUrl: 'https://marketing.example/graphql', apiKey: TEST_API_KEY, fetch: workerdFetch, introspection: false, logger: () => {} });
     const reply = await proxy(couponRequest());
     assert.equal(reply.status, 502);
     assert.equal(((await reply.json()) as { error: { code: string } }).error.code, 'upstream_error');
