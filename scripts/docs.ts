@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { format, resolveConfig } from 'prettier';
 import { renderElementReference, type Manifest } from './manifest-markdown.ts';
 
 const check = process.argv.includes('--check');
@@ -15,9 +16,13 @@ const END = '<!-- elements:end -->';
 // The analyzer joins --outdir to the working directory, so it writes below node_modules/.cache.
 const outdir = join('node_modules', '.cache', 'loyalty-cem');
 try {
-  execFileSync(process.execPath, ['node_modules/@custom-elements-manifest/analyzer/cem.js', 'analyze', '--quiet', '--outdir', outdir], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  execFileSync(
+    process.execPath,
+    ['node_modules/@custom-elements-manifest/analyzer/cem.js', 'analyze', '--quiet', '--outdir', outdir],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   // The analyzer lists modules in the order the file system gives them, which can change when a file
   // is rewritten: sorted by path, the manifest depends on the sources alone.
   const manifest = JSON.parse(await readFile(join(outdir, 'custom-elements.json'), 'utf8')) as Manifest;
@@ -27,10 +32,17 @@ try {
   const start = readme.indexOf(START);
   const end = readme.indexOf(END);
   if (start < 0 || end < start) throw new Error(`README.md has no ${START} … ${END} block`);
-  const nextReadme = `${readme.slice(0, start + START.length)}\n${renderElementReference(manifest)}\n${readme.slice(end)}`;
+  // The README is formatted like the rest of the tree, so the generated block is too.
+  const nextReadme = await format(
+    `${readme.slice(0, start + START.length)}\n${renderElementReference(manifest)}\n${readme.slice(end)}`,
+    { ...(await resolveConfig('README.md')), filepath: 'README.md' },
+  );
   const currentManifest = await readFile('custom-elements.json', 'utf8').catch(() => '');
 
-  const stale = [currentManifest !== manifestText && 'custom-elements.json', readme !== nextReadme && 'README.md'].filter(Boolean);
+  const stale = [
+    currentManifest !== manifestText && 'custom-elements.json',
+    readme !== nextReadme && 'README.md',
+  ].filter(Boolean);
   if (check) {
     if (stale.length) {
       console.error(`Stale generated docs: ${stale.join(', ')}. Run \`npm run docs\` and commit the result.`);
