@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const elementTags = readdirSync(new URL('./src/elements', import.meta.url), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && existsSync(new URL(`./src/elements/${entry.name}/index.ts`, import.meta.url)))
+  .filter(
+    (entry) => entry.isDirectory() && existsSync(new URL(`./src/elements/${entry.name}/index.ts`, import.meta.url)),
+  )
   .map((entry) => entry.name);
 
 /**
@@ -65,7 +67,8 @@ export default defineConfig(({ command }) =>
         // `npx vite` alone serves the demo against a sandbox already running on the default ports;
         // `npm start` (scripts/start.ts) starts both.
         plugins: demoSitePlugins({
-          upstreamUrl: process.env.MARKETING_API_URL ?? `http://localhost:${process.env.MARKETING_PORT ?? 4002}/graphql`,
+          upstreamUrl:
+            process.env.MARKETING_API_URL ?? `http://localhost:${process.env.MARKETING_PORT ?? 4002}/graphql`,
           apiKey: process.env.MARKETING_API_KEY ?? process.env.SANDBOX_API_KEY ?? 'sandbox-api-key',
           connectUrl: process.env.CONNECT_URL ?? `http://localhost:${process.env.CONNECT_PORT ?? 4001}`,
           clientId: process.env.CONNECT_CLIENT_ID ?? 'loyalty-demo',
@@ -74,7 +77,12 @@ export default defineConfig(({ command }) =>
     : {
         root,
         publicDir: false,
-        plugins: [dropLitGlobals(), elementFiles('loyalty-widgets.js'), signInCallbackPage(), reservedSpaceStylesheet()],
+        plugins: [
+          dropLitGlobals(),
+          elementFiles('loyalty-widgets.js'),
+          signInCallbackPage(),
+          reservedSpaceStylesheet(),
+        ],
         build: {
           outDir: 'dist',
           emptyOutDir: true,

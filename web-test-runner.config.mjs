@@ -9,7 +9,8 @@ import { ENGINES, launcherFor } from './test/support/engines.ts';
 
 const engines = (process.env.WTR_BROWSERS || 'chromium').split(',').map((name) => name.trim());
 for (const engine of engines) {
-  if (!ENGINES.includes(engine)) throw new Error(`WTR_BROWSERS: unknown engine "${engine}" (one of ${ENGINES.join(', ')})`);
+  if (!ENGINES.includes(engine))
+    throw new Error(`WTR_BROWSERS: unknown engine "${engine}" (one of ${ENGINES.join(', ')})`);
 }
 
 export default {
@@ -22,6 +23,10 @@ export default {
   // scripts/test-browsers.ts gives WebKit a shorter limit, so a run whose WebDriver stops answering ends sooner.
   testsFinishTimeout: Number(process.env.WTR_FINISH_TIMEOUT || 300_000),
   testFramework: { config: { timeout: 20_000 } },
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }), testServicesPlugin(), hostileProviderPlugin()],
+  plugins: [
+    esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }),
+    testServicesPlugin(),
+    hostileProviderPlugin(),
+  ],
   browsers: engines.map(launcherFor),
 };

@@ -32,8 +32,20 @@ export async function benchPageFill(): Promise<PageFillRun[]> {
   const { createNodeTransport, toNodeHandler } = await import('../src/proxy/node.ts');
   const { sparseSeed, SPARSE_ACCOUNT } = await import('../test/node/support/appsync-proxy.ts');
   const dataDir = await mkdtemp(join(tmpdir(), 'loyalty-bench-fill-'));
-  const marketing = await startMarketing({ marketingPort: 0, host: '127.0.0.1', dataDir, apiKey: API_KEY, flavor: 'appsync', seed: sparseSeed(ROWS, EVERY) });
-  const handler = createMarketingProxy({ upstreamUrl: marketing.marketingUrl, apiKey: API_KEY, transport: createNodeTransport(), logger: () => undefined });
+  const marketing = await startMarketing({
+    marketingPort: 0,
+    host: '127.0.0.1',
+    dataDir,
+    apiKey: API_KEY,
+    flavor: 'appsync',
+    seed: sparseSeed(ROWS, EVERY),
+  });
+  const handler = createMarketingProxy({
+    upstreamUrl: marketing.marketingUrl,
+    apiKey: API_KEY,
+    transport: createNodeTransport(),
+    logger: () => undefined,
+  });
   const server = createServer(toNodeHandler(handler));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/marketing`;
@@ -47,7 +59,10 @@ export async function benchPageFill(): Promise<PageFillRun[]> {
       const response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ operation: 'campaigns', variables: { businessAccountId: SPARSE_ACCOUNT, limit: PAGE, ...(nextToken ? { nextToken } : {}) } }),
+        body: JSON.stringify({
+          operation: 'campaigns',
+          variables: { businessAccountId: SPARSE_ACCOUNT, limit: PAGE, ...(nextToken ? { nextToken } : {}) },
+        }),
       });
       const body = (await response.json()) as { data: { campaigns: { items: unknown[]; nextToken: string | null } } };
       run.millis.push(performance.now() - started);
@@ -60,7 +75,11 @@ export async function benchPageFill(): Promise<PageFillRun[]> {
   };
   try {
     // One request first so that reading the upstream's schema is not counted in the figures.
-    await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"operation":"campaign","variables":{"id":"warm-up"}}' });
+    await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"operation":"campaign","variables":{"id":"warm-up"}}',
+    });
     return [await walk('cache cold'), await walk('cache warm')];
   } finally {
     server.close();
@@ -72,12 +91,20 @@ export async function benchPageFill(): Promise<PageFillRun[]> {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 export function printPageFillFigures(runs: PageFillRun[]): void {
-  console.log(`\nPage fill: campaigns of one business account, ${PAGE} per page, 1 in ${EVERY} of ${ROWS} rows, appsync-flavoured sandbox (limit before filter)`);
-  console.log(`${'proxy cache'.padEnd(12)}${'pages'.padStart(7)}${'items'.padStart(7)}${'calls/page'.padStart(12)}${'max'.padStart(5)}${'ms/page p50'.padStart(13)}${'max'.padStart(8)}`);
+  console.log(
+    `\nPage fill: campaigns of one business account, ${PAGE} per page, 1 in ${EVERY} of ${ROWS} rows, appsync-flavoured sandbox (limit before filter)`,
+  );
+  console.log(
+    `${'proxy cache'.padEnd(12)}${'pages'.padStart(7)}${'items'.padStart(7)}${'calls/page'.padStart(12)}${'max'.padStart(5)}${'ms/page p50'.padStart(13)}${'max'.padStart(8)}`,
+  );
   for (const run of runs) {
     const total = run.calls.reduce((sum, calls) => sum + calls, 0);
     console.log(
-      `${run.label.padEnd(12)}${String(run.pages).padStart(7)}${String(run.items).padStart(7)}${(total / run.pages).toFixed(1).padStart(12)}${String(Math.max(...run.calls)).padStart(5)}${median(run.millis).toFixed(1).padStart(13)}${Math.max(...run.millis).toFixed(1).padStart(8)}`,
+      `${run.label.padEnd(12)}${String(run.pages).padStart(7)}${String(run.items).padStart(7)}${(total / run.pages).toFixed(1).padStart(12)}${String(Math.max(...run.calls)).padStart(5)}${median(run.millis).toFixed(1).padStart(13)}${Math.max(
+        ...run.millis,
+      )
+        .toFixed(1)
+        .padStart(8)}`,
     );
   }
 }

@@ -61,7 +61,9 @@ export async function benchPage(pagePath = '/campaigns-only.html'): Promise<Page
       const visibleAt = (await firstCampaignMs.jsonValue()) as number;
       await page.waitForLoadState('networkidle');
       await page.waitForTimeout(300);
-      const cls = await page.evaluate(() => (window as unknown as { __layoutShift: { cls: number } }).__layoutShift.cls);
+      const cls = await page.evaluate(
+        () => (window as unknown as { __layoutShift: { cls: number } }).__layoutShift.cls,
+      );
       runs.push({ firstCampaignMs: visibleAt, cls, bytes, requests });
       await context.close();
     }

@@ -97,9 +97,14 @@ async function measureAll(targets: Target[]): Promise<ProxyTargetFigures[]> {
   }
   const single: number[][] = targets.map(() => []);
   for (let round = 0; round < SINGLE_ROUNDS; round += 1) {
-    for (const [index, target] of targets.entries()) single[index]!.push(...(await run(target, 1, SINGLE_SECONDS / SINGLE_ROUNDS)));
+    for (const [index, target] of targets.entries())
+      single[index]!.push(...(await run(target, 1, SINGLE_SECONDS / SINGLE_ROUNDS)));
   }
-  return targets.map((target, index) => ({ label: target.label, load: load[index]!, single: figures(single[index]!, SINGLE_SECONDS) }));
+  return targets.map((target, index) => ({
+    label: target.label,
+    load: load[index]!,
+    single: figures(single[index]!, SINGLE_SECONDS),
+  }));
 }
 
 /** Starts this file again in a child process with a role; resolves with the URL it reports. */
@@ -142,7 +147,11 @@ export async function benchProxy(): Promise<ProxyBenchResult> {
       { label: 'proxy, uncached', url: uncached.url, body: proxied, headers: {} },
       { label: 'proxy, cached', url: cached.url, body: proxied, headers: {} },
     ]);
-    const [directFigures, uncachedFigures, cachedFigures] = targets as [ProxyTargetFigures, ProxyTargetFigures, ProxyTargetFigures];
+    const [directFigures, uncachedFigures, cachedFigures] = targets as [
+      ProxyTargetFigures,
+      ProxyTargetFigures,
+      ProxyTargetFigures,
+    ];
     return {
       targets,
       p50OverheadMs: uncachedFigures.single.p50 - directFigures.single.p50,
@@ -155,12 +164,20 @@ export async function benchProxy(): Promise<ProxyBenchResult> {
 
 export function printProxyFigures(result: ProxyBenchResult): void {
   const ms = (value: number) => value.toFixed(2).padStart(8);
-  console.log(`\nMarketing proxy: campaigns(limit: 10); load = ${CONNECTIONS} connections for ${LOAD_SECONDS} s, single = 1 connection, ${SINGLE_SECONDS} s in ${SINGLE_ROUNDS} interleaved rounds`);
-  console.log(`${'target'.padEnd(18)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}  | single:${'p50 ms'.padStart(8)}${'p99 ms'.padStart(9)}`);
+  console.log(
+    `\nMarketing proxy: campaigns(limit: 10); load = ${CONNECTIONS} connections for ${LOAD_SECONDS} s, single = 1 connection, ${SINGLE_SECONDS} s in ${SINGLE_ROUNDS} interleaved rounds`,
+  );
+  console.log(
+    `${'target'.padEnd(18)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}  | single:${'p50 ms'.padStart(8)}${'p99 ms'.padStart(9)}`,
+  );
   for (const { label, load, single } of result.targets) {
-    console.log(`${label.padEnd(18)}${Math.round(load.requestsPerSecond).toString().padStart(9)} ${ms(load.p50)} ${ms(load.p99)}  |        ${ms(single.p50)} ${ms(single.p99)}`);
+    console.log(
+      `${label.padEnd(18)}${Math.round(load.requestsPerSecond).toString().padStart(9)} ${ms(load.p50)} ${ms(load.p99)}  |        ${ms(single.p50)} ${ms(single.p99)}`,
+    );
   }
-  console.log(`proxy p50 overhead over a direct call (single connection): ${result.p50OverheadMs >= 0 ? '+' : ''}${result.p50OverheadMs.toFixed(2)} ms (aim ≤ 1 ms)`);
+  console.log(
+    `proxy p50 overhead over a direct call (single connection): ${result.p50OverheadMs >= 0 ? '+' : ''}${result.p50OverheadMs.toFixed(2)} ms (aim ≤ 1 ms)`,
+  );
   console.log(`cached proxy throughput / direct throughput: ${result.cachedThroughputRatio.toFixed(1)}× (aim ≥ 5×)`);
 }
 
@@ -170,7 +187,14 @@ async function serveRole(role: string, args: string[]): Promise<void> {
     const { startMarketing } = await import('../src/sandbox/index.ts');
     const dataDir = await mkdtemp(join(tmpdir(), 'loyalty-bench-proxy-'));
     const marketing = await startMarketing({ marketingPort: 0, host: '127.0.0.1', dataDir, apiKey: API_KEY });
-    process.once('SIGTERM', () => void marketing.close().then(() => rm(dataDir, { recursive: true, force: true })).finally(() => process.exit(0)));
+    process.once(
+      'SIGTERM',
+      () =>
+        void marketing
+          .close()
+          .then(() => rm(dataDir, { recursive: true, force: true }))
+          .finally(() => process.exit(0)),
+    );
     url = marketing.marketingUrl;
   } else {
     const { createMarketingProxy } = await import('../src/proxy/index.ts');
@@ -179,7 +203,13 @@ async function serveRole(role: string, args: string[]): Promise<void> {
     // Set up as the loyalty-proxy CLI is: the Node transport upstream, the default JSON-line access log.
     const transport = process.env.BENCH_PROXY_TRANSPORT === 'fetch' ? undefined : createNodeTransport();
     // One load generator is one address: the per-address limit on upstream queries would measure itself.
-    const handler = createMarketingProxy({ upstreamUrl: upstreamUrl!, apiKey: API_KEY, cache: mode === 'cached' ? undefined : false, transport, rateLimits: { queryMisses: false } });
+    const handler = createMarketingProxy({
+      upstreamUrl: upstreamUrl!,
+      apiKey: API_KEY,
+      cache: mode === 'cached' ? undefined : false,
+      transport,
+      rateLimits: { queryMisses: false },
+    });
     const server = createServer(toNodeHandler(handler, { overrideGlobalObjects: true }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     process.once('SIGTERM', () => process.exit(0));

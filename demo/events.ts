@@ -27,7 +27,8 @@ function redactToken(key: string, value: unknown): unknown {
  */
 document.getElementById('reward')?.addEventListener('click', async () => {
   const user = document.querySelector('loyalty-signin-button')?.user;
-  const write = (text: string) => log?.append(document.createTextNode(`${new Date().toLocaleTimeString()}  rewards  ${text}\n`));
+  const write = (text: string) =>
+    log?.append(document.createTextNode(`${new Date().toLocaleTimeString()}  rewards  ${text}\n`));
   if (!user) return write('sign in first');
   try {
     const response = await fetch('/api/rewards', {

@@ -32,15 +32,23 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown> |
 
 export function rewardsEndpoint(connect: VerifyShopperOptions) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (req.method !== 'POST') return send(res, 405, { error: { code: 'method_not_allowed', message: 'POST the sign-in tokens as JSON.' } });
+    if (req.method !== 'POST')
+      return send(res, 405, { error: { code: 'method_not_allowed', message: 'POST the sign-in tokens as JSON.' } });
     const body = await readJson(req);
-    if (!body) return send(res, 400, { error: { code: 'bad_request', message: 'The body must be JSON: { "idToken", "accessToken" }.' } });
+    if (!body)
+      return send(res, 400, {
+        error: { code: 'bad_request', message: 'The body must be JSON: { "idToken", "accessToken" }.' },
+      });
     try {
-      const shopper = await verifyShopper({ idToken: body.idToken as string, accessToken: body.accessToken as string }, connect);
+      const shopper = await verifyShopper(
+        { idToken: body.idToken as string, accessToken: body.accessToken as string },
+        connect,
+      );
       // A real shop calls its rewards interface here, with shopper.loyaltyId and nothing the page said.
       send(res, 200, { rewarded: { loyaltyId: shopper.loyaltyId, username: shopper.username }, points: POINTS });
     } catch (error) {
-      if (!(error instanceof ShopperVerificationError)) return send(res, 500, { error: { code: 'internal_error', message: 'The reward failed.' } });
+      if (!(error instanceof ShopperVerificationError))
+        return send(res, 500, { error: { code: 'internal_error', message: 'The reward failed.' } });
       send(res, error.status, { error: { code: error.code, message: error.message } });
     }
   };

@@ -43,7 +43,10 @@ export function demoSitePlugins(options: DemoSiteOptions): Plugin[] {
       server.middlewares.use('/api/marketing', toNodeHandler(handler));
       // The shop's own server code: rewards go only to a shopper verifyShopper() vouched for.
       const { rewardsEndpoint } = await import('./rewards-server.ts');
-      server.middlewares.use('/api/rewards', rewardsEndpoint({ connectUrl: options.connectUrl, clientId: options.clientId }));
+      server.middlewares.use(
+        '/api/rewards',
+        rewardsEndpoint({ connectUrl: options.connectUrl, clientId: options.clientId }),
+      );
     },
   };
   // What a merchant links from dist/loyalty-widgets.css: the elements' space, held before they load.
@@ -60,7 +63,9 @@ export function demoSitePlugins(options: DemoSiteOptions): Plugin[] {
   const pageSettings: Plugin = {
     name: 'loyalty-demo-page-settings',
     transformIndexHtml(html) {
-      return html.replaceAll('%LOYALTY_CONNECT_URL%', options.connectUrl).replaceAll('%LOYALTY_CLIENT_ID%', options.clientId);
+      return html
+        .replaceAll('%LOYALTY_CONNECT_URL%', options.connectUrl)
+        .replaceAll('%LOYALTY_CLIENT_ID%', options.clientId);
     },
   };
   return [mountProxy, reservedSpace, pageSettings];

@@ -64,7 +64,13 @@ export function renderElementReference(manifest: Manifest): string {
         table(
           'Attributes',
           ['Attribute', 'Property', 'Type', 'Default', 'Description'],
-          (element.attributes ?? []).map((a) => [code(a.name), code(a.fieldName), code(a.type?.text), code(a.default), cell(a.description)]),
+          (element.attributes ?? []).map((a) => [
+            code(a.name),
+            code(a.fieldName),
+            code(a.type?.text),
+            code(a.default),
+            cell(a.description),
+          ]),
         ),
         table(
           'Properties',
@@ -74,11 +80,26 @@ export function renderElementReference(manifest: Manifest): string {
         table(
           'Methods',
           ['Method', 'Description'],
-          methods.map((m) => [code(`${m.name}(${(m.parameters ?? []).map((p) => p.name).join(', ')})`), cell(m.description)]),
+          methods.map((m) => [
+            code(`${m.name}(${(m.parameters ?? []).map((p) => p.name).join(', ')})`),
+            cell(m.description),
+          ]),
         ),
-        table('Events', ['Event', 'Detail', 'Description'], (element.events ?? []).map((e) => [code(e.name), code(e.type?.text), cell(e.description)])),
-        table('Slots', ['Slot', 'Description'], (element.slots ?? []).map((s) => [s.name ? code(s.name) : '(default)', cell(s.description)])),
-        table('CSS parts', ['Part', 'Description'], (element.cssParts ?? []).map((p) => [code(p.name), cell(p.description)])),
+        table(
+          'Events',
+          ['Event', 'Detail', 'Description'],
+          (element.events ?? []).map((e) => [code(e.name), code(e.type?.text), cell(e.description)]),
+        ),
+        table(
+          'Slots',
+          ['Slot', 'Description'],
+          (element.slots ?? []).map((s) => [s.name ? code(s.name) : '(default)', cell(s.description)]),
+        ),
+        table(
+          'CSS parts',
+          ['Part', 'Description'],
+          (element.cssParts ?? []).map((p) => [code(p.name), cell(p.description)]),
+        ),
         table(
           'CSS custom properties',
           ['Property', 'Default', 'Description'],

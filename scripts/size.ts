@@ -44,7 +44,8 @@ function staticClosure(key: string, into = new Set<string>()): Set<string> {
 }
 
 const union = (...sets: Set<string>[]): Set<string> => new Set(sets.flatMap((set) => [...set]));
-const minus = (set: Set<string>, without: Set<string>): Set<string> => new Set([...set].filter((key) => !without.has(key)));
+const minus = (set: Set<string>, without: Set<string>): Set<string> =>
+  new Set([...set].filter((key) => !without.has(key)));
 
 const gzipCache = new Map<string, number>();
 async function gzipSize(keys: Set<string>): Promise<number> {
@@ -58,7 +59,9 @@ async function gzipSize(keys: Set<string>): Promise<number> {
 }
 
 const scriptTag = staticClosure(ENTRY);
-const elementPages = ELEMENTS.map((tag) => [tag, union(scriptTag, staticClosure(`src/elements/${tag}/index.ts`))] as const);
+const elementPages = ELEMENTS.map(
+  (tag) => [tag, union(scriptTag, staticClosure(`src/elements/${tag}/index.ts`))] as const,
+);
 const everyElement = union(...elementPages.map(([, keys]) => keys));
 const signIn = minus(staticClosure(SIGN_IN), everyElement);
 
@@ -70,7 +73,10 @@ const rows: Row[] = [
   ['first load (script tag)', scriptTag, BUDGETS.scriptTag],
   ...elementPages.map(([tag, keys]): Row => [`page with <${tag}>`, keys]),
   ['page with every element', everyElement],
-  ...locales.map((key): Row => [`${key.slice('src/locales/'.length, -'.ts'.length)} strings, when spoken`, minus(staticClosure(key), everyElement)]),
+  ...locales.map((key): Row => [
+    `${key.slice('src/locales/'.length, -'.ts'.length)} strings, when spoken`,
+    minus(staticClosure(key), everyElement),
+  ]),
   ['sign-in chunk', signIn, BUDGETS.signIn],
 ];
 
@@ -80,7 +86,9 @@ for (const [name, keys, budget] of rows) {
   const size = await gzipSize(keys);
   const verdict = budget === undefined ? '' : size <= budget ? 'ok' : 'OVER';
   if (verdict === 'OVER') over = true;
-  console.log(`${name.padEnd(40)} ${kb(size).padStart(10)} ${String(keys.size).padStart(6)} ${(budget ? kb(budget) : '').padStart(10)} ${verdict}`);
+  console.log(
+    `${name.padEnd(40)} ${kb(size).padStart(10)} ${String(keys.size).padStart(6)} ${(budget ? kb(budget) : '').padStart(10)} ${verdict}`,
+  );
 }
 const stylesheet = gzipSync(await readFile('dist/loyalty-widgets.css'), { level: 9 }).length;
 console.log(`${'loyalty-widgets.css (optional)'.padEnd(40)} ${kb(stylesheet).padStart(10)} ${'1'.padStart(6)}`);
@@ -91,7 +99,8 @@ if (over) {
 }
 
 // The chunk groups (vite.config.ts) must keep these apart; a moved module could silently undo them.
-const withLit = (keys: Set<string>): string[] => [...keys].filter((key) => readFileSync(`dist/${chunk(key).file}`, 'utf8').includes('lit-html'));
+const withLit = (keys: Set<string>): string[] =>
+  [...keys].filter((key) => readFileSync(`dist/${chunk(key).file}`, 'utf8').includes('lit-html'));
 for (const entry of ['src/marketing/index.ts', 'src/connect/index.ts']) {
   const litChunks = withLit(staticClosure(entry));
   if (litChunks.length) {
@@ -102,15 +111,21 @@ for (const entry of ['src/marketing/index.ts', 'src/connect/index.ts']) {
 // What the script tag fetches together with each element's file (scripts/vite-element-files.ts).
 const loader = readFileSync(`dist/${chunk(ENTRY).file}`, 'utf8');
 for (const [tag, keys] of elementPages) {
-  const ahead = [...minus(keys, scriptTag)].filter((key) => key !== `src/elements/${tag}/index.ts`).map((key) => chunk(key).file);
+  const ahead = [...minus(keys, scriptTag)]
+    .filter((key) => key !== `src/elements/${tag}/index.ts`)
+    .map((key) => chunk(key).file);
   const missing = ahead.filter((file) => !loader.includes(`"./${file}"`));
   if (loader.includes(ELEMENT_FILES_MARKER) || missing.length) {
-    console.error(`The script tag does not fetch ahead what <${tag}> imports: ${missing.join(', ') || 'the marker was not replaced'}`);
+    console.error(
+      `The script tag does not fetch ahead what <${tag}> imports: ${missing.join(', ') || 'the marker was not replaced'}`,
+    );
     process.exitCode = 1;
   }
 }
 const elementChunks = ELEMENTS.map((tag) => `src/elements/${tag}/index.ts`).filter((key) => scriptTag.has(key));
 if (elementChunks.length) {
-  console.error(`The first load carries element code it should fetch only when the tag is on the page: ${elementChunks.join(', ')}`);
+  console.error(
+    `The first load carries element code it should fetch only when the tag is on the page: ${elementChunks.join(', ')}`,
+  );
   process.exitCode = 1;
 }

@@ -27,7 +27,9 @@ function runEngine(engine: Engine): 'passed' | 'failed' | 'hung' {
   process.stderr.write(run.stderr ?? '');
   if (run.status === 0) return 'passed';
   const output = `${run.stdout ?? ''}${run.stderr ?? ''}`;
-  return /did not finish within/.test(output) && / 0 failed/.test(output.slice(output.lastIndexOf('test files'))) ? 'hung' : 'failed';
+  return /did not finish within/.test(output) && / 0 failed/.test(output.slice(output.lastIndexOf('test files')))
+    ? 'hung'
+    : 'failed';
 }
 
 const failed: string[] = [];
@@ -45,7 +47,9 @@ for (const engine of chosen) {
   // again while the press is being performed: the run then hangs until web-test-runner gives up, with
   // no test failed. Only that hang, never a failed test, is run again (at most twice), and said so.
   for (let attempt = 1; engine === 'webkit' && status === 'hung' && attempt <= 2; attempt++) {
-    console.warn(`\n${engine}: the WebDriver session stopped answering (no test failed); running the ${engine} suite again (${attempt} of 2).`);
+    console.warn(
+      `\n${engine}: the WebDriver session stopped answering (no test failed); running the ${engine} suite again (${attempt} of 2).`,
+    );
     status = runEngine(engine);
   }
   if (status !== 'passed') failed.push(`${engine}: tests ${status === 'hung' ? 'did not finish' : 'failed'}`);

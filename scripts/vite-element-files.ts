@@ -25,12 +25,17 @@ export function elementFiles(entryFileName: string): Plugin {
       const alreadyLoaded = closure(chunk.fileName);
       const files: Record<string, string[]> = {};
       for (const dynamic of chunk.dynamicImports) {
-        const tag = /[\\/]src[\\/]elements[\\/]([\w-]+)[\\/]index\.ts$/.exec(meta.chunks[dynamic]?.facadeModuleId ?? '')?.[1];
+        const tag = /[\\/]src[\\/]elements[\\/]([\w-]+)[\\/]index\.ts$/.exec(
+          meta.chunks[dynamic]?.facadeModuleId ?? '',
+        )?.[1];
         if (!tag) continue;
-        files[tag] = [...closure(dynamic)].filter((file) => file !== dynamic && !alreadyLoaded.has(file)).map((file) => `./${file}`);
+        files[tag] = [...closure(dynamic)]
+          .filter((file) => file !== dynamic && !alreadyLoaded.has(file))
+          .map((file) => `./${file}`);
       }
       const quoted = new RegExp(`(['"\`])${ELEMENT_FILES_MARKER}\\1`);
-      if (!quoted.test(code)) this.error(`${entryFileName} no longer holds ${ELEMENT_FILES_MARKER}; the element files have nowhere to go.`);
+      if (!quoted.test(code))
+        this.error(`${entryFileName} no longer holds ${ELEMENT_FILES_MARKER}; the element files have nowhere to go.`);
       // Only a string literal's content changes, on its own line: the source map stays right.
       return { code: code.replace(quoted, JSON.stringify(JSON.stringify(files))), map: null };
     },

@@ -10,7 +10,8 @@ import type { Plugin } from 'vite';
  *   when someone else created it, and the standard path creates it on first use.
  */
 export function dropLitGlobals(): Plugin {
-  const versionPush = /\(\s*([A-Za-z_$][\w$]*)\.(litHtmlVersions|litElementVersions|reactiveElementVersions)\s*\?\?=\s*\[\s*\]\s*\)\.push\(\s*(["'])[^"']*\3\s*\)/g;
+  const versionPush =
+    /\(\s*([A-Za-z_$][\w$]*)\.(litHtmlVersions|litElementVersions|reactiveElementVersions)\s*\?\?=\s*\[\s*\]\s*\)\.push\(\s*(["'])[^"']*\3\s*\)/g;
   const metadataInit = /[A-Za-z_$][\w$]*\.litPropertyMetadata\s*\?\?=\s*new WeakMap(\(\))?/g;
   const metadataRead = /(?<![\w$.])litPropertyMetadata(?=\.get\()/g;
   const metadataWrite = /globalThis\.litPropertyMetadata(?=\.(get|set)\()/g;

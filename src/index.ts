@@ -96,7 +96,10 @@ function revealTogether(initialTags: string[]): void {
     const elements = [...document.querySelectorAll(tag)] as (Element & { updateComplete?: Promise<unknown> })[];
     await Promise.all(elements.map((element) => element.updateComplete));
   });
-  void Promise.race([Promise.all(rendered), new Promise((resolve) => setTimeout(resolve, 3000))]).then(release, release);
+  void Promise.race([Promise.all(rendered), new Promise((resolve) => setTimeout(resolve, 3000))]).then(
+    release,
+    release,
+  );
 }
 
 function start(): void {
@@ -125,7 +128,8 @@ function finishRedirectWithoutButton(): void {
   import('./connect/redirect-return.ts')
     .then(({ finishRedirectSignIn }) => finishRedirectSignIn(response))
     .then((outcome) => {
-      if (outcome?.kind === 'failed') console.warn(`loyalty-widgets: the sign-in that came back to this page was refused (${outcome.code}).`);
+      if (outcome?.kind === 'failed')
+        console.warn(`loyalty-widgets: the sign-in that came back to this page was refused (${outcome.code}).`);
     })
     .catch((error: unknown) => console.error('loyalty-widgets: the sign-in could not be finished.', error));
 }

@@ -13,7 +13,8 @@ import { captureSignInResponse, takeCapturedResponse } from './callback.ts';
 import { finishRedirectSignIn } from './redirect-return.ts';
 
 const status = document.querySelector<HTMLElement>('[data-loyalty-callback-status]');
-const orphanText = (): string => status?.dataset.loyaltyCallbackOrphan ?? 'There is no sign-in in progress. You can close this window.';
+const orphanText = (): string =>
+  status?.dataset.loyaltyCallbackOrphan ?? 'There is no sign-in in progress. You can close this window.';
 
 function say(text: string): void {
   if (status) status.textContent = text;

@@ -23,7 +23,8 @@ export function signInResponseParams(href: string): URLSearchParams | undefined 
   const hash = new URL(href).hash.slice(1);
   if (!hash) return undefined;
   const params = new URLSearchParams(hash);
-  const isResponse = params.has('state') && (params.has('id_token') || params.has('access_token') || params.has('error'));
+  const isResponse =
+    params.has('state') && (params.has('id_token') || params.has('access_token') || params.has('error'));
   return isResponse ? params : undefined;
 }
 

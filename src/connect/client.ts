@@ -50,8 +50,12 @@ function toResult(user: User): SignInResult {
 function asSignInError(error: unknown): SignInError {
   if (error instanceof SignInError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  if (/popup closed/i.test(message)) return new SignInError('popup_closed', 'The sign-in window was closed before the sign-in finished.', { cause: error });
-  if (/disposed window|popup blocked/i.test(message)) return new SignInError('popup_blocked', 'The browser blocked the sign-in window.', { cause: error });
+  if (/popup closed/i.test(message))
+    return new SignInError('popup_closed', 'The sign-in window was closed before the sign-in finished.', {
+      cause: error,
+    });
+  if (/disposed window|popup blocked/i.test(message))
+    return new SignInError('popup_blocked', 'The browser blocked the sign-in window.', { cause: error });
   return new SignInError('network', message, { cause: error });
 }
 
@@ -60,9 +64,17 @@ function asSignInError(error: unknown): SignInError {
  * shopper's click (window.open returns that same window for the same name), so the popup is never
  * caught by a popup blocker even though this chunk may have loaded after the click.
  */
-export async function signInWithPopup(options: ConnectOptions, target: string, features: PopupWindowFeatures): Promise<SignInResult> {
+export async function signInWithPopup(
+  options: ConnectOptions,
+  target: string,
+  features: PopupWindowFeatures,
+): Promise<SignInResult> {
   try {
-    const user = await managerFor(options).signinPopup({ popupWindowTarget: target, popupWindowFeatures: features, popupAbortOnClose: true });
+    const user = await managerFor(options).signinPopup({
+      popupWindowTarget: target,
+      popupWindowFeatures: features,
+      popupAbortOnClose: true,
+    });
     return toResult(user);
   } catch (error) {
     throw asSignInError(error);
@@ -93,4 +105,3 @@ export async function completeSignIn(options: ConnectOptions, responseUrl: strin
 export async function forget(options: ConnectOptions): Promise<void> {
   await managerFor(options).removeUser();
 }
-

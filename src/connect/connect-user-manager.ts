@@ -22,7 +22,14 @@ import {
   type UserProfile,
 } from 'oidc-client-ts';
 import { SignInError } from './errors.ts';
-import { checkDiscovery, ProviderKeys, randomToken, sha256Base64url, verifyIdToken, type CheckedDiscovery } from './id-token.ts';
+import {
+  checkDiscovery,
+  ProviderKeys,
+  randomToken,
+  sha256Base64url,
+  verifyIdToken,
+  type CheckedDiscovery,
+} from './id-token.ts';
 import { STATE_STORAGE_PREFIX, type ConnectOptions } from './options.ts';
 import { fetchProfile, type ConnectProfile } from './profile.ts';
 
@@ -71,11 +78,14 @@ export class ConnectUserManager extends UserManager {
     try {
       metadata = await this.metadataService.getMetadata();
     } catch (error) {
-      throw new SignInError('network', `Connect discovery could not be read from ${this.settings.metadataUrl}.`, { cause: error });
+      throw new SignInError('network', `Connect discovery could not be read from ${this.settings.metadataUrl}.`, {
+        cause: error,
+      });
     }
     const checked = checkDiscovery(metadata as Record<string, unknown>, this.connect.authority);
     const { authorization_endpoint } = checked;
-    if (!authorization_endpoint) throw new SignInError('config', 'Connect discovery lacks a usable authorization_endpoint.');
+    if (!authorization_endpoint)
+      throw new SignInError('config', 'Connect discovery lacks a usable authorization_endpoint.');
     return { ...checked, authorization_endpoint };
   }
 
@@ -115,7 +125,8 @@ export class ConnectUserManager extends UserManager {
   protected override async _signinEnd(url: string, _verifySub?: string): Promise<User> {
     const params = new URLSearchParams(new URL(url).hash.slice(1));
     const stateId = params.get('state');
-    const orphan = () => new SignInError('state_mismatch', 'The sign-in response does not answer a pending request of this page.');
+    const orphan = () =>
+      new SignInError('state_mismatch', 'The sign-in response does not answer a pending request of this page.');
     const stored = stateId ? await this.settings.stateStore.get(stateId) : null;
     if (!stateId || !stored) throw orphan();
     const state = await SigninState.fromStorageString(stored);
@@ -130,7 +141,12 @@ export class ConnectUserManager extends UserManager {
     if (error) {
       const description = params.get('error_description') ?? error;
       // Connect's own trouble is passing, like a network failure; other errors mean the request was wrong.
-      const code = error === 'access_denied' ? 'access_denied' : error === 'server_error' || error === 'temporarily_unavailable' ? 'network' : 'config';
+      const code =
+        error === 'access_denied'
+          ? 'access_denied'
+          : error === 'server_error' || error === 'temporarily_unavailable'
+            ? 'network'
+            : 'config';
       throw new SignInError(code, `Connect answered ${error}: ${description}`);
     }
 
@@ -138,11 +154,18 @@ export class ConnectUserManager extends UserManager {
     const accessToken = params.get('access_token');
     const tokenType = params.get('token_type');
     const expiresIn = Number(params.get('expires_in'));
-    if (!idToken || !accessToken) throw new SignInError('invalid_token', 'The sign-in response lacks the ID token or the access token.');
-    if (tokenType?.toLowerCase() !== 'bearer') throw new SignInError('invalid_token', `Unexpected token_type "${String(tokenType)}".`);
-    if (!Number.isFinite(expiresIn) || expiresIn <= 0) throw new SignInError('invalid_token', 'The sign-in response has no valid expires_in.');
+    if (!idToken || !accessToken)
+      throw new SignInError('invalid_token', 'The sign-in response lacks the ID token or the access token.');
+    if (tokenType?.toLowerCase() !== 'bearer')
+      throw new SignInError('invalid_token', `Unexpected token_type "${String(tokenType)}".`);
+    if (!Number.isFinite(expiresIn) || expiresIn <= 0)
+      throw new SignInError('invalid_token', 'The sign-in response has no valid expires_in.');
 
-    if (!state.nonce) throw new SignInError('state_mismatch', 'The pending sign-in request has no nonce to check the ID token against.');
+    if (!state.nonce)
+      throw new SignInError(
+        'state_mismatch',
+        'The pending sign-in request has no nonce to check the ID token against.',
+      );
     const metadata = await this.discovery();
     const claims = await verifyIdToken(idToken, {
       issuer: metadata.issuer,

@@ -1,12 +1,6 @@
 /** Why a sign-in did not give a user; the `code` of the `loyalty-signin-error` event. */
 export type SignInErrorCode =
-  | 'access_denied'
-  | 'popup_blocked'
-  | 'popup_closed'
-  | 'invalid_token'
-  | 'state_mismatch'
-  | 'network'
-  | 'config';
+  'access_denied' | 'popup_blocked' | 'popup_closed' | 'invalid_token' | 'state_mismatch' | 'network' | 'config';
 
 /** A sign-in failure with a stable code a page can branch on, and a developer-facing message. */
 export class SignInError extends Error {

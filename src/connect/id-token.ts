@@ -11,7 +11,6 @@ import { safeUrl } from '../shared/safe-url.ts';
 import { SignInError } from './errors.ts';
 import { CLOCK_SKEW_SECONDS } from './options.ts';
 
-
 /** Asymmetric JWS algorithms only: never `none`, never HMAC (an HMAC "key" could be the public key). */
 const ASYMMETRIC_ALGORITHM = /^(?:(?:RS|PS|ES)(?:256|384|512)|EdDSA|Ed25519)$/;
 
@@ -97,16 +96,25 @@ export class ProviderKeys {
     let status = 0;
     try {
       // Typed loosely: `cache` is a browser option, which server runtimes' RequestInit may not declare.
-      const init = { credentials: 'omit', cache: 'no-store', ...(timeoutMs ? { signal: AbortSignal.timeout(timeoutMs) } : {}) } as RequestInit;
+      const init = {
+        credentials: 'omit',
+        cache: 'no-store',
+        ...(timeoutMs ? { signal: AbortSignal.timeout(timeoutMs) } : {}),
+      } as RequestInit;
       const response = await fetchImpl(this.jwksUri, init);
       status = response.status;
       body = response.ok ? await response.json().catch(() => undefined) : undefined;
     } catch (error) {
-      throw new SignInError('network', `The provider's signing keys could not be fetched from ${this.jwksUri}.`, { cause: error });
+      throw new SignInError('network', `The provider's signing keys could not be fetched from ${this.jwksUri}.`, {
+        cause: error,
+      });
     }
     const keys = (body as { keys?: unknown } | undefined)?.keys;
-    if (!Array.isArray(keys)) throw new SignInError('network', `${this.jwksUri} did not answer with a JSON Web Key Set (HTTP ${status}).`);
-    this.keys = keys.filter((key): key is JWK => !!key && typeof key === 'object' && typeof (key as JWK).kty === 'string');
+    if (!Array.isArray(keys))
+      throw new SignInError('network', `${this.jwksUri} did not answer with a JSON Web Key Set (HTTP ${status}).`);
+    this.keys = keys.filter(
+      (key): key is JWK => !!key && typeof key === 'object' && typeof (key as JWK).kty === 'string',
+    );
     this.loadedAt = Date.now();
     return this.keys;
   }
@@ -121,15 +129,22 @@ export class ProviderKeys {
     const cached = this.fresh();
     let keys = cached ?? (await this.load());
     let jwk = select(keys, header);
-    if (!jwk && header.kid !== undefined && cached && Date.now() - this.lastUnknownKeyRefetch >= (this.options.unknownKeyCooldownMs ?? 0)) {
+    if (
+      !jwk &&
+      header.kid !== undefined &&
+      cached &&
+      Date.now() - this.lastUnknownKeyRefetch >= (this.options.unknownKeyCooldownMs ?? 0)
+    ) {
       this.lastUnknownKeyRefetch = Date.now();
       keys = await this.load();
       jwk = select(keys, header);
     }
     if (!jwk) {
-      refuse(header.kid === undefined
-        ? 'The ID token names no key (kid) and the provider does not publish exactly one signing key.'
-        : `The ID token is signed with key "${header.kid}", which the provider does not publish.`);
+      refuse(
+        header.kid === undefined
+          ? 'The ID token names no key (kid) and the provider does not publish exactly one signing key.'
+          : `The ID token is signed with key "${header.kid}", which the provider does not publish.`,
+      );
     }
     try {
       return await importJWK(jwk, header.alg);
@@ -141,7 +156,8 @@ export class ProviderKeys {
 
 function select(keys: JWK[], { alg, kid }: { alg: string; kid?: string }): JWK | undefined {
   const signing = keys.filter((key) => key.use === undefined || key.use === 'sig');
-  const candidates = kid === undefined ? (signing.length === 1 ? signing : []) : signing.filter((key) => key.kid === kid);
+  const candidates =
+    kid === undefined ? (signing.length === 1 ? signing : []) : signing.filter((key) => key.kid === kid);
   const key = candidates[0];
   if (!key || (key.alg !== undefined && key.alg !== alg) || key.kty !== KEY_TYPE[alg.slice(0, 2)]) return undefined;
   return key;
@@ -181,7 +197,9 @@ export async function verifyIdToken(idToken: string, expected: IdTokenExpectatio
   const alg = header.alg;
   const announced = expected.announcedAlgorithms ?? ['RS256'];
   if (typeof alg !== 'string' || !ASYMMETRIC_ALGORITHM.test(alg) || !announced.includes(alg)) {
-    refuse(`The ID token algorithm "${String(alg)}" is not an asymmetric algorithm the provider announces (${announced.join(', ')}).`);
+    refuse(
+      `The ID token algorithm "${String(alg)}" is not an asymmetric algorithm the provider announces (${announced.join(', ')}).`,
+    );
   }
   const kid = typeof header.kid === 'string' ? header.kid : undefined;
   const key = await expected.keys.keyFor(kid === undefined ? { alg } : { alg, kid });
@@ -209,7 +227,10 @@ export async function verifyIdToken(idToken: string, expected: IdTokenExpectatio
     refuse('The ID token was issued in the future (iat).');
   }
   if (typeof payload.sub !== 'string' || payload.sub === '') refuse('The ID token has no subject (sub).');
-  if (expected.nonceSecret !== null && (typeof payload.nonce !== 'string' || payload.nonce !== (await sha256Base64url(expected.nonceSecret)))) {
+  if (
+    expected.nonceSecret !== null &&
+    (typeof payload.nonce !== 'string' || payload.nonce !== (await sha256Base64url(expected.nonceSecret)))
+  ) {
     refuse('The ID token nonce does not match this sign-in request.');
   }
   if (typeof payload.at_hash !== 'string' || payload.at_hash !== (await accessTokenHash(expected.accessToken, alg))) {
@@ -242,6 +263,8 @@ export function checkDiscovery(metadata: Record<string, unknown>, authority: str
   const jwks_uri = safeUrl(metadata.jwks_uri);
   if (!jwks_uri) throw new SignInError('config', 'Connect discovery lacks a usable jwks_uri.');
   const announced = metadata.id_token_signing_alg_values_supported;
-  const algorithms = Array.isArray(announced) ? announced.filter((alg): alg is string => typeof alg === 'string') : undefined;
+  const algorithms = Array.isArray(announced)
+    ? announced.filter((alg): alg is string => typeof alg === 'string')
+    : undefined;
   return { issuer, authorization_endpoint: safeUrl(metadata.authorization_endpoint), jwks_uri, algorithms };
 }

@@ -3,7 +3,13 @@
  * and the launcher are light; the sign-in machinery (oidc-client-ts, jose) loads on first use.
  */
 export { session, USER_STORAGE_KEY } from './session.ts';
-export type { LoyaltyUser, SessionChangeReason, SessionListener, SessionStorageKind, SignInStarter } from './session.ts';
+export type {
+  LoyaltyUser,
+  SessionChangeReason,
+  SessionListener,
+  SessionStorageKind,
+  SignInStarter,
+} from './session.ts';
 export { SignInError, signInErrorCode } from './errors.ts';
 export type { SignInErrorCode } from './errors.ts';
 export { DEFAULT_SCOPE, normalizeScope } from './options.ts';

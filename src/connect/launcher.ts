@@ -71,7 +71,14 @@ export function signInClientLoaded(): boolean {
 }
 
 /** Popup size and position: centred over the page, like oidc-client-ts's PopupUtils.center. */
-export function centredPopupFeatures(): { width: number; height: number; left: number; top: number; location: boolean; toolbar: boolean } {
+export function centredPopupFeatures(): {
+  width: number;
+  height: number;
+  left: number;
+  top: number;
+  location: boolean;
+  toolbar: boolean;
+} {
   const width = Math.min(500, window.screen.availWidth || 500);
   const height = Math.min(640, window.screen.availHeight || 640);
   const left = Math.max(0, Math.round(window.screenX + (window.outerWidth - width) / 2));
@@ -104,7 +111,8 @@ export function startSignIn(options: ConnectOptions, mode: SignInMode): Promise<
   // Opened empty here, in the click; oidc-client-ts's window.open(undefined, target) finds this same window.
   const popup = window.open('', target, serialize(features));
   if (!popup) {
-    if (mode === 'popup-only') return Promise.reject(new SignInError('popup_blocked', 'The browser blocked the sign-in window.'));
+    if (mode === 'popup-only')
+      return Promise.reject(new SignInError('popup_blocked', 'The browser blocked the sign-in window.'));
     return redirect(options);
   }
   return loadSignInClient().then(
@@ -125,7 +133,8 @@ export async function finishSignIn(options: ConnectOptions, responseUrl: string)
 export function forgetSignIn(options: ConnectOptions | undefined): void {
   if (options) void loaded?.forget(options);
   try {
-    for (const key of Object.keys(sessionStorage)) if (key.startsWith(STATE_STORAGE_PREFIX)) sessionStorage.removeItem(key);
+    for (const key of Object.keys(sessionStorage))
+      if (key.startsWith(STATE_STORAGE_PREFIX)) sessionStorage.removeItem(key);
   } catch {
     // No storage, nothing kept.
   }

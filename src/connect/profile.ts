@@ -15,7 +15,11 @@ function shortString(value: unknown): string | undefined {
  * passed every check. The answer must name its `sub`, and it must be the ID token's: a profile that
  * does not say whose it is cannot be tied to the signed-in shopper.
  */
-export async function fetchProfile(authority: string, accessToken: string, expectedSub: string): Promise<ConnectProfile> {
+export async function fetchProfile(
+  authority: string,
+  accessToken: string,
+  expectedSub: string,
+): Promise<ConnectProfile> {
   const url = new URL(`${authority.replace(/\/$/, '')}/me`);
   url.searchParams.set('access_token', accessToken);
   let response: Response;
@@ -33,7 +37,12 @@ export async function fetchProfile(authority: string, accessToken: string, expec
   }
   const { sub, username, loyaltyId } = body as Record<string, unknown>;
   if (sub !== expectedSub) {
-    throw new SignInError('invalid_token', sub === undefined ? 'The /me profile does not name its subject (sub).' : 'The /me profile belongs to another subject than the ID token.');
+    throw new SignInError(
+      'invalid_token',
+      sub === undefined
+        ? 'The /me profile does not name its subject (sub).'
+        : 'The /me profile belongs to another subject than the ID token.',
+    );
   }
   return { username: shortString(username), loyaltyId: shortString(loyaltyId) };
 }

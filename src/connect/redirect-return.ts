@@ -28,10 +28,16 @@ function returnAddress(data: unknown): RedirectReturn | undefined {
 export async function finishRedirectSignIn(response: string): Promise<RedirectOutcome | undefined> {
   const request = pendingRequest(response);
   const back = returnAddress(request?.data);
-  if (!request?.authority || !request.client_id || !request.redirect_uri || !request.scope || !back) return { kind: 'orphan' };
+  if (!request?.authority || !request.client_id || !request.redirect_uri || !request.scope || !back)
+    return { kind: 'orphan' };
   try {
     const { user } = await finishSignIn(
-      { authority: request.authority, clientId: request.client_id, redirectUri: request.redirect_uri, scope: request.scope },
+      {
+        authority: request.authority,
+        clientId: request.client_id,
+        redirectUri: request.redirect_uri,
+        scope: request.scope,
+      },
       response,
     );
     // With storage="memory" nothing survives the trip back: such pages use themselves as redirect URI.

@@ -51,9 +51,22 @@ function parseStoredUser(text: string | null): LoyaltyUser | null {
   if (!text) return null;
   try {
     const value = JSON.parse(text) as Partial<LoyaltyUser> | null;
-    if (!value || typeof value.sub !== 'string' || typeof value.accessToken !== 'string' || typeof value.idToken !== 'string') return null;
-    if (typeof value.expiresAt !== 'number' || value.expiresAt <= Date.now() || typeof value.scope !== 'string') return null;
-    const user: LoyaltyUser = { sub: value.sub, accessToken: value.accessToken, idToken: value.idToken, expiresAt: value.expiresAt, scope: value.scope };
+    if (
+      !value ||
+      typeof value.sub !== 'string' ||
+      typeof value.accessToken !== 'string' ||
+      typeof value.idToken !== 'string'
+    )
+      return null;
+    if (typeof value.expiresAt !== 'number' || value.expiresAt <= Date.now() || typeof value.scope !== 'string')
+      return null;
+    const user: LoyaltyUser = {
+      sub: value.sub,
+      accessToken: value.accessToken,
+      idToken: value.idToken,
+      expiresAt: value.expiresAt,
+      scope: value.scope,
+    };
     if (typeof value.username === 'string') user.username = value.username;
     if (typeof value.loyaltyId === 'string') user.loyaltyId = value.loyaltyId;
     return user;

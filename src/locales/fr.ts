@@ -24,11 +24,14 @@ const messages: Messages = {
   'signin.signout': 'Se déconnecter',
   'signin.unavailable': "{program} n'est pas encore disponible pour la connexion.",
   'signin.unavailable-generic': "Ce programme de fidélité n'est pas encore disponible pour la connexion.",
-  'signin.error.access_denied': 'Vous avez annulé la connexion. Sans connexion, les récompenses ne peuvent pas être créditées sur votre portefeuille.',
-  'signin.error.popup_blocked': 'Votre navigateur a bloqué la fenêtre de connexion. Autorisez les fenêtres pour ce site et réessayez.',
+  'signin.error.access_denied':
+    'Vous avez annulé la connexion. Sans connexion, les récompenses ne peuvent pas être créditées sur votre portefeuille.',
+  'signin.error.popup_blocked':
+    'Votre navigateur a bloqué la fenêtre de connexion. Autorisez les fenêtres pour ce site et réessayez.',
   'signin.error.popup_closed': 'La fenêtre de connexion a été fermée avant la fin. Réessayez quand vous voulez.',
   'signin.error.invalid_token': "La connexion n'a pas pu être vérifiée ; elle n'a pas été utilisée. Réessayez.",
-  'signin.error.state_mismatch': "Cette réponse ne correspond à aucune connexion commencée ici ; elle n'a pas été utilisée. Réessayez.",
+  'signin.error.state_mismatch':
+    "Cette réponse ne correspond à aucune connexion commencée ici ; elle n'a pas été utilisée. Réessayez.",
   'signin.error.network': 'Le service de fidélité est injoignable. Vérifiez votre connexion et réessayez.',
   'signin.error.config': "La connexion n'est pas correctement configurée sur ce site.",
   // <campaign-carousel>

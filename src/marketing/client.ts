@@ -101,7 +101,11 @@ export class MarketingClient {
     }
     // `javascript:`, `data:` or `blob:` would fail later as a mysterious network error.
     if (url?.protocol !== 'https:' && url?.protocol !== 'http:') {
-      throw new MarketingError('config', 0, `The Marketing endpoint "${endpoint}" is not a valid URL: it must be an http or https address.`);
+      throw new MarketingError(
+        'config',
+        0,
+        `The Marketing endpoint "${endpoint}" is not a valid URL: it must be an http or https address.`,
+      );
     }
     this.endpoint = url.href;
   }
@@ -117,7 +121,10 @@ export class MarketingClient {
   }
 
   /** A page of business accounts as the API gives them (filter `pending` before showing them). */
-  businessAccounts(variables: BusinessAccountsVariables = {}, options: RequestOptions = {}): Promise<Page<BusinessAccount>> {
+  businessAccounts(
+    variables: BusinessAccountsVariables = {},
+    options: RequestOptions = {},
+  ): Promise<Page<BusinessAccount>> {
     return this.request('businessAccounts', { ...variables }, parseBusinessAccountPage, options);
   }
 
@@ -126,7 +133,12 @@ export class MarketingClient {
     return this.request('requestCoupon', { campaignId }, parseCoupon, options);
   }
 
-  private request<T>(operation: string, variables: Variables, parse: (data: Record<string, unknown>) => T, options: RequestOptions): Promise<T> {
+  private request<T>(
+    operation: string,
+    variables: Variables,
+    parse: (data: Record<string, unknown>) => T,
+    options: RequestOptions,
+  ): Promise<T> {
     const { signal, accessToken, idToken, idempotencyKey } = options;
     if (signal?.aborted) return Promise.reject(signal.reason);
     if ((accessToken || idToken) && !tokenOriginAllowed(this.endpoint)) {
@@ -141,11 +153,18 @@ export class MarketingClient {
     }
     const body = JSON.stringify({ operation, variables: canonical(variables) });
     // A mutation without an idempotency key means "a new one each time": never shared.
-    const key = operation === 'requestCoupon' && !idempotencyKey ? undefined : JSON.stringify([this.endpoint, body, accessToken ?? '', idToken ?? '', idempotencyKey ?? '']);
+    const key =
+      operation === 'requestCoupon' && !idempotencyKey
+        ? undefined
+        : JSON.stringify([this.endpoint, body, accessToken ?? '', idToken ?? '', idempotencyKey ?? '']);
     let shared = key === undefined ? undefined : inFlight.get(key);
     if (!shared) {
       const controller = new AbortController();
-      const entry: SharedRequest = { controller, waiting: 0, promise: this.send(body, options, controller.signal).then(parse) };
+      const entry: SharedRequest = {
+        controller,
+        waiting: 0,
+        promise: this.send(body, options, controller.signal).then(parse),
+      };
       shared = entry;
       if (key !== undefined) {
         inFlight.set(key, entry);
@@ -158,7 +177,11 @@ export class MarketingClient {
     return join(shared, signal, key) as Promise<T>;
   }
 
-  private async send(body: string, { accessToken, idToken, idempotencyKey }: RequestOptions, signal: AbortSignal): Promise<Record<string, unknown>> {
+  private async send(
+    body: string,
+    { accessToken, idToken, idempotencyKey }: RequestOptions,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (accessToken) headers.authorization = `Bearer ${accessToken}`;
     if (idToken) headers['x-loyalty-id-token'] = idToken;
@@ -175,18 +198,25 @@ export class MarketingClient {
       }
     } catch (error) {
       if (signal.aborted) throw signal.reason;
-      throw new MarketingError('network', 0, `The loyalty service could not be reached (${error instanceof Error ? error.message : 'network error'}).`);
+      throw new MarketingError(
+        'network',
+        0,
+        `The loyalty service could not be reached (${error instanceof Error ? error.message : 'network error'}).`,
+      );
     }
     const problem = (payload as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
     if (!response.ok || problem) {
       throw new MarketingError(
         typeof problem?.code === 'string' ? problem.code : codeForStatus(response.status),
         response.status,
-        typeof problem?.message === 'string' ? problem.message : `The loyalty service answered with HTTP ${response.status}.`,
+        typeof problem?.message === 'string'
+          ? problem.message
+          : `The loyalty service answered with HTTP ${response.status}.`,
         parseRetryAfter(response.headers.get('retry-after')),
       );
     }
-    if (payload === undefined) throw new MarketingError('invalid_response', response.status, 'The Marketing response is not JSON.');
+    if (payload === undefined)
+      throw new MarketingError('invalid_response', response.status, 'The Marketing response is not JSON.');
     return dataOf(payload);
   }
 }

@@ -109,7 +109,8 @@ function listenToOtherTabs(): void {
   if (listeningToOtherTabs || typeof window === 'undefined') return;
   listeningToOtherTabs = true;
   window.addEventListener('storage', (event) => {
-    if (event.storageArea !== globalThis.localStorage || !event.key?.startsWith(`${PREFIX}coupon:`) || !event.newValue) return;
+    if (event.storageArea !== globalThis.localStorage || !event.key?.startsWith(`${PREFIX}coupon:`) || !event.newValue)
+      return;
     // Another tab's entry is read back like any stored value: only a well-formed one is announced.
     let shopper: string | undefined;
     let campaignId: string | undefined;
@@ -144,7 +145,8 @@ export function claimCoupon(client: MarketingClient, request: ClaimRequest): Pro
   }
   const key = idempotencyKey;
   const signedIn = accessToken && idToken ? { accessToken, idToken } : undefined;
-  const send = (withTokens: boolean) => client.requestCoupon(campaignId, { idempotencyKey: key, ...(withTokens ? signedIn : {}) });
+  const send = (withTokens: boolean) =>
+    client.requestCoupon(campaignId, { idempotencyKey: key, ...(withTokens ? signedIn : {}) });
   // The shopper's tokens go only where they are needed: a sign-in-only claim, or a proxy that asked.
   const sent = requireSignin
     ? send(true)

@@ -54,7 +54,10 @@ export function parseRetryAfter(header: string | null, now = Date.now()): number
  * coupon may or may not exist.
  */
 export function isUpstreamFailure(error: unknown): boolean {
-  return error instanceof MarketingError && ['upstream_timeout', 'upstream_error', 'upstream_unavailable'].includes(error.code);
+  return (
+    error instanceof MarketingError &&
+    ['upstream_timeout', 'upstream_error', 'upstream_unavailable'].includes(error.code)
+  );
 }
 
 export function isAbortError(error: unknown): boolean {

@@ -2,7 +2,21 @@
  * `loyalty-widgets/marketing`: the browser client for the merchant's Marketing proxy, usable without
  * the elements (no Lit here).
  */
-export { MarketingClient, clientFor, type RequestOptions, type CampaignsVariables, type BusinessAccountsVariables } from './client.ts';
+export {
+  MarketingClient,
+  clientFor,
+  type RequestOptions,
+  type CampaignsVariables,
+  type BusinessAccountsVariables,
+} from './client.ts';
 export { MarketingError, isAbortError } from './errors.ts';
-export { claimCoupon, storedCoupon, isClaiming, onCouponStored, ANONYMOUS, type ClaimRequest, type StoredCoupon } from './coupon-claims.ts';
+export {
+  claimCoupon,
+  storedCoupon,
+  isClaiming,
+  onCouponStored,
+  ANONYMOUS,
+  type ClaimRequest,
+  type StoredCoupon,
+} from './coupon-claims.ts';
 export type { Campaign, CampaignImage, CampaignObjective, BusinessAccount, Address, Coupon, Page } from './types.ts';

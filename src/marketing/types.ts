@@ -14,8 +14,14 @@ export interface CampaignImage {
 }
 
 export type CampaignObjective =
-  | { kind: 'coupon'; /** As the API gives it (free text such as "4.99" or "10% off"), or null. */ price: string | null }
-  | { kind: 'other'; /** The GraphQL type name, e.g. `VisitObjective`; empty when the campaign has none. */ typename: string };
+  | {
+      kind: 'coupon';
+      /** As the API gives it (free text such as "4.99" or "10% off"), or null. */ price: string | null;
+    }
+  | {
+      kind: 'other';
+      /** The GraphQL type name, e.g. `VisitObjective`; empty when the campaign has none. */ typename: string;
+    };
 
 export interface Campaign {
   id: string;
@@ -63,7 +69,11 @@ export interface Page<T> {
 type Json = Record<string, unknown>;
 
 function invalid(path: string, expected: string): never {
-  throw new MarketingError('invalid_response', 200, `The Marketing response is not usable: ${path} should be ${expected}.`);
+  throw new MarketingError(
+    'invalid_response',
+    200,
+    `The Marketing response is not usable: ${path} should be ${expected}.`,
+  );
 }
 
 function object(value: unknown, path: string): Json {
@@ -123,7 +133,12 @@ export function toCampaign(value: unknown, path = 'campaign'): Campaign {
       const price = raw.price;
       objective = {
         kind: 'coupon',
-        price: typeof price === 'number' ? String(price) : price === undefined || price === null ? null : string(price, `${path}.content.objective.price`),
+        price:
+          typeof price === 'number'
+            ? String(price)
+            : price === undefined || price === null
+              ? null
+              : string(price, `${path}.content.objective.price`),
       };
     } else {
       objective = { kind: 'other', typename };
@@ -143,7 +158,8 @@ export function toCampaign(value: unknown, path = 'campaign'): Campaign {
 export function toBusinessAccount(value: unknown, path = 'businessAccount'): BusinessAccount {
   const account = object(value, path);
   const pending = account.pending;
-  if (pending !== undefined && pending !== null && typeof pending !== 'boolean') invalid(`${path}.pending`, 'a boolean');
+  if (pending !== undefined && pending !== null && typeof pending !== 'boolean')
+    invalid(`${path}.pending`, 'a boolean');
   let address: Address | null = null;
   if (account.address !== undefined && account.address !== null) {
     const raw = object(account.address, `${path}.address`);
@@ -165,12 +181,16 @@ export function toBusinessAccount(value: unknown, path = 'businessAccount'): Bus
     address,
     // Only an explicit `false` counts as approved: an account we cannot classify is not shown.
     pending: pending !== false,
-    customProperties: (properties === undefined || properties === null ? [] : list(properties, `${path}.customProperties`)).map(
-      (entry, index) => {
-        const property = object(entry, `${path}.customProperties[${index}]`);
-        return { key: string(property.key, `${path}.customProperties[${index}].key`), value: text(property.value, `${path}.customProperties[${index}].value`) };
-      },
-    ),
+    customProperties: (properties === undefined || properties === null
+      ? []
+      : list(properties, `${path}.customProperties`)
+    ).map((entry, index) => {
+      const property = object(entry, `${path}.customProperties[${index}]`);
+      return {
+        key: string(property.key, `${path}.customProperties[${index}].key`),
+        value: text(property.value, `${path}.customProperties[${index}].value`),
+      };
+    }),
   };
 }
 

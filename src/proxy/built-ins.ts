@@ -33,7 +33,12 @@ const PAGED_ITEMS: Readonly<Record<string, (value: unknown) => Record<string, un
 };
 
 function unexpected(field: string): UpstreamError {
-  return new UpstreamError(502, 'upstream_error', `The Marketing API answered "${field}" in an unexpected shape.`, true);
+  return new UpstreamError(
+    502,
+    'upstream_error',
+    `The Marketing API answered "${field}" in an unexpected shape.`,
+    true,
+  );
 }
 
 function pageOf(field: string, value: unknown): UpstreamPage {
@@ -64,7 +69,8 @@ export class BuiltInOperations {
   async mint(field: string, variables: Variables, send: SendOperation): Promise<BuiltInAnswer> {
     const { value, partial } = await send(variables);
     const coupon = normalizeCoupon(value);
-    if (!coupon) throw new UpstreamError(502, 'upstream_error', 'The Marketing API answered without a coupon code.', true);
+    if (!coupon)
+      throw new UpstreamError(502, 'upstream_error', 'The Marketing API answered without a coupon code.', true);
     return { body: body(field, coupon), dropped: 0, upstreamCalls: 1, partial };
   }
 
@@ -79,14 +85,20 @@ export class BuiltInOperations {
     const scope = `${field}\n${canonicalVariables(filter)}`;
     const target = typeof limit === 'number' ? limit : DEFAULT_PAGE_SIZE;
     const start: PagePosition =
-      typeof nextToken === 'string' ? await this.cursors.open(scope, nextToken) : { token: null, limit: target, skip: 0 };
+      typeof nextToken === 'string'
+        ? await this.cursors.open(scope, nextToken)
+        : { token: null, limit: target, skip: 0 };
     const filled = await fillPage({
       target,
       start,
       limits: this.limits,
       usable: normalizeItem,
       readPage: async (token, pageLimit) => {
-        const { value, partial } = await send({ ...filter, limit: pageLimit, ...(token === null ? {} : { nextToken: token }) });
+        const { value, partial } = await send({
+          ...filter,
+          limit: pageLimit,
+          ...(token === null ? {} : { nextToken: token }),
+        });
         return { page: pageOf(field, value), partial };
       },
     });

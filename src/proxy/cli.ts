@@ -16,11 +16,17 @@ import { createRedisStore } from './redis-store.ts';
 
 export const MOUNT_PATH = '/api/marketing';
 
-const USAGE = 'Usage: loyalty-proxy          serve the Marketing proxy at /api/marketing\n       loyalty-proxy doctor   check the Marketing API before going live\n';
+const USAGE =
+  'Usage: loyalty-proxy          serve the Marketing proxy at /api/marketing\n       loyalty-proxy doctor   check the Marketing API before going live\n';
 
 /** A refused key is a start-up failure; an upstream that is down now may be up in a minute. */
 async function checkUpstream(config: ProxyServerConfig): Promise<void> {
-  const probe = await probeUpstream({ url: config.upstreamUrl, apiKey: config.apiKey, timeoutMs: DEFAULT_TIMEOUT_MS, transport: createNodeTransport() });
+  const probe = await probeUpstream({
+    url: config.upstreamUrl,
+    apiKey: config.apiKey,
+    timeoutMs: DEFAULT_TIMEOUT_MS,
+    transport: createNodeTransport(),
+  });
   if (probe.kind === 'refused') {
     process.stderr.write(
       `loyalty-proxy: cannot start: the Marketing API refused MARKETING_API_KEY (HTTP ${probe.status}, ${probe.message}). ` +
@@ -29,17 +35,25 @@ async function checkUpstream(config: ProxyServerConfig): Promise<void> {
     process.exit(1);
   }
   if (probe.kind === 'unreachable') {
-    process.stderr.write(`loyalty-proxy: warning: the Marketing API cannot be reached (${probe.message}); requests answer 502 until it can.\n`);
+    process.stderr.write(
+      `loyalty-proxy: warning: the Marketing API cannot be reached (${probe.message}); requests answer 502 until it can.\n`,
+    );
   } else if (probe.kind === 'throttled') {
     process.stderr.write('loyalty-proxy: warning: the Marketing API is throttling this key (HTTP 429) at start-up.\n');
   } else if (probe.kind === 'not_graphql') {
-    process.stderr.write(`loyalty-proxy: warning: MARKETING_API_URL answers HTTP ${probe.status} without GraphQL JSON: is it the GraphQL endpoint?\n`);
+    process.stderr.write(
+      `loyalty-proxy: warning: MARKETING_API_URL answers HTTP ${probe.status} without GraphQL JSON: is it the GraphQL endpoint?\n`,
+    );
   }
 }
 
 async function doctor(config: ProxyServerConfig): Promise<void> {
   for (const warning of config.warnings) process.stderr.write(`loyalty-proxy: warning: ${warning}\n`);
-  const diagnosis = await diagnoseUpstream({ upstreamUrl: config.upstreamUrl, apiKey: config.apiKey, transport: createNodeTransport() });
+  const diagnosis = await diagnoseUpstream({
+    upstreamUrl: config.upstreamUrl,
+    apiKey: config.apiKey,
+    transport: createNodeTransport(),
+  });
   process.stdout.write(formatDiagnosis(diagnosis));
   process.exitCode = diagnosis.ok ? 0 : 1;
 }

@@ -52,7 +52,12 @@ function hasCredentials(value: string): boolean {
 
 function isLoopback(value: string): boolean {
   const { hostname } = new URL(value);
-  return hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+  return (
+    hostname === 'localhost' ||
+    hostname.endsWith('.localhost') ||
+    hostname === '[::1]' ||
+    /^127\.\d+\.\d+\.\d+$/.test(hostname)
+  );
 }
 
 /** Checks an http(s) setting; returns the problems and, for plain http beyond this machine, a warning. */
@@ -60,7 +65,9 @@ function checkHttpUrl(name: string, value: string, what: string, problems: strin
   if (!urlWith(value, ['http:', 'https:'])) {
     problems.push(`${name} must be an http(s) URL (got "${printable(value)}").`);
   } else if (hasCredentials(value)) {
-    problems.push(`${name} must not contain a user or password (the proxy would send them on every request and print them).`);
+    problems.push(
+      `${name} must not contain a user or password (the proxy would send them on every request and print them).`,
+    );
   } else if (new URL(value).protocol === 'http:' && !isLoopback(value)) {
     warnings.push(`${name} is plain http: ${what} crosses the network unencrypted. Use https outside a local setup.`);
   }
@@ -78,18 +85,24 @@ export function readConfig(env: Record<string, string | undefined>): ProxyServer
   const problems: string[] = [];
   const warnings: string[] = [];
   const upstreamUrl = env.MARKETING_API_URL?.trim() ?? '';
-  if (!upstreamUrl) problems.push('MARKETING_API_URL is required: the Marketing GraphQL endpoint (test or production address).');
+  if (!upstreamUrl)
+    problems.push('MARKETING_API_URL is required: the Marketing GraphQL endpoint (test or production address).');
   else checkHttpUrl('MARKETING_API_URL', upstreamUrl, 'the API key', problems, warnings);
 
   const apiKey = env.MARKETING_API_KEY ?? '';
   if (!apiKey.trim()) problems.push('MARKETING_API_KEY is required: the key the proxy sends upstream as x-api-key.');
 
   let allowedOrigins: string[] = [];
-  const origins = env.ALLOWED_ORIGINS?.split(',').map((origin) => origin.trim()).filter(Boolean) ?? [];
+  const origins =
+    env.ALLOWED_ORIGINS?.split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean) ?? [];
   try {
     allowedOrigins = [...normalizeOrigins(origins)];
   } catch {
-    problems.push(`ALLOWED_ORIGINS must be a comma-separated list of origins like https://shop.example (got "${env.ALLOWED_ORIGINS}").`);
+    problems.push(
+      `ALLOWED_ORIGINS must be a comma-separated list of origins like https://shop.example (got "${env.ALLOWED_ORIGINS}").`,
+    );
   }
 
   const portText = env.PORT?.trim() || '8787';
@@ -97,17 +110,24 @@ export function readConfig(env: Record<string, string | undefined>): ProxyServer
   if (!/^\d+$/.test(portText) || port > 65535) problems.push(`PORT must be a port number 0-65535 (got "${env.PORT}").`);
 
   const redisUrl = env.REDIS_URL?.trim() || undefined;
-  if (redisUrl && !urlWith(redisUrl, ['redis:', 'rediss:'])) problems.push('REDIS_URL must be a redis:// or rediss:// URL.');
+  if (redisUrl && !urlWith(redisUrl, ['redis:', 'rediss:']))
+    problems.push('REDIS_URL must be a redis:// or rediss:// URL.');
 
   const connectUrl = env.CONNECT_URL?.trim() || undefined;
   if (connectUrl) checkHttpUrl('CONNECT_URL', connectUrl, "every shopper's access token", problems, warnings);
-  const signinCampaigns = env.REQUIRE_SIGNIN_CAMPAIGNS?.split(',').map((id) => id.trim()).filter(Boolean) ?? [];
-  const requireSignin = flag('REQUIRE_SIGNIN', env.REQUIRE_SIGNIN, problems) || (signinCampaigns.length > 0 && signinCampaigns);
+  const signinCampaigns =
+    env.REQUIRE_SIGNIN_CAMPAIGNS?.split(',')
+      .map((id) => id.trim())
+      .filter(Boolean) ?? [];
+  const requireSignin =
+    flag('REQUIRE_SIGNIN', env.REQUIRE_SIGNIN, problems) || (signinCampaigns.length > 0 && signinCampaigns);
   if (requireSignin === true && signinCampaigns.length) {
     warnings.push('REQUIRE_SIGNIN=true already covers every campaign: REQUIRE_SIGNIN_CAMPAIGNS is not needed.');
   }
   if (requireSignin && !connectUrl) {
-    problems.push(`${requireSignin === true ? 'REQUIRE_SIGNIN' : 'REQUIRE_SIGNIN_CAMPAIGNS'} needs CONNECT_URL: the Connect authority that checks access tokens.`);
+    problems.push(
+      `${requireSignin === true ? 'REQUIRE_SIGNIN' : 'REQUIRE_SIGNIN_CAMPAIGNS'} needs CONNECT_URL: the Connect authority that checks access tokens.`,
+    );
   }
   const clientId = env.CONNECT_CLIENT_ID?.trim() || undefined;
   if (requireSignin && !clientId) {
@@ -119,5 +139,17 @@ export function readConfig(env: Record<string, string | undefined>): ProxyServer
 
   if (problems.length > 0) throw new ConfigError(problems);
   const host = env.HOST?.trim() || undefined;
-  return { warnings, upstreamUrl, apiKey, allowedOrigins, port, host, redisUrl, connectUrl, clientId, requireSignin, trustProxy };
+  return {
+    warnings,
+    upstreamUrl,
+    apiKey,
+    allowedOrigins,
+    port,
+    host,
+    redisUrl,
+    connectUrl,
+    clientId,
+    requireSignin,
+    trustProxy,
+  };
 }

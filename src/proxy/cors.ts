@@ -19,8 +19,17 @@ export function normalizeOrigins(origins: readonly string[]): Set<string> {
     } catch {
       url = undefined;
     }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash || url.username) {
-      throw new TypeError(`createMarketingProxy: allowed origin "${origin}" must look like https://shop.example (scheme, host, optional port).`);
+    if (
+      !url ||
+      (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+      url.pathname !== '/' ||
+      url.search ||
+      url.hash ||
+      url.username
+    ) {
+      throw new TypeError(
+        `createMarketingProxy: allowed origin "${origin}" must look like https://shop.example (scheme, host, optional port).`,
+      );
     }
     normalized.add(url.origin);
   }
@@ -53,13 +62,21 @@ export function ownOrigin(request: Request, trustProxy: boolean): string {
  * The CORS headers for the request's responses (empty for same-origin and origin-less requests);
  * throws 403 `origin_not_allowed` for any other origin.
  */
-export function corsHeadersFor(request: Request, allowed: ReadonlySet<string>, trustProxy: boolean): Record<string, string> {
+export function corsHeadersFor(
+  request: Request,
+  allowed: ReadonlySet<string>,
+  trustProxy: boolean,
+): Record<string, string> {
   // With listed origins the answer depends on Origin, which any cache in between must know.
   const plain: Record<string, string> = allowed.size > 0 ? { vary: 'Origin' } : {};
   const origin = request.headers.get('origin');
   if (origin === null) return plain;
   if (allowed.has(origin)) {
-    return { 'access-control-allow-origin': origin, 'access-control-expose-headers': EXPOSED_RESPONSE_HEADERS, vary: 'Origin' };
+    return {
+      'access-control-allow-origin': origin,
+      'access-control-expose-headers': EXPOSED_RESPONSE_HEADERS,
+      vary: 'Origin',
+    };
   }
   if (origin === ownOrigin(request, trustProxy)) return plain;
   throw new ProxyError(403, 'origin_not_allowed', 'This origin may not call the Marketing proxy.');

@@ -60,7 +60,8 @@ function fromBase64Url(text: string): Uint8Array {
 
 function toBase64(bytes: Uint8Array): string {
   let binary = '';
-  for (let index = 0; index < bytes.length; index += 0x8000) binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
+  for (let index = 0; index < bytes.length; index += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
   return btoa(binary);
 }
 
@@ -83,7 +84,11 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 export function invalidCursor(): ProxyError {
-  return new ProxyError(400, 'invalid_cursor', 'This nextToken was not issued by this proxy for this list; start again from the first page.');
+  return new ProxyError(
+    400,
+    'invalid_cursor',
+    'This nextToken was not issued by this proxy for this list; start again from the first page.',
+  );
 }
 
 /** The cursors' HMAC key, derived from the secret under a label of its own: the API key itself never signs a cursor. */

@@ -62,8 +62,12 @@ export async function probeUpstream(settings: UpstreamSettings): Promise<Probe> 
     });
   } catch (error) {
     const name = error instanceof Error ? error.name : '';
-    const code = (error as { code?: unknown; cause?: { code?: unknown } })?.cause?.code ?? (error as { code?: unknown })?.code;
-    const why = name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${settings.timeoutMs} ms` : `${typeof code === 'string' ? code : 'the connection failed'}`;
+    const code =
+      (error as { code?: unknown; cause?: { code?: unknown } })?.cause?.code ?? (error as { code?: unknown })?.code;
+    const why =
+      name === 'TimeoutError' || name === 'AbortError'
+        ? `no answer within ${settings.timeoutMs} ms`
+        : `${typeof code === 'string' ? code : 'the connection failed'}`;
     return { kind: 'unreachable', message: why };
   }
   let body: { errors?: { message?: unknown; errorType?: unknown }[]; data?: unknown } | undefined;
@@ -74,11 +78,19 @@ export async function probeUpstream(settings: UpstreamSettings): Promise<Probe> 
   }
   if (reply.status === 401 || reply.status === 403) {
     const first = body?.errors?.[0];
-    const words = [first?.errorType, first?.message].filter((part) => typeof part === 'string').join(': ').replace(/[.\s]+$/, '');
-    return { kind: 'refused', status: reply.status, message: scrub(words || `HTTP ${reply.status}`, [settings.apiKey]) };
+    const words = [first?.errorType, first?.message]
+      .filter((part) => typeof part === 'string')
+      .join(': ')
+      .replace(/[.\s]+$/, '');
+    return {
+      kind: 'refused',
+      status: reply.status,
+      message: scrub(words || `HTTP ${reply.status}`, [settings.apiKey]),
+    };
   }
   if (reply.status === 429) return { kind: 'throttled' };
-  if (!body || typeof body !== 'object' || !('data' in body || 'errors' in body)) return { kind: 'not_graphql', status: reply.status };
+  if (!body || typeof body !== 'object' || !('data' in body || 'errors' in body))
+    return { kind: 'not_graphql', status: reply.status };
   return { kind: 'answered', status: reply.status, ms: Math.round(performance.now() - started) };
 }
 
@@ -86,7 +98,9 @@ export async function probeUpstream(settings: UpstreamSettings): Promise<Probe> 
 async function validateDocument(fullSchema: unknown, document: string): Promise<string[]> {
   const graphql = await import('graphql');
   try {
-    return graphql.validate(fullSchema as Parameters<typeof graphql.validate>[0], graphql.parse(document)).map((error) => error.message);
+    return graphql
+      .validate(fullSchema as Parameters<typeof graphql.validate>[0], graphql.parse(document))
+      .map((error) => error.message);
   } catch (error) {
     return [error instanceof Error ? error.message : String(error)];
   }
@@ -95,7 +109,9 @@ async function validateDocument(fullSchema: unknown, document: string): Promise<
 async function readFullSchema(settings: UpstreamSettings): Promise<unknown> {
   const graphql = await import('graphql');
   try {
-    const body = JSON.parse(await callUpstream(settings, graphql.getIntrospectionQuery(), {}, false)) as { data: unknown };
+    const body = JSON.parse(await callUpstream(settings, graphql.getIntrospectionQuery(), {}, false)) as {
+      data: unknown;
+    };
     return graphql.buildClientSchema(body.data as Parameters<typeof graphql.buildClientSchema>[0]);
   } catch {
     return undefined;
@@ -128,15 +144,27 @@ export async function diagnoseUpstream(options: DiagnoseOptions): Promise<Diagno
   }
   if (probe.kind === 'refused') {
     add('works', 'upstream', `The Marketing API is reachable (it answered HTTP ${probe.status}).`);
-    add('cannot', 'key', `The Marketing API refused MARKETING_API_KEY (HTTP ${probe.status}, ${probe.message}). Check the key and that it has not expired.`);
+    add(
+      'cannot',
+      'key',
+      `The Marketing API refused MARKETING_API_KEY (HTTP ${probe.status}, ${probe.message}). Check the key and that it has not expired.`,
+    );
     return done('not tried');
   }
   if (probe.kind === 'throttled') {
-    add('cannot', 'upstream', 'The Marketing API is throttling this key (HTTP 429): nothing could be checked. Run the doctor again in a minute.');
+    add(
+      'cannot',
+      'upstream',
+      'The Marketing API is throttling this key (HTTP 429): nothing could be checked. Run the doctor again in a minute.',
+    );
     return done('not tried');
   }
   if (probe.kind === 'not_graphql') {
-    add('cannot', 'upstream', `The address answers HTTP ${probe.status} without GraphQL JSON: is MARKETING_API_URL the GraphQL endpoint?`);
+    add(
+      'cannot',
+      'upstream',
+      `The address answers HTTP ${probe.status} without GraphQL JSON: is MARKETING_API_URL the GraphQL endpoint?`,
+    );
     return done('not tried');
   }
   add('works', 'upstream', `The Marketing API answers GraphQL (HTTP ${probe.status}, ${probe.ms} ms).`);
@@ -144,8 +172,18 @@ export async function diagnoseUpstream(options: DiagnoseOptions): Promise<Diagno
 
   const outcome = await introspectOnce(() => callUpstream(settings, INTROSPECTION_QUERY, {}, false));
   const schema: UpstreamSchema | undefined = outcome.kind === 'schema' ? outcome.schema : undefined;
-  if (schema) add('works', 'introspection', `Introspection is available (${schema.types.size} types): documents are fitted to the schema.`);
-  else add('adapted', 'introspection', `Introspection is unavailable (${outcome.kind === 'schema' ? '' : outcome.reason}): documents carry literal values and ask for the spec's fields as they are.`);
+  if (schema)
+    add(
+      'works',
+      'introspection',
+      `Introspection is available (${schema.types.size} types): documents are fitted to the schema.`,
+    );
+  else
+    add(
+      'adapted',
+      'introspection',
+      `Introspection is unavailable (${outcome.kind === 'schema' ? '' : outcome.reason}): documents carry literal values and ask for the spec's fields as they are.`,
+    );
   const fullSchema = schema ? await readFullSchema(settings) : undefined;
 
   const operations: Record<string, PersistedOperation> = { ...BUILT_IN_OPERATIONS, ...options.operations };
@@ -167,7 +205,12 @@ export async function diagnoseUpstream(options: DiagnoseOptions): Promise<Diagno
 
 type Add = (level: FindingLevel, subject: string, message: string, blocking?: boolean) => void;
 
-async function checkHostOperation(name: string, operation: PersistedOperation, fullSchema: unknown, add: Add): Promise<void> {
+async function checkHostOperation(
+  name: string,
+  operation: PersistedOperation,
+  fullSchema: unknown,
+  add: Add,
+): Promise<void> {
   if (typeof operation.document !== 'string') {
     add('note', name, `${name} builds its document per call: not checked.`);
   } else if (!fullSchema) {
@@ -184,8 +227,9 @@ async function runSamples(settings: UpstreamSettings, schema: UpstreamSchema | u
   const documents = new UpstreamDocuments(fixedSchema(schema));
   const sample = async (name: string, variables: Variables, describe: (data: unknown) => string): Promise<unknown> => {
     try {
-      const { value: data } = await documents.attempt({ name, operation: BUILT_IN_OPERATIONS[name]!, variables }, (request) =>
-        fetchField(settings, request.query, request.variables, false, OPERATION_SPECS[name]!.field),
+      const { value: data } = await documents.attempt(
+        { name, operation: BUILT_IN_OPERATIONS[name]!, variables },
+        (request) => fetchField(settings, request.query, request.variables, false, OPERATION_SPECS[name]!.field),
       );
       add('works', 'sample', `${name} ${JSON.stringify(variables)}: ${describe(data)}.`);
       return data;
@@ -201,8 +245,16 @@ async function runSamples(settings: UpstreamSettings, schema: UpstreamSchema | u
   const id = page?.items?.[0]?.id;
   if (typeof id === 'string') await sample('campaign', { id }, (data) => (data ? 'found' : 'null'));
   if (!schema) {
-    add('note', 'requestCoupon', 'requestCoupon is not tried (it would create a coupon) and cannot be checked without introspection.');
-    add('note', 'businessAccounts', 'Whether businessAccounts can filter by category cannot be checked without introspection.');
+    add(
+      'note',
+      'requestCoupon',
+      'requestCoupon is not tried (it would create a coupon) and cannot be checked without introspection.',
+    );
+    add(
+      'note',
+      'businessAccounts',
+      'Whether businessAccounts can filter by category cannot be checked without introspection.',
+    );
   }
 }
 

@@ -54,7 +54,11 @@ function literalOf(value: string | number): string {
 /** The spec's selection as it is, for an upstream whose schema is unknown. */
 function printSpec(fields: readonly FieldSpec[], fragments: FieldSpec['fragments'] = {}): string {
   const parts = fields.map((spec) => {
-    const args = spec.args ? `(${Object.entries(spec.args).map(([name, value]) => `${name}: ${value}`).join(', ')})` : '';
+    const args = spec.args
+      ? `(${Object.entries(spec.args)
+          .map(([name, value]) => `${name}: ${value}`)
+          .join(', ')})`
+      : '';
     const sub = spec.fields ? ` ${printSpec(spec.fields, spec.fragments)}` : '';
     return `${spec.alias ? `${spec.alias}: ` : ''}${spec.name}${args}${sub}`;
   });
@@ -100,7 +104,10 @@ class Fitter {
     if (spec.kind === 'value') {
       const fits = spec.scalar === 'int' ? typeName === 'Int' : STRING_SCALARS.has(typeName);
       if (!fits || type.kind === 'LIST' || type.ofType?.kind === 'LIST') {
-        return { ok: false, reason: `${where}(${spec.name}) is ${printTypeRef(type)}, not a ${spec.scalar === 'int' ? 'number' : 'string'}` };
+        return {
+          ok: false,
+          reason: `${where}(${spec.name}) is ${printTypeRef(type)}, not a ${spec.scalar === 'int' ? 'number' : 'string'}`,
+        };
       }
       return {
         ok: true,
@@ -114,7 +121,10 @@ class Fitter {
     const operators = fieldType && this.schema.types.get(namedType(fieldType));
     const eq = operators?.inputFields.get('eq');
     if (!filter || filter.kind !== 'INPUT_OBJECT' || !fieldType || !eq || !STRING_SCALARS.has(namedType(eq))) {
-      return { ok: false, reason: `${where}(${spec.name}: ${printTypeRef(type)}) has no ${spec.variable} { eq } filter` };
+      return {
+        ok: false,
+        reason: `${where}(${spec.name}: ${printTypeRef(type)}) has no ${spec.variable} { eq } filter`,
+      };
     }
     return {
       ok: true,
@@ -136,7 +146,9 @@ class Fitter {
     for (const [member, sub] of Object.entries(fragments ?? {})) {
       const memberType = this.schema.types.get(member);
       if (member !== typeName && !type?.possibleTypes.includes(member)) {
-        this.adaptations.push(`${typeName} has no member ${member}: its fields (${sub.map((spec) => spec.name).join(', ')}) are left out`);
+        this.adaptations.push(
+          `${typeName} has no member ${member}: its fields (${sub.map((spec) => spec.name).join(', ')}) are left out`,
+        );
         continue;
       }
       const fragment = memberType && this.selection(member, sub, undefined);
@@ -149,17 +161,22 @@ class Fitter {
     const where = `${parent}.${spec.name}`;
     const missing = (why: string) => {
       if (spec.required) this.problems.push(`${where} ${why}`);
-      else this.adaptations.push(`${where} ${why}: left out${spec.whenAbsent ? `, so ${spec.whenAbsent}` : ', empty in answers'}`);
+      else
+        this.adaptations.push(
+          `${where} ${why}: left out${spec.whenAbsent ? `, so ${spec.whenAbsent}` : ', empty in answers'}`,
+        );
       return undefined;
     };
     if (!field) return missing('does not exist');
     const args: string[] = [];
     for (const [name, value] of Object.entries(spec.args ?? {})) {
       if (field.args.has(name)) args.push(`${name}: ${value}`);
-      else if (!this.adaptations.includes(`${where} takes no ${name}: asked for without it`)) this.adaptations.push(`${where} takes no ${name}: asked for without it`);
+      else if (!this.adaptations.includes(`${where} takes no ${name}: asked for without it`))
+        this.adaptations.push(`${where} takes no ${name}: asked for without it`);
     }
     const unknownRequired = field.requiredArgs.filter((name) => !(name in (spec.args ?? {})));
-    if (unknownRequired.length) return missing(`needs arguments the proxy does not have (${unknownRequired.join(', ')})`);
+    if (unknownRequired.length)
+      return missing(`needs arguments the proxy does not have (${unknownRequired.join(', ')})`);
     const target = namedType(field.type);
     const targetKind = this.schema.types.get(target)?.kind;
     let sub = '';
@@ -182,7 +199,12 @@ export function fitOperation(schema: UpstreamSchema, spec: OperationSpec): Opera
   const field = rootName ? schema.types.get(rootName)?.fields.get(spec.field) : undefined;
   const fits = new Map<string, ArgumentFit>();
   if (!rootName || !field) {
-    return { problems: [`${rootName ?? spec.kind}.${spec.field} does not exist`], adaptations: [], arguments: fits, selection: '' };
+    return {
+      problems: [`${rootName ?? spec.kind}.${spec.field} does not exist`],
+      adaptations: [],
+      arguments: fits,
+      selection: '',
+    };
   }
   const where = `${rootName}.${spec.field}`;
   for (const argument of spec.arguments) {
@@ -190,9 +212,13 @@ export function fitOperation(schema: UpstreamSchema, spec: OperationSpec): Opera
     fits.set(argument.variable, fit);
     const upstreamType = field.args.get(argument.name);
     if (fit.ok && argument.kind === 'value' && upstreamType && !PLAIN_TYPES.has(printTypeRef(upstreamType))) {
-      fitter.adaptations.push(`${spec.field}(${argument.name}) takes ${printTypeRef(upstreamType)}: documents declare $${argument.variable}: ${printTypeRef(upstreamType)}`);
+      fitter.adaptations.push(
+        `${spec.field}(${argument.name}) takes ${printTypeRef(upstreamType)}: documents declare $${argument.variable}: ${printTypeRef(upstreamType)}`,
+      );
     } else if (fit.ok && argument.kind === 'filter' && upstreamType) {
-      fitter.adaptations.push(`${spec.field} filters by ${argument.variable} as ${filterShape(schema, upstreamType, argument.variable)}`);
+      fitter.adaptations.push(
+        `${spec.field} filters by ${argument.variable} as ${filterShape(schema, upstreamType, argument.variable)}`,
+      );
     } else if (!fit.ok && argument.kind === 'value' && argument.droppable) {
       fitter.adaptations.push(`${fit.reason}: it is not sent, and pages are as long as the upstream makes them`);
     } else if (!fit.ok) {
@@ -201,7 +227,8 @@ export function fitOperation(schema: UpstreamSchema, spec: OperationSpec): Opera
   }
   const supplied = new Set(spec.arguments.map((argument) => argument.name));
   const unknownRequired = field.requiredArgs.filter((name) => !supplied.has(name));
-  if (unknownRequired.length) fitter.problems.push(`${where} needs arguments the proxy does not have (${unknownRequired.join(', ')})`);
+  if (unknownRequired.length)
+    fitter.problems.push(`${where} needs arguments the proxy does not have (${unknownRequired.join(', ')})`);
   const selection = fitter.selection(namedType(field.type), spec.fields, undefined);
   if (!selection && fitter.problems.length === 0) fitter.problems.push(`${where} lacks fields it needs`);
   return {

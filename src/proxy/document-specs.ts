@@ -46,8 +46,17 @@ const CAMPAIGN: readonly FieldSpec[] = [
       { name: 'title', required: true },
       { name: 'subtitle' },
       { name: 'description' },
-      ...IMAGE_WIDTHS.map((width) => ({ name: 'featuredImage', alias: `img${width}`, args: { width }, fields: [{ name: 'url', required: true }] })),
-      { name: 'objective', fields: [{ name: '__typename', required: true }], fragments: { CouponObjective: [{ name: 'price' }] } },
+      ...IMAGE_WIDTHS.map((width) => ({
+        name: 'featuredImage',
+        alias: `img${width}`,
+        args: { width },
+        fields: [{ name: 'url', required: true }],
+      })),
+      {
+        name: 'objective',
+        fields: [{ name: '__typename', required: true }],
+        fragments: { CouponObjective: [{ name: 'price' }] },
+      },
     ],
   },
 ];
@@ -66,7 +75,10 @@ const BUSINESS_ACCOUNT: readonly FieldSpec[] = [
   { name: 'customProperties', fields: [{ name: 'key', required: true }, { name: 'value' }] },
 ];
 
-const page = (items: readonly FieldSpec[]): FieldSpec[] => [{ name: 'items', required: true, fields: items }, { name: 'nextToken' }];
+const page = (items: readonly FieldSpec[]): FieldSpec[] => [
+  { name: 'items', required: true, fields: items },
+  { name: 'nextToken' },
+];
 
 const paging: ArgumentSpec[] = [
   { kind: 'value', name: 'limit', variable: 'limit', scalar: 'int', droppable: true },

@@ -22,7 +22,9 @@ export interface DocumentRequest {
 
 /** The built-in operation a call runs, unless a host replaced it with its own document. */
 export function builtInSpec(call: Pick<OperationCall, 'name' | 'operation'>): OperationSpec | undefined {
-  return Object.hasOwn(BUILT_IN_OPERATIONS, call.name) && BUILT_IN_OPERATIONS[call.name] === call.operation ? OPERATION_SPECS[call.name] : undefined;
+  return Object.hasOwn(BUILT_IN_OPERATIONS, call.name) && BUILT_IN_OPERATIONS[call.name] === call.operation
+    ? OPERATION_SPECS[call.name]
+    : undefined;
 }
 
 const fitsBySchema = new WeakMap<UpstreamSchema, Map<string, OperationFit>>();
@@ -40,7 +42,11 @@ export function fitFor(name: string, spec: OperationSpec, schema: UpstreamSchema
 /** The request for a built-in operation, or a ProxyError when the upstream cannot serve this call. */
 export function buildRequest(call: OperationCall, spec: OperationSpec, fit: OperationFit): DocumentRequest {
   if (fit.problems.length) {
-    throw new ProxyError(502, 'upstream_schema_mismatch', `The Marketing API cannot serve ${call.name}: ${fit.problems.join('; ')}.`);
+    throw new ProxyError(
+      502,
+      'upstream_schema_mismatch',
+      `The Marketing API cannot serve ${call.name}: ${fit.problems.join('; ')}.`,
+    );
   }
   const declarations: string[] = [];
   const args: string[] = [];
@@ -51,7 +57,11 @@ export function buildRequest(call: OperationCall, spec: OperationSpec, fit: Oper
     const argumentFit = fit.arguments.get(argument.variable)!;
     if (!argumentFit.ok && argument.kind === 'value' && argument.droppable) continue;
     if (!argumentFit.ok) {
-      throw new ProxyError(400, 'unsupported_variable', `The Marketing API behind this proxy cannot honour "${argument.variable}": ${argumentFit.reason}.`);
+      throw new ProxyError(
+        400,
+        'unsupported_variable',
+        `The Marketing API behind this proxy cannot honour "${argument.variable}": ${argumentFit.reason}.`,
+      );
     }
     if (argumentFit.declaration) declarations.push(argumentFit.declaration);
     args.push(argumentFit.argument(given));

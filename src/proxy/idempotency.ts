@@ -40,7 +40,11 @@ export function idempotencyKeyOf(request: Request): string | undefined {
   const key = request.headers.get('idempotency-key');
   if (key === null) return undefined;
   if (!KEY_FORMAT.test(key)) {
-    throw new ProxyError(400, 'bad_request', 'Idempotency-Key must be 1 to 128 printable ASCII characters without spaces.');
+    throw new ProxyError(
+      400,
+      'bad_request',
+      'Idempotency-Key must be 1 to 128 printable ASCII characters without spaces.',
+    );
   }
   return key;
 }
@@ -114,7 +118,11 @@ export class IdempotencyKeys {
         return { outcome: await this.executeHoldingLock(storeKey, fingerprint, execute, shouldRelease), ran: true };
       }
       if (Date.now() > deadline) {
-        throw new ProxyError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry later.');
+        throw new ProxyError(
+          409,
+          'idempotency_key_in_use',
+          'A request with this Idempotency-Key is still running; retry later.',
+        );
       }
       await sleep(POLL_INTERVAL_MS);
     }
@@ -144,7 +152,11 @@ export class IdempotencyKeys {
     // invite the retry that mints a second one.
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        await this.store.set(storeKey, done, outcome.status >= 400 && outcome.status < 500 ? REFUSAL_RECORD_TTL_MS : IDEMPOTENCY_RECORD_TTL_MS);
+        await this.store.set(
+          storeKey,
+          done,
+          outcome.status >= 400 && outcome.status < 500 ? REFUSAL_RECORD_TTL_MS : IDEMPOTENCY_RECORD_TTL_MS,
+        );
         break;
       } catch {
         if (attempt === 0) await sleep(POLL_INTERVAL_MS);

@@ -16,11 +16,25 @@ import { PageCursors } from './cursor.ts';
 import { UpstreamDocuments } from './documents.ts';
 import { BUILT_IN_OPERATIONS, canonicalVariables, type PersistedOperation, type Variables } from './operations.ts';
 import { resolvePageFill, type PageFillLimits } from './pages.ts';
-import { checkRateLimitRule, consumeRateLimit, DEFAULT_RATE_LIMITS, rateLimitAddress, type RateLimits } from './rate-limit.ts';
+import {
+  checkRateLimitRule,
+  consumeRateLimit,
+  DEFAULT_RATE_LIMITS,
+  rateLimitAddress,
+  type RateLimits,
+} from './rate-limit.ts';
 import { readOperationCall, type OperationCall } from './request.ts';
 import { SigninChecker } from './signin.ts';
 import { createMemoryStore, type ProxyStore } from './store.ts';
-import { callUpstream, fetchField, fetchTransport, UpstreamError, withoutKey, type UpstreamSettings, type UpstreamTransport } from './upstream.ts';
+import {
+  callUpstream,
+  fetchField,
+  fetchTransport,
+  UpstreamError,
+  withoutKey,
+  type UpstreamSettings,
+  type UpstreamTransport,
+} from './upstream.ts';
 import { UPSTREAM_KEY_REFUSED } from './upstream-errors.ts';
 import { createSchemaCache, INTROSPECTION_QUERY, type IntrospectionOption } from './upstream-schema.ts';
 import { connectionAddress, createOnFirstRequest, waitUntilOf, type RuntimeContext } from './runtime.ts';
@@ -37,12 +51,16 @@ export { DEFAULT_PAGE_FILL, type PageFillLimits } from './pages.ts';
 export { isSchemaMismatch } from './documents.ts';
 export { UPSTREAM_KEY_REFUSED, UPSTREAM_SCHEMA_MISMATCH, UPSTREAM_THROTTLED } from './upstream-errors.ts';
 export { cloudflareClientAddress, type RequestContext, type RuntimeContext } from './runtime.ts';
-export { verifyShopper, createShopperVerifier, ShopperVerificationError, type VerifyShopperOptions } from './verify-shopper.ts';
+export {
+  verifyShopper,
+  createShopperVerifier,
+  ShopperVerificationError,
+  type VerifyShopperOptions,
+} from './verify-shopper.ts';
 export { ID_TOKEN_HEADER, type ShopperTokens, type VerifiedShopper, type ShopperVerificationCode } from './signin.ts';
 
 /** Default upstream timeout: a coupon widget should answer or fail within seconds. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
-
 
 /** One line of the access log: no secrets, no tokens, no variables. */
 export interface AccessLogEntry {
@@ -166,9 +184,16 @@ function httpUrl(value: unknown, name: string): string {
 function resolveOperations(extra: Record<string, PersistedOperation> = {}): Record<string, PersistedOperation> {
   const operations: Record<string, PersistedOperation> = Object.assign(Object.create(null), BUILT_IN_OPERATIONS);
   for (const [name, operation] of Object.entries(extra)) {
-    if (!OPERATION_NAME.test(name)) throw new TypeError(`createMarketingProxy: operation name "${name}" must be a GraphQL name.`);
-    if ((operation.kind !== 'query' && operation.kind !== 'mutation') || !operation.document || typeof operation.variables !== 'object') {
-      throw new TypeError(`createMarketingProxy: operation "${name}" needs kind 'query' | 'mutation', a document and its variables.`);
+    if (!OPERATION_NAME.test(name))
+      throw new TypeError(`createMarketingProxy: operation name "${name}" must be a GraphQL name.`);
+    if (
+      (operation.kind !== 'query' && operation.kind !== 'mutation') ||
+      !operation.document ||
+      typeof operation.variables !== 'object'
+    ) {
+      throw new TypeError(
+        `createMarketingProxy: operation "${name}" needs kind 'query' | 'mutation', a document and its variables.`,
+      );
     }
     operations[name] = operation;
   }
@@ -179,7 +204,9 @@ function resolveCache(cache: MarketingProxyOptions['cache']): CacheSettings | un
   if (cache === false) return undefined;
   const settings = { ...DEFAULT_CACHE, ...cache };
   if (!(settings.ttlSeconds > 0) || !(settings.staleWhileRevalidateSeconds >= 0)) {
-    throw new TypeError('createMarketingProxy: cache.ttlSeconds must be > 0 and staleWhileRevalidateSeconds ≥ 0 (or cache: false).');
+    throw new TypeError(
+      'createMarketingProxy: cache.ttlSeconds must be > 0 and staleWhileRevalidateSeconds ≥ 0 (or cache: false).',
+    );
   }
   return settings;
 }
@@ -190,7 +217,9 @@ const writeJsonLine = (entry: AccessLogEntry) => console.log(JSON.stringify(entr
  * Pass a function returning the options to create the proxy on its first request instead: for hosts
  * whose settings exist only at run time (a Next.js build loads route modules without the key).
  */
-export function createMarketingProxy(settings: MarketingProxyOptions | (() => MarketingProxyOptions)): MarketingProxyHandler {
+export function createMarketingProxy(
+  settings: MarketingProxyOptions | (() => MarketingProxyOptions),
+): MarketingProxyHandler {
   if (typeof settings === 'function') return createOnFirstRequest(() => createMarketingProxy(settings()));
   const options = settings;
   if (!options || typeof options !== 'object') throw new TypeError('createMarketingProxy: options are required.');
@@ -198,7 +227,8 @@ export function createMarketingProxy(settings: MarketingProxyOptions | (() => Ma
     throw new TypeError('createMarketingProxy: "apiKey" (the Marketing API key) is required.');
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError('createMarketingProxy: "timeoutMs" must be a positive number.');
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new TypeError('createMarketingProxy: "timeoutMs" must be a positive number.');
   const apiKey = options.apiKey;
   const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
   const transport = options.transport ?? fetchTransport(fetchImpl);
@@ -222,32 +252,56 @@ export function createMarketingProxy(settings: MarketingProxyOptions | (() => Ma
   checkRateLimitRule('queryMisses', rateLimits.queryMisses);
   const signinCampaigns = signinCampaignsOf(options.requireSignin);
   if (signinCampaigns && !options.connectUrl) {
-    throw new TypeError('createMarketingProxy: "requireSignin" needs "connectUrl" (the Connect authority) to check tokens.');
+    throw new TypeError(
+      'createMarketingProxy: "requireSignin" needs "connectUrl" (the Connect authority) to check tokens.',
+    );
   }
   if (signinCampaigns && (typeof options.clientId !== 'string' || options.clientId.trim() === '')) {
-    throw new TypeError('createMarketingProxy: "requireSignin" needs "clientId" (your app id at Connect): without it a token issued to any app would do.');
+    throw new TypeError(
+      'createMarketingProxy: "requireSignin" needs "clientId" (your app id at Connect): without it a token issued to any app would do.',
+    );
   }
   const signin = signinCampaigns
-    ? new SigninChecker({ connectUrl: httpUrl(options.connectUrl, 'connectUrl'), clientId: options.clientId!, timeoutMs, fetch: fetchImpl, store })
+    ? new SigninChecker({
+        connectUrl: httpUrl(options.connectUrl, 'connectUrl'),
+        clientId: options.clientId!,
+        timeoutMs,
+        fetch: fetchImpl,
+        store,
+      })
     : undefined;
   /** Whether this call must come from a signed-in shopper: every mutation, or those for a listed campaign. */
   const needsSignin = (call: OperationCall): boolean =>
-    signinCampaigns === 'all' || (signinCampaigns !== undefined && signinCampaigns.has(comparableId(String(call.variables.campaignId ?? ''))));
+    signinCampaigns === 'all' ||
+    (signinCampaigns !== undefined && signinCampaigns.has(comparableId(String(call.variables.campaignId ?? ''))));
   const idempotency = new IdempotencyKeys(store, timeoutMs * 2 + 5_000);
-  const documents = new UpstreamDocuments(createSchemaCache(options.introspection, () => callUpstream(upstream, INTROSPECTION_QUERY, {}, true), (outcome) =>
-    log({
-      ...baseEntry('SCHEMA'),
-      ...(outcome.kind === 'schema'
-        ? { detail: 'The Marketing API schema was read: documents fit it again.' }
-        : { error: 'introspection_unavailable', detail: `No upstream schema (${scrub(outcome.reason, [apiKey])}): documents carry literal values.` }),
-    }),
-  ));
-  const builtIns = new BuiltInOperations(new PageCursors(options.cursorSecret || apiKey), resolvePageFill(options.pageFill));
+  const documents = new UpstreamDocuments(
+    createSchemaCache(
+      options.introspection,
+      () => callUpstream(upstream, INTROSPECTION_QUERY, {}, true),
+      (outcome) =>
+        log({
+          ...baseEntry('SCHEMA'),
+          ...(outcome.kind === 'schema'
+            ? { detail: 'The Marketing API schema was read: documents fit it again.' }
+            : {
+                error: 'introspection_unavailable',
+                detail: `No upstream schema (${scrub(outcome.reason, [apiKey])}): documents carry literal values.`,
+              }),
+        }),
+    ),
+  );
+  const builtIns = new BuiltInOperations(
+    new PageCursors(options.cursorSecret || apiKey),
+    resolvePageFill(options.pageFill),
+  );
   /** A built-in operation, and not a host's operation of the same name: its answers are normalized. */
   const isBuiltIn = (call: OperationCall) => BUILT_IN_OPERATIONS[call.name] === call.operation;
   /** The one way a built-in operation's request goes upstream, with these variables (its document: documents.ts). */
   const sendBuiltIn = (call: OperationCall, retry: boolean) => (variables: Variables) =>
-    documents.attempt({ ...call, variables }, (request) => fetchField(upstream, request.query, request.variables, retry, call.name));
+    documents.attempt({ ...call, variables }, (request) =>
+      fetchField(upstream, request.query, request.variables, retry, call.name),
+    );
   /** Puts a built-in answer's counts in the access log and returns its body. */
   const served = (answer: BuiltInAnswer, entry: AccessLogEntry): string => {
     entry.upstreamCalls = answer.upstreamCalls;
@@ -290,7 +344,13 @@ export function createMarketingProxy(settings: MarketingProxyOptions | (() => Ma
     return address ? rateLimitAddress(address) : 'unknown';
   }
 
-  async function query(call: OperationCall, cors: Record<string, string>, entry: AccessLogEntry, address: string, context: RuntimeContext): Promise<Response> {
+  async function query(
+    call: OperationCall,
+    cors: Record<string, string>,
+    entry: AccessLogEntry,
+    address: string,
+    context: RuntimeContext,
+  ): Promise<Response> {
     const load = isBuiltIn(call)
       ? async () => served(await builtIns.query(call.name, call.variables, sendBuiltIn(call, true)), entry)
       : () => documents.attempt(call, (request) => callUpstream(upstream, request.query, request.variables, true));
@@ -301,7 +361,8 @@ export function createMarketingProxy(settings: MarketingProxyOptions | (() => Ma
         if (error instanceof ProxyError && error.status === 429) throw error;
         log({ ...baseEntry('RATE_LIMIT'), status: 0, error: errorCode(error) });
       });
-    if (!cache) return countMiss().then(async () => jsonResponse(200, await load(), { 'cache-control': NO_STORE, ...cors }));
+    if (!cache)
+      return countMiss().then(async () => jsonResponse(200, await load(), { 'cache-control': NO_STORE, ...cors }));
     const { body, state } = await cache.get(`${call.name}:${canonicalVariables(call.variables)}`, load, {
       beforeMiss: countMiss,
       waitUntil: waitUntilOf(context),
@@ -356,7 +417,9 @@ export function createMarketingProxy(settings: MarketingProxyOptions | (() => Ma
         `${call.name}:${canonicalVariables(call.variables)}`,
         mint,
         // Freed when nothing happened upstream and a retry may succeed; definite answers (404, 422) are kept.
-        (error) => (error instanceof ProxyError && error.status === 429) || (error instanceof UpstreamError && !error.mayHaveRun && error.status >= 429),
+        (error) =>
+          (error instanceof ProxyError && error.status === 429) ||
+          (error instanceof UpstreamError && !error.mayHaveRun && error.status >= 429),
       );
       outcome = result;
       if (result.replayed) {
@@ -388,13 +451,21 @@ export function createMarketingProxy(settings: MarketingProxyOptions | (() => Ma
       }
     } catch (error) {
       const known =
-        error instanceof ProxyError ? error : new ProxyError(500, 'internal_error', 'The Marketing proxy failed to handle the request.');
-      if (!(error instanceof ProxyError)) entry.detail = scrub(error instanceof Error ? error.message : String(error), [apiKey]);
+        error instanceof ProxyError
+          ? error
+          : new ProxyError(500, 'internal_error', 'The Marketing proxy failed to handle the request.');
+      if (!(error instanceof ProxyError))
+        entry.detail = scrub(error instanceof Error ? error.message : String(error), [apiKey]);
       else noteCause(entry, error);
       entry.error = known.code;
       if (known.code === UPSTREAM_KEY_REFUSED) {
         // Not the shopper's problem: the merchant's configuration. Said once more, as a problem to fix.
-        log({ ...baseEntry('CONFIG'), status: known.status, error: known.code, detail: 'The Marketing API refused MARKETING_API_KEY: fix the proxy configuration.' });
+        log({
+          ...baseEntry('CONFIG'),
+          status: known.status,
+          error: known.code,
+          detail: 'The Marketing API refused MARKETING_API_KEY: fix the proxy configuration.',
+        });
       }
       response = errorResponse(known, cors);
     }

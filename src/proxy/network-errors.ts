@@ -27,7 +27,8 @@ export function connectionNeverOpened(error: unknown): boolean | undefined {
   let cause: unknown = error;
   for (let depth = 0; depth < MAX_DEPTH && cause instanceof Error; depth += 1) {
     // Node tries each address of a name in turn: never opened only if no attempt was.
-    if (cause instanceof AggregateError && cause.errors.length > 0) return cause.errors.every((each) => connectionNeverOpened(each) === true);
+    if (cause instanceof AggregateError && cause.errors.length > 0)
+      return cause.errors.every((each) => connectionNeverOpened(each) === true);
     const { code, message } = cause as Described;
     if ((typeof code === 'string' && CONNECT_CODES.has(code)) || CONNECT_WORDS.test(message)) return true;
     if (typeof code === 'string' || cause.cause !== undefined) saidSomething = true;
@@ -46,7 +47,9 @@ export function describeNetworkError(error: unknown): string {
       break;
     }
     const { code } = cause as Described;
-    parts.push(`${cause.name}: ${cause.message}${typeof code === 'string' && !cause.message.includes(code) ? ` (${code})` : ''}`);
+    parts.push(
+      `${cause.name}: ${cause.message}${typeof code === 'string' && !cause.message.includes(code) ? ` (${code})` : ''}`,
+    );
     cause = cause.cause;
   }
   return parts.join(' ← ');

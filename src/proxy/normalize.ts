@@ -73,7 +73,11 @@ export function normalizeCampaign(value: unknown): Json | undefined {
 function addressOf(value: unknown): Json | null {
   const address = objectOrUndefined(value);
   if (!address) return null;
-  const normalized = { streetAddress: text(address.streetAddress), postalCode: text(address.postalCode), city: text(address.city) };
+  const normalized = {
+    streetAddress: text(address.streetAddress),
+    postalCode: text(address.postalCode),
+    city: text(address.city),
+  };
   return normalized.streetAddress || normalized.postalCode || normalized.city ? normalized : null;
 }
 
@@ -113,7 +117,10 @@ export function normalizeBusinessAccount(value: unknown): Json | undefined {
 }
 
 /** The items of one upstream page that the widgets can use, in order, and how many were dropped. */
-export function usableItems(items: readonly unknown[], normalizeItem: (value: unknown) => Json | undefined): { items: Json[]; dropped: number } {
+export function usableItems(
+  items: readonly unknown[],
+  normalizeItem: (value: unknown) => Json | undefined,
+): { items: Json[]; dropped: number } {
   const usable: Json[] = [];
   for (const item of items) {
     const normalized = normalizeItem(item);

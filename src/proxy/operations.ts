@@ -116,7 +116,8 @@ export function validateVariables(operation: PersistedOperation, input: unknown)
       }
       case 'int':
         if (typeof value !== 'number' || !Number.isInteger(value)) invalid(`Variable "${name}" must be an integer.`);
-        if (value < rule.min || value > rule.max) invalid(`Variable "${name}" must be between ${rule.min} and ${rule.max}.`);
+        if (value < rule.min || value > rule.max)
+          invalid(`Variable "${name}" must be between ${rule.min} and ${rule.max}.`);
         break;
       case 'boolean':
         if (typeof value !== 'boolean') invalid(`Variable "${name}" must be a boolean.`);
@@ -133,5 +134,9 @@ export function documentFor(operation: PersistedOperation, variables: Variables)
 
 /** A stable text for the variables (sorted names), for cache and idempotency keys. */
 export function canonicalVariables(variables: Variables): string {
-  return JSON.stringify(Object.keys(variables).sort().map((name) => [name, variables[name]]));
+  return JSON.stringify(
+    Object.keys(variables)
+      .sort()
+      .map((name) => [name, variables[name]]),
+  );
 }

@@ -28,7 +28,9 @@ export function resolvePageFill(overrides: Partial<PageFillLimits> = {}): PageFi
   const limits = { ...DEFAULT_PAGE_FILL, ...overrides };
   const whole = (value: number, min: number) => Number.isSafeInteger(value) && value >= min;
   if (!whole(limits.maxUpstreamCalls, 1) || !whole(limits.maxUpstreamLimit, 1) || !(limits.maxMillis >= 0)) {
-    throw new TypeError('createMarketingProxy: pageFill needs maxUpstreamCalls and maxUpstreamLimit ≥ 1 and maxMillis ≥ 0.');
+    throw new TypeError(
+      'createMarketingProxy: pageFill needs maxUpstreamCalls and maxUpstreamLimit ≥ 1 and maxMillis ≥ 0.',
+    );
   }
   return limits;
 }
@@ -63,7 +65,13 @@ export interface PageFillRequest<T> {
 }
 
 /** The `limit` for the next upstream read, from the density of usable items seen so far. */
-function nextLimit(target: number, remaining: number, rowsAsked: number, found: number, limits: PageFillLimits): number {
+function nextLimit(
+  target: number,
+  remaining: number,
+  rowsAsked: number,
+  found: number,
+  limits: PageFillLimits,
+): number {
   const wanted = remaining > 0 ? remaining : target;
   const estimate = found === 0 ? limits.maxUpstreamLimit : Math.ceil((wanted * rowsAsked * HEADROOM) / found);
   return Math.min(limits.maxUpstreamLimit, Math.max(target, estimate));
@@ -107,7 +115,11 @@ export async function fillPage<T>(request: PageFillRequest<T>): Promise<FilledPa
       result.items.push(item);
     }
     if (page.nextToken === null) return result;
-    position = { token: page.nextToken, limit: nextLimit(target, target - result.items.length, rowsAsked, found, limits), skip: 0 };
+    position = {
+      token: page.nextToken,
+      limit: nextLimit(target, target - result.items.length, rowsAsked, found, limits),
+      skip: 0,
+    };
     const outOfBudget = result.upstreamCalls >= limits.maxUpstreamCalls || now() - startedAt >= limits.maxMillis;
     if (result.items.length === target || outOfBudget) {
       result.next = position;

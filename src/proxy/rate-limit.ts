@@ -38,12 +38,19 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
 export function checkRateLimitRule(name: string, rule: RateLimitRule | false | undefined): void {
   if (rule === false || rule === undefined) return;
   if (!Number.isInteger(rule.limit) || rule.limit < 1 || !(rule.windowSeconds > 0)) {
-    throw new TypeError(`createMarketingProxy: rateLimits.${name} needs an integer "limit" ≥ 1 and "windowSeconds" > 0, or false.`);
+    throw new TypeError(
+      `createMarketingProxy: rateLimits.${name} needs an integer "limit" ≥ 1 and "windowSeconds" > 0, or false.`,
+    );
   }
 }
 
 /** Counts one request against the rule; throws 429 `rate_limited` with `Retry-After` beyond the limit. */
-export async function consumeRateLimit(store: ProxyStore, key: string, rule: RateLimitRule | false, what = 'coupon requests'): Promise<void> {
+export async function consumeRateLimit(
+  store: ProxyStore,
+  key: string,
+  rule: RateLimitRule | false,
+  what = 'coupon requests',
+): Promise<void> {
   if (rule === false) return;
   const { count, resetMs } = await store.increment(`rate:${key}`, rule.windowSeconds * 1000);
   if (count > rule.limit) {
@@ -95,11 +102,17 @@ export function rateLimitAddress(address: string): string {
   else if (/^[\d.]+:\d{1,5}$/.test(text)) text = text.slice(0, text.indexOf(':'));
   const zone = text.indexOf('%');
   if (zone >= 0) text = text.slice(0, zone);
-  if (IPV4.test(text)) return text.split('.').every((byte) => Number(byte) <= 255) ? text.split('.').map(Number).join('.') : UNPARSABLE_ADDRESS;
+  if (IPV4.test(text))
+    return text.split('.').every((byte) => Number(byte) <= 255)
+      ? text.split('.').map(Number).join('.')
+      : UNPARSABLE_ADDRESS;
   const groups = text.includes(':') ? ipv6Groups(text) : undefined;
   if (!groups) return UNPARSABLE_ADDRESS;
   if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
     return `${groups[6]! >> 8}.${groups[6]! & 255}.${groups[7]! >> 8}.${groups[7]! & 255}`;
   }
-  return `${groups.slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(':')}::/64`;
 }

@@ -32,7 +32,9 @@ return { count, ttl }`;
 const ERROR_REPORT_INTERVAL_MS = 10_000;
 
 function unavailable(): ProxyError {
-  return new ProxyError(503, 'store_unavailable', 'The proxy cannot reach its shared store; try again shortly.', { 'retry-after': '5' });
+  return new ProxyError(503, 'store_unavailable', 'The proxy cannot reach its shared store; try again shortly.', {
+    'retry-after': '5',
+  });
 }
 
 function checkUrl(value: string): void {
@@ -51,7 +53,8 @@ export function createRedisStore(options: RedisStoreOptions): ProxyStore & { clo
   checkUrl(options.url);
   const prefix = options.keyPrefix ?? 'loyalty-proxy:';
   const connectWaitMs = options.connectWaitMs ?? 2000;
-  const report = options.onError ?? ((error: Error) => process.stderr.write(`loyalty-proxy: redis: ${error.message}\n`));
+  const report =
+    options.onError ?? ((error: Error) => process.stderr.write(`loyalty-proxy: redis: ${error.message}\n`));
   let lastReport = 0;
   const onError = (error: Error) => {
     if (Date.now() - lastReport < ERROR_REPORT_INTERVAL_MS) return;
@@ -110,7 +113,9 @@ export function createRedisStore(options: RedisStoreOptions): ProxyStore & { clo
       await run((redis) => redis.set(prefix + key, value, { expiration: px(ttlMs) }));
     },
     async add(key, value, ttlMs) {
-      return (await run((redis) => redis.set(prefix + key, value, { condition: 'NX', expiration: px(ttlMs) }))) === 'OK';
+      return (
+        (await run((redis) => redis.set(prefix + key, value, { condition: 'NX', expiration: px(ttlMs) }))) === 'OK'
+      );
     },
     async delete(key) {
       await run((redis) => redis.del(prefix + key));

@@ -14,7 +14,8 @@ export interface OperationCall {
   variables: Variables;
 }
 
-const tooLarge = () => new ProxyError(413, 'payload_too_large', `The request body must be at most ${MAX_BODY_BYTES} bytes.`);
+const tooLarge = () =>
+  new ProxyError(413, 'payload_too_large', `The request body must be at most ${MAX_BODY_BYTES} bytes.`);
 
 function isJsonContentType(header: string | null): boolean {
   if (!header) return false;
@@ -57,14 +58,18 @@ async function readLimitedBody(request: Request, timeoutMs: number): Promise<Uin
   const declared = request.headers.get('content-length');
   if (declared !== null) {
     const length = Number(declared);
-    if (!Number.isSafeInteger(length) || length < 0) throw new ProxyError(400, 'bad_request', 'Invalid Content-Length.');
+    if (!Number.isSafeInteger(length) || length < 0)
+      throw new ProxyError(400, 'bad_request', 'Invalid Content-Length.');
     if (length > MAX_BODY_BYTES) throw tooLarge();
   }
   let timer: ReturnType<typeof setTimeout> | undefined;
   const reading = readBody(request, declared !== null);
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new ProxyError(408, 'request_timeout', 'The request body did not arrive in time.', { connection: 'close' })),
+      () =>
+        reject(
+          new ProxyError(408, 'request_timeout', 'The request body did not arrive in time.', { connection: 'close' }),
+        ),
       timeoutMs,
     );
   });
@@ -107,18 +112,31 @@ export async function readOperationCall(
   }
   const body = parsed as Record<string, unknown>;
   if ('query' in body) {
-    throw new ProxyError(400, 'bad_request', 'GraphQL documents are not accepted; send a named "operation" and its "variables".');
+    throw new ProxyError(
+      400,
+      'bad_request',
+      'GraphQL documents are not accepted; send a named "operation" and its "variables".',
+    );
   }
   for (const field of Object.keys(body)) {
     if (field !== 'operation' && field !== 'variables') {
-      throw new ProxyError(400, 'bad_request', `Unknown field "${field.slice(0, 64)}"; send only "operation" and "variables".`);
+      throw new ProxyError(
+        400,
+        'bad_request',
+        `Unknown field "${field.slice(0, 64)}"; send only "operation" and "variables".`,
+      );
     }
   }
   const name = body.operation;
-  if (typeof name !== 'string') throw new ProxyError(400, 'bad_request', '"operation" must be the name of an operation.');
+  if (typeof name !== 'string')
+    throw new ProxyError(400, 'bad_request', '"operation" must be the name of an operation.');
   const operation = Object.hasOwn(operations, name) ? operations[name] : undefined;
   if (!operation) {
-    throw new ProxyError(400, 'unknown_operation', `Unknown operation "${name.slice(0, 64)}"; known: ${Object.keys(operations).join(', ')}.`);
+    throw new ProxyError(
+      400,
+      'unknown_operation',
+      `Unknown operation "${name.slice(0, 64)}"; known: ${Object.keys(operations).join(', ')}.`,
+    );
   }
   return { name, operation, variables: validateVariables(operation, body.variables) };
 }

@@ -45,7 +45,8 @@ export function connectionAddress(request: Request, context: RuntimeContext | un
 
 /** The runtime's way to keep background work alive past the response, if it has one. */
 export function waitUntilOf(context: RuntimeContext | undefined): ((work: Promise<unknown>) => void) | undefined {
-  if (!context || typeof context !== 'object' || !('waitUntil' in context) || typeof context.waitUntil !== 'function') return undefined;
+  if (!context || typeof context !== 'object' || !('waitUntil' in context) || typeof context.waitUntil !== 'function')
+    return undefined;
   const { waitUntil } = context as Required<Pick<RequestContext, 'waitUntil'>>;
   return (work) => waitUntil.call(context, work);
 }

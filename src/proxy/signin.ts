@@ -10,7 +10,13 @@
  * ones until the token expires (at most an hour), refused ones for a minute. Discovery and the keys
  * are cached; an unknown `kid` refetches the keys (rotation), at most once per 30 s.
  */
-import { checkDiscovery, ProviderKeys, verifyIdToken, type CheckedDiscovery, type VerifiedIdToken } from '../connect/id-token.ts';
+import {
+  checkDiscovery,
+  ProviderKeys,
+  verifyIdToken,
+  type CheckedDiscovery,
+  type VerifiedIdToken,
+} from '../connect/id-token.ts';
 import { SignInError } from '../connect/errors.ts';
 import { sha256Hex } from './digest.ts';
 import { ProxyError } from './errors.ts';
@@ -45,7 +51,11 @@ export class ShopperVerificationError extends ProxyError {
   constructor(code: ShopperVerificationCode, message: string) {
     const status = code === 'connect_unavailable' ? 502 : 401;
     const challenge: Record<string, string> =
-      code === 'connect_unavailable' ? {} : { 'www-authenticate': `Bearer realm="loyalty-proxy"${code === 'invalid_token' ? ', error="invalid_token"' : ''}` };
+      code === 'connect_unavailable'
+        ? {}
+        : {
+            'www-authenticate': `Bearer realm="loyalty-proxy"${code === 'invalid_token' ? ', error="invalid_token"' : ''}`,
+          };
     super(status, code, message, challenge);
     this.name = 'ShopperVerificationError';
   }
@@ -81,13 +91,16 @@ const unavailable = (message: string) => new ShopperVerificationError('connect_u
 function reportedLifetimeMs(profile: Record<string, unknown>, now: number): number | undefined {
   if (typeof profile.exp === 'number') return profile.exp * 1000 - now;
   if (typeof profile.expires_in === 'number') return profile.expires_in * 1000;
-  if (typeof profile.expires_in === 'string' && /^\d+$/.test(profile.expires_in)) return Number(profile.expires_in) * 1000;
+  if (typeof profile.expires_in === 'string' && /^\d+$/.test(profile.expires_in))
+    return Number(profile.expires_in) * 1000;
   return undefined;
 }
 
 function checkToken(value: unknown, maxLength: number, name: string): string {
-  if (value === undefined || value === null || value === '') throw new ShopperVerificationError('signin_required', `The ${name} is missing: sign in first.`);
-  if (typeof value !== 'string' || value.length > maxLength || !TOKEN_CHARACTERS.test(value)) throw refused(`The ${name} is malformed.`);
+  if (value === undefined || value === null || value === '')
+    throw new ShopperVerificationError('signin_required', `The ${name} is missing: sign in first.`);
+  if (typeof value !== 'string' || value.length > maxLength || !TOKEN_CHARACTERS.test(value))
+    throw refused(`The ${name} is malformed.`);
   return value;
 }
 
@@ -117,7 +130,8 @@ export class SigninChecker {
     const accessToken = /^Bearer +(\S+)$/i.exec(header.trim())?.[1];
     if (!accessToken) throw refused('The Authorization header must be "Bearer <access token>".');
     const idToken = request.headers.get(ID_TOKEN_HEADER)?.trim();
-    if (!idToken) throw refused('Send the ID token of the sign-in in the X-Loyalty-Id-Token header, beside the access token.');
+    if (!idToken)
+      throw refused('Send the ID token of the sign-in in the X-Loyalty-Id-Token header, beside the access token.');
     return this.verify({ idToken, accessToken }, beforeAsking);
   }
 
@@ -125,7 +139,10 @@ export class SigninChecker {
    * Verifies both tokens. `beforeAsking` runs only when Connect's /me must be asked (an access token
    * not seen lately), so that a flood of tokens can be rate limited before each one costs a call.
    */
-  async verify(tokens: Partial<ShopperTokens> | null | undefined, beforeAsking?: () => Promise<void>): Promise<VerifiedShopper> {
+  async verify(
+    tokens: Partial<ShopperTokens> | null | undefined,
+    beforeAsking?: () => Promise<void>,
+  ): Promise<VerifiedShopper> {
     const accessToken = checkToken(tokens?.accessToken, MAX_TOKEN_LENGTH, 'access token');
     const idToken = checkToken(tokens?.idToken, MAX_ID_TOKEN_LENGTH, 'ID token');
     const claims = await this.checkIdToken(idToken, accessToken);
@@ -137,7 +154,8 @@ export class SigninChecker {
       answer = await this.lookups.run(storeKey, () => this.askConnect(accessToken, storeKey, claims));
     }
     const kept = JSON.parse(answer) as KeptProfile;
-    if (kept.refused !== undefined || !kept.sub || !kept.loyaltyId) throw refused(kept.refused ?? 'Connect refused the access token.');
+    if (kept.refused !== undefined || !kept.sub || !kept.loyaltyId)
+      throw refused(kept.refused ?? 'Connect refused the access token.');
     if (kept.sub !== claims.sub) throw refused('The access token belongs to another shopper than the ID token.');
     const expiresAt = Math.min((claims.exp ?? 0) * 1000, kept.expiresAt ?? Number.POSITIVE_INFINITY);
     const shopper: VerifiedShopper = { sub: kept.sub, loyaltyId: kept.loyaltyId, expiresAt };
@@ -160,7 +178,9 @@ export class SigninChecker {
     } catch (error) {
       if (error instanceof ProxyError) throw error;
       if (error instanceof SignInError && error.code === 'invalid_token') throw refused(error.message);
-      throw unavailable(error instanceof SignInError ? error.message : 'Connect could not be reached to check the sign-in.');
+      throw unavailable(
+        error instanceof SignInError ? error.message : 'Connect could not be reached to check the sign-in.',
+      );
     }
   }
 
@@ -182,24 +202,37 @@ export class SigninChecker {
     const url = `${connectUrl.replace(/\/$/, '')}/.well-known/openid-configuration`;
     let metadata: unknown;
     try {
-      const response = await this.settings.fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
+      const response = await this.settings.fetch(url, {
+        headers: { accept: 'application/json' },
+        signal: AbortSignal.timeout(timeoutMs),
+        redirect: 'error',
+      });
       metadata = response.ok ? JSON.parse(await readTextLimited(response, MAX_DISCOVERY_BYTES)) : undefined;
       if (!response.ok) await response.body?.cancel().catch(() => undefined);
     } catch {
       metadata = undefined;
     }
-    if (!metadata || typeof metadata !== 'object') throw unavailable(`Connect discovery could not be read from ${url}.`);
+    if (!metadata || typeof metadata !== 'object')
+      throw unavailable(`Connect discovery could not be read from ${url}.`);
     const checked = checkDiscovery(metadata as Record<string, unknown>, connectUrl);
     const before = await previous?.catch(() => undefined);
     const keys =
       before && before.checked.jwks_uri === checked.jwks_uri
         ? before.keys
-        : new ProviderKeys(checked.jwks_uri, { fetch: this.settings.fetch, timeoutMs, unknownKeyCooldownMs: UNKNOWN_KEY_COOLDOWN_MS, maxAgeMs: DISCOVERY_TTL_MS });
+        : new ProviderKeys(checked.jwks_uri, {
+            fetch: this.settings.fetch,
+            timeoutMs,
+            unknownKeyCooldownMs: UNKNOWN_KEY_COOLDOWN_MS,
+            maxAgeMs: DISCOVERY_TTL_MS,
+          });
     return { checked, keys };
   }
 
   private async askConnect(token: string, storeKey: string, claims: VerifiedIdToken): Promise<string> {
-    const url = new URL('me', this.settings.connectUrl.endsWith('/') ? this.settings.connectUrl : `${this.settings.connectUrl}/`);
+    const url = new URL(
+      'me',
+      this.settings.connectUrl.endsWith('/') ? this.settings.connectUrl : `${this.settings.connectUrl}/`,
+    );
     url.searchParams.set('access_token', token);
     let response: Response;
     try {
@@ -231,15 +264,22 @@ export class SigninChecker {
     }
     // A profile that does not say whose it is cannot be tied to the ID token's shopper.
     const sub = typeof profile.sub === 'string' && profile.sub.length <= 256 ? profile.sub : undefined;
-    const loyaltyId = typeof profile.loyaltyId === 'string' && profile.loyaltyId.length <= 256 ? profile.loyaltyId : undefined;
+    const loyaltyId =
+      typeof profile.loyaltyId === 'string' && profile.loyaltyId.length <= 256 ? profile.loyaltyId : undefined;
     const username = typeof profile.username === 'string' ? profile.username.slice(0, 256) : undefined;
     const now = Date.now();
     const reported = reportedLifetimeMs(profile, now);
     const ttl = Math.min(reported ?? Number.POSITIVE_INFINITY, (claims.exp ?? 0) * 1000 - now, MAX_PROFILE_TTL_MS);
     if (!sub) return refusal('Connect answered /me without saying whose profile it is (sub).');
-    if (!loyaltyId) return refusal('The sign-in was made without the profile scope: Connect gives no loyalty ID for it.');
+    if (!loyaltyId)
+      return refusal('The sign-in was made without the profile scope: Connect gives no loyalty ID for it.');
     if (ttl <= 0) return refusal('The access token has expired.');
-    const answer = JSON.stringify({ sub, loyaltyId, username, ...(reported === undefined ? {} : { expiresAt: now + reported }) } satisfies KeptProfile);
+    const answer = JSON.stringify({
+      sub,
+      loyaltyId,
+      username,
+      ...(reported === undefined ? {} : { expiresAt: now + reported }),
+    } satisfies KeptProfile);
     await this.settings.store.set(storeKey, answer, ttl);
     return answer;
   }

@@ -40,13 +40,32 @@ export interface UpstreamGraphQLError {
   extensions?: { code?: unknown; errorType?: unknown } | null;
 }
 
-type Kind = 'keyRefused' | 'throttled' | 'schemaMismatch' | 'pageTokenRefused' | 'notFound' | 'noCouponObjective' | 'badUserInput' | 'other';
+type Kind =
+  | 'keyRefused'
+  | 'throttled'
+  | 'schemaMismatch'
+  | 'pageTokenRefused'
+  | 'notFound'
+  | 'noCouponObjective'
+  | 'badUserInput'
+  | 'other';
 
 /** Most telling first: when several errors come, the answer is about the first kind in this list. */
-const PRIORITY: readonly Kind[] = ['keyRefused', 'throttled', 'schemaMismatch', 'pageTokenRefused', 'notFound', 'noCouponObjective', 'badUserInput', 'other'];
+const PRIORITY: readonly Kind[] = [
+  'keyRefused',
+  'throttled',
+  'schemaMismatch',
+  'pageTokenRefused',
+  'notFound',
+  'noCouponObjective',
+  'badUserInput',
+  'other',
+];
 
-const KEY_REFUSED_TYPE = /^(UnauthorizedException|Unauthorized|AccessDeniedException|ForbiddenException|UNAUTHORIZED|UNAUTHENTICATED|FORBIDDEN)$/;
-const THROTTLED_TYPE = /TooManyRequests|Throttl|LimitExceeded|ProvisionedThroughputExceeded|TOO_MANY_REQUESTS|RATE_LIMITED/i;
+const KEY_REFUSED_TYPE =
+  /^(UnauthorizedException|Unauthorized|AccessDeniedException|ForbiddenException|UNAUTHORIZED|UNAUTHENTICATED|FORBIDDEN)$/;
+const THROTTLED_TYPE =
+  /TooManyRequests|Throttl|LimitExceeded|ProvisionedThroughputExceeded|TOO_MANY_REQUESTS|RATE_LIMITED/i;
 const SCHEMA_TYPE =
   /^(ValidationError|FieldUndefined|WrongType|UnknownType|UnknownArgument|MissingFieldArgument|InvalidSyntax|GRAPHQL_VALIDATION_FAILED|GRAPHQL_PARSE_FAILED)$/;
 const SCHEMA_MESSAGE =
@@ -60,7 +79,9 @@ const NO_COUPON_MESSAGE = /\bno coupon objective\b|\bnot a coupon campaign\b|\bh
 const BAD_INPUT_TYPE = /^(BAD_USER_INPUT|BadRequestException|InvalidInput(Exception)?)$/;
 
 function labelsOf(error: UpstreamGraphQLError): string[] {
-  return [error.errorType, error.extensions?.errorType, error.extensions?.code].filter((label): label is string => typeof label === 'string');
+  return [error.errorType, error.extensions?.errorType, error.extensions?.code].filter(
+    (label): label is string => typeof label === 'string',
+  );
 }
 
 function kindOf(error: UpstreamGraphQLError): Kind {
@@ -111,14 +132,18 @@ export function classifyFailure(answer: FailedAnswer, secrets: readonly string[]
       return error(
         502,
         UPSTREAM_KEY_REFUSED,
-        'The Marketing API refused this site\'s API key: the proxy\'s configuration (MARKETING_API_KEY) must be fixed; trying again will not help.',
+        "The Marketing API refused this site's API key: the proxy's configuration (MARKETING_API_KEY) must be fixed; trying again will not help.",
       );
     case 'throttled':
       return error(503, UPSTREAM_THROTTLED, 'The Marketing API is busy; try again shortly.', {
         'retry-after': String(retryAfterSeconds(answer.retryAfter)),
       });
     case 'schemaMismatch':
-      return error(502, UPSTREAM_SCHEMA_MISMATCH, `The Marketing API does not accept the proxy's query (its schema differs): ${upstreamMessage || 'validation failed'}`);
+      return error(
+        502,
+        UPSTREAM_SCHEMA_MISMATCH,
+        `The Marketing API does not accept the proxy's query (its schema differs): ${upstreamMessage || 'validation failed'}`,
+      );
     case 'pageTokenRefused':
       // The proxy's cursor was sound, the upstream's token in it is no longer: the browser starts over.
       return error(400, 'invalid_cursor', 'This nextToken has expired; start again from the first page.');
@@ -129,6 +154,10 @@ export function classifyFailure(answer: FailedAnswer, secrets: readonly string[]
     case 'badUserInput':
       return error(400, 'bad_user_input', upstreamMessage || 'The Marketing API refused the input.');
     default:
-      return error(502, 'upstream_error', upstreamMessage || `The Marketing API reported an error (HTTP ${httpStatus}).`);
+      return error(
+        502,
+        'upstream_error',
+        upstreamMessage || `The Marketing API reported an error (HTTP ${httpStatus}).`,
+      );
   }
 }

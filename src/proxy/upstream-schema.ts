@@ -47,7 +47,9 @@ const NAME = /^[_A-Za-z][_0-9A-Za-z]{0,127}$/;
 export const isGraphQLName = (value: unknown): value is string => typeof value === 'string' && NAME.test(value);
 
 function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 function list(value: unknown): unknown[] {
@@ -90,7 +92,8 @@ export function readIntrospection(data: unknown): UpstreamSchema | undefined {
       const args = namedRefs(field.args);
       const requiredArgs = list(field.args).flatMap((arg) => {
         const entry = record(arg);
-        const required = isGraphQLName(entry?.name) && args.get(entry.name)?.kind === 'NON_NULL' && entry.defaultValue == null;
+        const required =
+          isGraphQLName(entry?.name) && args.get(entry.name)?.kind === 'NON_NULL' && entry.defaultValue == null;
         return required ? [entry!.name as string] : [];
       });
       fields.set(field.name, { args, requiredArgs, type: fieldType });
@@ -122,9 +125,7 @@ export function namedType(ref: TypeRef): string {
 
 /** Whether the upstream answered in GraphQL and said no (introspection disabled), rather than failed to answer. */
 export type SchemaOutcome =
-  | { kind: 'schema'; schema: UpstreamSchema }
-  | { kind: 'refused'; reason: string }
-  | { kind: 'failed'; reason: string };
+  { kind: 'schema'; schema: UpstreamSchema } | { kind: 'refused'; reason: string } | { kind: 'failed'; reason: string };
 
 /** Sends the introspection query: resolves to the upstream's `{"data": …}` body or rejects with a ProxyError. */
 export type Introspect = () => Promise<string>;
@@ -226,9 +227,14 @@ export const DEFAULT_SCHEMA_REFRESH_MS = 30_000;
 export type IntrospectionOption = boolean | { minIntervalMs: number };
 
 /** The proxy's schema cache for its option, or undefined when introspection is off. */
-export function createSchemaCache(option: IntrospectionOption | undefined, introspect: Introspect, onChange: SchemaCacheOptions['onChange']): UpstreamSchemaCache | undefined {
+export function createSchemaCache(
+  option: IntrospectionOption | undefined,
+  introspect: Introspect,
+  onChange: SchemaCacheOptions['onChange'],
+): UpstreamSchemaCache | undefined {
   if (option === false) return undefined;
   const minIntervalMs = typeof option === 'object' ? option.minIntervalMs : DEFAULT_SCHEMA_REFRESH_MS;
-  if (!(minIntervalMs >= 0)) throw new TypeError('createMarketingProxy: "introspection.minIntervalMs" must be a number ≥ 0.');
+  if (!(minIntervalMs >= 0))
+    throw new TypeError('createMarketingProxy: "introspection.minIntervalMs" must be a number ≥ 0.');
   return new UpstreamSchemaCache({ introspect, minIntervalMs, onChange });
 }

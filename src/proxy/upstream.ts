@@ -76,9 +76,18 @@ export async function readTextLimited(response: Response, maxBytes: number): Pro
  * host): `redirect: 'manual'` hands back the 3xx itself, which the proxy answers as an upstream error.
  * (`'error'` would do the same in Node, Deno and Bun, but workerd refuses it on every call.)
  */
-export function fetchTransport(fetchImpl: typeof fetch, maxResponseBytes = MAX_UPSTREAM_RESPONSE_BYTES): UpstreamTransport {
+export function fetchTransport(
+  fetchImpl: typeof fetch,
+  maxResponseBytes = MAX_UPSTREAM_RESPONSE_BYTES,
+): UpstreamTransport {
   return async ({ url, body, headers, timeoutMs }) => {
-    const response = await fetchImpl(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    const response = await fetchImpl(url, {
+      method: 'POST',
+      headers,
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'manual',
+    });
     // Where the runtime hides the redirect (an opaque-redirect response, status 0), say "some 3xx".
     if (response.type === 'opaqueredirect') return { status: 300, text: '' };
     const retryAfter = response.headers.get('retry-after') ?? undefined;
@@ -142,7 +151,12 @@ async function send(settings: UpstreamSettings, body: string, probe = false): Pr
       throw new UpstreamError(504, 'upstream_timeout', 'The Marketing API did not answer in time.', true);
     }
     if (error instanceof AnswerTooLargeError) {
-      throw new UpstreamError(502, 'upstream_error', 'The Marketing API answered with more data than the proxy accepts.', true);
+      throw new UpstreamError(
+        502,
+        'upstream_error',
+        'The Marketing API answered with more data than the proxy accepts.',
+        true,
+      );
     }
     const sent = !(await neverReached(settings, error, probe));
     const failure = new UpstreamError(502, 'upstream_unavailable', 'The Marketing API could not be reached.', sent);
@@ -152,7 +166,12 @@ async function send(settings: UpstreamSettings, body: string, probe = false): Pr
 }
 
 /** One exchange with the upstream; `retry` allows one more attempt after a network failure (queries only). */
-async function exchange(settings: UpstreamSettings, query: string, variables: UpstreamVariables, retry: boolean): Promise<UpstreamReply> {
+async function exchange(
+  settings: UpstreamSettings,
+  query: string,
+  variables: UpstreamVariables,
+  retry: boolean,
+): Promise<UpstreamReply> {
   const requestBody = JSON.stringify({ query, variables });
   try {
     // A mutation is never retried; when its failure does not say whether it got through, a probe finds out.
@@ -169,15 +188,30 @@ function parseAnswer(reply: UpstreamReply): GraphQLAnswer {
     answer = JSON.parse(reply.text);
   } catch {
     if (reply.status === 401 || reply.status === 403 || reply.status === 429) throw failure(reply, [], false);
-    throw new UpstreamError(502, 'upstream_error', `The Marketing API answered with HTTP ${reply.status} and no JSON.`, mayHaveRun(reply.status));
+    throw new UpstreamError(
+      502,
+      'upstream_error',
+      `The Marketing API answered with HTTP ${reply.status} and no JSON.`,
+      mayHaveRun(reply.status),
+    );
   }
   if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
-    throw new UpstreamError(502, 'upstream_error', 'The Marketing API answered with an unexpected body.', mayHaveRun(reply.status));
+    throw new UpstreamError(
+      502,
+      'upstream_error',
+      'The Marketing API answered with an unexpected body.',
+      mayHaveRun(reply.status),
+    );
   }
   return answer as GraphQLAnswer;
 }
 
-function failure(reply: UpstreamReply, errors: readonly UpstreamGraphQLError[], nothingRan: boolean, secrets: readonly string[] = []): UpstreamError {
+function failure(
+  reply: UpstreamReply,
+  errors: readonly UpstreamGraphQLError[],
+  nothingRan: boolean,
+  secrets: readonly string[] = [],
+): UpstreamError {
   return classifyFailure({ httpStatus: reply.status, errors, retryAfter: reply.retryAfter, nothingRan }, secrets);
 }
 
@@ -191,20 +225,35 @@ const errorsOf = (answer: GraphQLAnswer): UpstreamGraphQLError[] =>
  * in text; anything else (errors, null data, other layouts) takes the parsing path below.
  */
 function isPlainSuccess(reply: UpstreamReply): boolean {
-  return reply.status === 200 && reply.text.startsWith('{"data":{') && reply.text.endsWith('}') && !reply.text.includes('"errors"');
+  return (
+    reply.status === 200 &&
+    reply.text.startsWith('{"data":{') &&
+    reply.text.endsWith('}') &&
+    !reply.text.includes('"errors"')
+  );
 }
 
 /** The key must never reach a browser, even if an upstream were to echo it inside its data. */
 export function withoutKey(body: string, apiKey: string): string {
   if (!body.includes(apiKey)) return body;
-  throw new UpstreamError(502, 'upstream_error', 'The Marketing API answered with something the proxy will not pass on.', true);
+  throw new UpstreamError(
+    502,
+    'upstream_error',
+    'The Marketing API answered with something the proxy will not pass on.',
+    true,
+  );
 }
 
 /**
  * A host's own operation: sends it and returns the body to pass on unchanged, `{"data": …}`; any
  * GraphQL error fails the call.
  */
-export async function callUpstream(settings: UpstreamSettings, query: string, variables: UpstreamVariables, retry: boolean): Promise<string> {
+export async function callUpstream(
+  settings: UpstreamSettings,
+  query: string,
+  variables: UpstreamVariables,
+  retry: boolean,
+): Promise<string> {
   const reply = await exchange(settings, query, variables, retry);
   if (isPlainSuccess(reply)) return withoutKey(reply.text, settings.apiKey);
   const answer = parseAnswer(reply);
@@ -226,12 +275,19 @@ export interface FieldAnswer {
  * A built-in operation: sends it and returns the value of its one top-level `field`. Partial data
  * (HTTP 200 with errors and a non-null result) is a result; errors without a result are classified.
  */
-export async function fetchField(settings: UpstreamSettings, query: string, variables: UpstreamVariables, retry: boolean, field: string): Promise<FieldAnswer> {
+export async function fetchField(
+  settings: UpstreamSettings,
+  query: string,
+  variables: UpstreamVariables,
+  retry: boolean,
+  field: string,
+): Promise<FieldAnswer> {
   const reply = await exchange(settings, query, variables, retry);
   const answer = parseAnswer(reply);
   const errors = errorsOf(answer);
   const success = reply.status >= 200 && reply.status <= 299;
-  const data = answer.data !== null && typeof answer.data === 'object' && !Array.isArray(answer.data) ? answer.data : undefined;
+  const data =
+    answer.data !== null && typeof answer.data === 'object' && !Array.isArray(answer.data) ? answer.data : undefined;
   const value = data?.[field];
   if (errors.length > 0) {
     if (success && value !== undefined && value !== null) return { value, partial: true };

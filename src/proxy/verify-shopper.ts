@@ -18,7 +18,12 @@
 import { SigninChecker, type ShopperTokens, type VerifiedShopper } from './signin.ts';
 import { createMemoryStore, type ProxyStore } from './store.ts';
 
-export { ShopperVerificationError, type ShopperTokens, type VerifiedShopper, type ShopperVerificationCode } from './signin.ts';
+export {
+  ShopperVerificationError,
+  type ShopperTokens,
+  type VerifiedShopper,
+  type ShopperVerificationCode,
+} from './signin.ts';
 
 export interface VerifyShopperOptions {
   /** `{connect_url}`, the Connect authority the button signs in with. */
@@ -40,7 +45,8 @@ function checkOptions(options: VerifyShopperOptions): { connectUrl: string; clie
   } catch {
     url = undefined;
   }
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw new TypeError('verifyShopper: "connectUrl" must be an http(s) URL.');
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+    throw new TypeError('verifyShopper: "connectUrl" must be an http(s) URL.');
   if (typeof options.clientId !== 'string' || options.clientId.trim() === '') {
     throw new TypeError('verifyShopper: "clientId" (your app id at Connect) is required.');
   }
@@ -48,7 +54,9 @@ function checkOptions(options: VerifyShopperOptions): { connectUrl: string; clie
 }
 
 /** A verifier for one app, with its own caches: use it when you pass your own `fetch` or `store`. */
-export function createShopperVerifier(options: VerifyShopperOptions): (tokens: ShopperTokens) => Promise<VerifiedShopper> {
+export function createShopperVerifier(
+  options: VerifyShopperOptions,
+): (tokens: ShopperTokens) => Promise<VerifiedShopper> {
   const { connectUrl, clientId } = checkOptions(options);
   const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
   const checker = new SigninChecker({

@@ -91,14 +91,20 @@ export function parseCommand(argv: string[]): CliCommand {
   }
   switch (command) {
     case 'serve':
-      return values.flavor === undefined ? { kind: command, dataDir } : { kind: command, dataDir, flavor: values.flavor as SandboxFlavor };
+      return values.flavor === undefined
+        ? { kind: command, dataDir }
+        : { kind: command, dataDir, flavor: values.flavor as SandboxFlavor };
     case 'add-key':
       return { kind: command, dataDir };
     case 'register-app': {
       if (values.name === undefined) throw new UsageError('register-app needs --name NAME');
       if (!values['redirect-uri']?.length) throw new UsageError('register-app needs at least one --redirect-uri URI');
       try {
-        return { kind: command, dataDir, input: checkRegistration({ name: values.name, redirectUris: values['redirect-uri'] }) };
+        return {
+          kind: command,
+          dataDir,
+          input: checkRegistration({ name: values.name, redirectUris: values['redirect-uri'] }),
+        };
       } catch (error) {
         throw new UsageError((error as Error).message);
       }
@@ -139,7 +145,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
         process.exit(2);
       }
       const code = (error as NodeJS.ErrnoException).code;
-      console.error(code === 'EADDRINUSE' ? `A sandbox port is already in use: ${(error as Error).message}. Stop the other process or set CONNECT_PORT / MARKETING_PORT.` : error);
+      console.error(
+        code === 'EADDRINUSE'
+          ? `A sandbox port is already in use: ${(error as Error).message}. Stop the other process or set CONNECT_PORT / MARKETING_PORT.`
+          : error,
+      );
       process.exit(1);
     },
   );

@@ -20,7 +20,12 @@ export function originFor(host: string, port: number): string {
 }
 
 /** Reads a port from an option or an environment variable; a clear error for anything else. */
-export function resolvePort(option: number | undefined, envValue: string | undefined, fallback: number, name: string): number {
+export function resolvePort(
+  option: number | undefined,
+  envValue: string | undefined,
+  fallback: number,
+  name: string,
+): number {
   const raw = option ?? (envValue !== undefined && envValue !== '' ? Number(envValue) : fallback);
   if (!Number.isInteger(raw) || raw < 0 || raw > 65535) {
     throw new Error(`${name} must be an integer between 0 and 65535, got ${JSON.stringify(option ?? envValue)}`);
@@ -73,7 +78,12 @@ export function hostAllowed(header: string | null | undefined, allowed: readonly
   if (header === null || header === undefined) return true; // not a browser: browsers always send Host
   const name = hostName(header);
   if (allowed.includes('*') || allowed.map((entry) => hostName(entry)).includes(name)) return true;
-  return name === 'localhost' || name.endsWith('.localhost') || name === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
+  return (
+    name === 'localhost' ||
+    name.endsWith('.localhost') ||
+    name === '::1' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name)
+  );
 }
 
 export async function listen(

@@ -46,8 +46,15 @@ export class KeyRing {
     const { privateKey } = await generateKeyPair('RS256', { extractable: true });
     const privateJwk = await exportJWK(privateKey);
     const kid = await calculateJwkThumbprint(publicPart(privateJwk));
-    const stored: StoredKey = { kid, createdAt: new Date().toISOString(), privateJwk: { ...privateJwk, kid, alg: 'RS256', use: 'sig' } };
-    this.file.update(() => ({ keys: [] }), (file) => ({ keys: [...file.keys, stored] }));
+    const stored: StoredKey = {
+      kid,
+      createdAt: new Date().toISOString(),
+      privateJwk: { ...privateJwk, kid, alg: 'RS256', use: 'sig' },
+    };
+    this.file.update(
+      () => ({ keys: [] }),
+      (file) => ({ keys: [...file.keys, stored] }),
+    );
     return kid;
   }
 
@@ -70,6 +77,10 @@ export class KeyRing {
 
   /** The JWK Set served at /jwks: public parts only, each named and marked as an RS256 signing key, newest first. */
   jwks(): { keys: JWK[] } {
-    return { keys: this.stored().map((stored) => ({ ...publicPart(stored.privateJwk), kid: stored.kid, use: 'sig', alg: 'RS256' })).reverse() };
+    return {
+      keys: this.stored()
+        .map((stored) => ({ ...publicPart(stored.privateJwk), kid: stored.kid, use: 'sig', alg: 'RS256' }))
+        .reverse(),
+    };
   }
 }

@@ -79,7 +79,9 @@ export function loadBuiltInMessages(lang: string): Promise<void> | undefined {
 function readInlineMessages(): void {
   if (inlineMessagesRead || typeof document === 'undefined') return;
   inlineMessagesRead = true;
-  for (const script of document.querySelectorAll<HTMLScriptElement>('script[type="application/json"][data-loyalty-messages]')) {
+  for (const script of document.querySelectorAll<HTMLScriptElement>(
+    'script[type="application/json"][data-loyalty-messages]',
+  )) {
     const locale = script.dataset.loyaltyMessages?.trim();
     if (!locale) continue;
     try {

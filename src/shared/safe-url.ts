@@ -14,6 +14,7 @@ export function safeUrl(value: unknown): string | undefined {
     return undefined;
   }
   if (url.protocol === 'https:') return url.href;
-  if (url.protocol === 'http:' && (LOCAL_HOSTS.has(url.hostname) || url.hostname.endsWith('.localhost'))) return url.href;
+  if (url.protocol === 'http:' && (LOCAL_HOSTS.has(url.hostname) || url.hostname.endsWith('.localhost')))
+    return url.href;
   return undefined;
 }

@@ -7,7 +7,11 @@ import { sendKeys } from '@web/test-runner-commands';
 
 export type Engine = 'chromium' | 'firefox' | 'webkit';
 
-export const engine: Engine = / Firefox\//.test(navigator.userAgent) ? 'firefox' : /Chrom(e|ium)\//.test(navigator.userAgent) ? 'chromium' : 'webkit';
+export const engine: Engine = / Firefox\//.test(navigator.userAgent)
+  ? 'firefox'
+  : /Chrom(e|ium)\//.test(navigator.userAgent)
+    ? 'chromium'
+    : 'webkit';
 
 /** `it` in these engines, `it.skip` in the others. */
 export function onlyIn(...engines: Engine[]): Mocha.TestFunction | Mocha.PendingTestFunction {

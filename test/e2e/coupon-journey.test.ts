@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchChromium, saveScreenshot, startDemoStack, type DemoStack } from '../support/e2e.ts';
 
-const slide = (page: Page, title: string): Locator => page.locator('campaign-carousel [part~="slide"]').filter({ hasText: title });
+const slide = (page: Page, title: string): Locator =>
+  page.locator('campaign-carousel [part~="slide"]').filter({ hasText: title });
 
 describe('coupon journeys on the demo site', () => {
   let stack: DemoStack;
@@ -34,7 +35,10 @@ describe('coupon journeys on the demo site', () => {
       const latte = slide(page, 'Morning latte for less');
       assert.equal(await latte.locator('[part~="price"]').textContent(), '€2.50');
       const image = latte.locator('img[part~="image"]');
-      await page.waitForFunction((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0, await image.elementHandle());
+      await page.waitForFunction(
+        (img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0,
+        await image.elementHandle(),
+      );
       assert.match(await image.evaluate((img) => (img as HTMLImageElement).currentSrc), /w=(320|640)\b/);
 
       const secondPage = await context.newPage();
@@ -50,7 +54,13 @@ describe('coupon journeys on the demo site', () => {
       const claimed = (await code.textContent())!;
       assert.ok(claimed.length > 0);
       assert.equal(stack.sandbox.stats().couponsMinted, before + 1, 'a double click mints one coupon');
-      assert.equal(await page.getByRole('status').filter({ hasText: `Your coupon is ready: ${claimed}` }).count(), 1);
+      assert.equal(
+        await page
+          .getByRole('status')
+          .filter({ hasText: `Your coupon is ready: ${claimed}` })
+          .count(),
+        1,
+      );
       await saveScreenshot(page, 'coupon-claimed');
 
       // Another tab of the shop, open all along, shows the same coupon without a reload.

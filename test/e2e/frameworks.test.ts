@@ -31,7 +31,13 @@ before(async () => {
     server: { port: 0, host: 'localhost' },
     // `import 'loyalty-widgets'` as in an app that installed the package, from source here.
     resolve: { alias: { 'loyalty-widgets': entry } },
-    plugins: demoSitePlugins({ upstreamUrl: sandbox.marketingUrl, apiKey: sandbox.apiKey, connectUrl: sandbox.connectUrl, clientId: 'unused', accessLog: false }),
+    plugins: demoSitePlugins({
+      upstreamUrl: sandbox.marketingUrl,
+      apiKey: sandbox.apiKey,
+      connectUrl: sandbox.connectUrl,
+      clientId: 'unused',
+      accessLog: false,
+    }),
   });
   await site.listen();
   origin = site.resolvedUrls!.local[0]!.replace(/\/$/, '');
@@ -48,7 +54,8 @@ after(async () => {
 function recordOperations(page: Page): { operation: string; variables: Record<string, unknown> }[] {
   const seen: { operation: string; variables: Record<string, unknown> }[] = [];
   page.on('request', (request) => {
-    if (new URL(request.url()).pathname === '/api/marketing' && request.method() === 'POST') seen.push(JSON.parse(request.postData() ?? '{}'));
+    if (new URL(request.url()).pathname === '/api/marketing' && request.method() === 'POST')
+      seen.push(JSON.parse(request.postData() ?? '{}'));
   });
   return seen;
 }
@@ -65,13 +72,18 @@ for (const framework of ['react', 'vue']) {
         await page.goto(`${origin}/${framework}.html`);
         const slides = page.locator('campaign-carousel [part~="slide"]');
         await slides.first().waitFor();
-        const campaignPages = () => operations.filter((op) => op.operation === 'campaigns').map((op) => op.variables.limit);
+        const campaignPages = () =>
+          operations.filter((op) => op.operation === 'campaigns').map((op) => op.variables.limit);
         assert.equal(campaignPages()[0], 2, 'pages of 2, from state');
 
         // State changes the value: the carousel starts again with pages of the new size.
         await page.click('#more');
-        assert.equal(await page.locator('campaign-carousel').evaluate((el) => (el as HTMLElement & { limit: number }).limit), 3);
-        for (const deadline = Date.now() + 5000; !campaignPages().includes(3) && Date.now() < deadline; ) await page.waitForTimeout(50);
+        assert.equal(
+          await page.locator('campaign-carousel').evaluate((el) => (el as HTMLElement & { limit: number }).limit),
+          3,
+        );
+        for (const deadline = Date.now() + 5000; !campaignPages().includes(3) && Date.now() < deadline;)
+          await page.waitForTimeout(50);
         assert.ok(campaignPages().includes(3), JSON.stringify(campaignPages()));
 
         // An element event reaches the framework's handler, which renders the new state.

@@ -10,7 +10,8 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium, saveScreenshot, signInThroughPopup, startDemoStack, type DemoStack } from '../support/e2e.ts';
 import { axeViolations } from '../support/axe.ts';
 
-const signInButton = (page: Page) => page.locator('loyalty-signin-button').getByRole('button', { name: 'Sign in with your loyalty wallet' });
+const signInButton = (page: Page) =>
+  page.locator('loyalty-signin-button').getByRole('button', { name: 'Sign in with your loyalty wallet' });
 const membersCoupon = (page: Page) => page.locator('coupon-claim[require-signin]');
 
 describe('the demo merchant site', () => {
@@ -38,7 +39,9 @@ describe('the demo merchant site', () => {
       // The members' coupon is the proxy's rule too, not only the page's: asked directly, it refuses.
       const direct = await page.evaluate(async () => {
         const body = JSON.stringify({ operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-beans' } });
-        return (await fetch('/api/marketing', { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status;
+        return (
+          await fetch('/api/marketing', { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+        ).status;
       });
       assert.equal(direct, 401);
 
@@ -67,7 +70,11 @@ describe('the demo merchant site', () => {
       // The coupon belongs to the signed-in shopper: signed out, the element asks to sign in again.
       await membersCoupon(page).getByRole('button', { name: 'Sign in to get this coupon' }).waitFor();
       assert.equal(await membersCoupon(page).locator('[part~="code"]').count(), 0);
-      assert.equal(await page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.includes('user')).length), 0, 'no user left in storage');
+      assert.equal(
+        await page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.includes('user')).length),
+        0,
+        'no user left in storage',
+      );
       await saveScreenshot(page, 'journey-4-signed-out');
     } finally {
       await context.close();
@@ -82,7 +89,10 @@ describe('the demo merchant site', () => {
       await titles.first().waitFor();
       const shown = await titles.allTextContents();
       assert.ok(shown.includes('Morning latte for less'), shown.join(', '));
-      assert.ok(!shown.some((title) => /veg box|rental/i.test(title)), `only the roastery's campaigns: ${shown.join(', ')}`);
+      assert.ok(
+        !shown.some((title) => /veg box|rental/i.test(title)),
+        `only the roastery's campaigns: ${shown.join(', ')}`,
+      );
       await page.locator('[lang="fr"] coupon-claim').getByRole('button', { name: 'Obtenir le coupon' }).waitFor();
       const partners = page.locator('business-directory [part~="name"]');
       await partners.first().waitFor();

@@ -14,7 +14,10 @@ import { assertDrawnIn, FONT_FAMILIES, showPagesIn, type FontFamily } from '../s
 
 const WIDTHS = [320, 390, 1280];
 const htmlIn = async (folder: string) => (await readdir(folder)).filter((file) => file.endsWith('.html')).sort();
-const PAGES = [...(await htmlIn('demo')).map((file) => `/demo/${file}`), ...(await htmlIn('test/e2e/fixtures')).map((file) => `/${file}`)];
+const PAGES = [
+  ...(await htmlIn('demo')).map((file) => `/demo/${file}`),
+  ...(await htmlIn('test/e2e/fixtures')).map((file) => `/${file}`),
+];
 
 let shop: StaticShop;
 before(async () => (shop = await startStaticShop()));
@@ -57,7 +60,9 @@ function pageOverflow(page: Page) {
     for (let root = roots.pop(); root; root = roots.pop()) {
       for (const element of root.querySelectorAll('*')) {
         if (element.getBoundingClientRect().right > width + 0.5) {
-          reaching.push(`${element.localName}${element.className ? `.${String(element.className).trim().replace(/\s+/g, '.')}` : ''}`);
+          reaching.push(
+            `${element.localName}${element.className ? `.${String(element.className).trim().replace(/\s+/g, '.')}` : ''}`,
+          );
         }
         if (element.shadowRoot) roots.push(element.shadowRoot);
       }
@@ -80,7 +85,8 @@ describe('pages never get wider than the window', () => {
             if (path === '/text-below.html') await assertDrawnIn(page, font);
             const { scrollWidth, width: windowWidth, reaching } = await pageOverflow(page);
             t.diagnostic(`${path}: ${scrollWidth}px wide in a ${windowWidth}px window`);
-            if (scrollWidth > windowWidth) tooWide.push(`${path} is ${scrollWidth}px wide (reaching past the window: ${reaching.join(', ')})`);
+            if (scrollWidth > windowWidth)
+              tooWide.push(`${path} is ${scrollWidth}px wide (reaching past the window: ${reaching.join(', ')})`);
           }
           assert.deepEqual(tooWide, [], `pages wider than the window at ${width}px in ${font.family}`);
         } finally {
@@ -102,8 +108,13 @@ describe('a page without the stylesheet does not move while the elements load', 
             const shifts: string[] = [];
             Object.assign(window, { layoutShifts: shifts });
             new PerformanceObserver((list) => {
-              for (const entry of list.getEntries() as (PerformanceEntry & { value: number; sources: { node?: Node }[] })[]) {
-                shifts.push(`${entry.value.toFixed(4)} (${entry.sources.map((source) => source.node?.nodeName).join(' ')})`);
+              for (const entry of list.getEntries() as (PerformanceEntry & {
+                value: number;
+                sources: { node?: Node }[];
+              })[]) {
+                shifts.push(
+                  `${entry.value.toFixed(4)} (${entry.sources.map((source) => source.node?.nodeName).join(' ')})`,
+                );
               }
             }).observe({ type: 'layout-shift', buffered: true });
           });
@@ -114,14 +125,22 @@ describe('a page without the stylesheet does not move while the elements load', 
           });
           await page.goto(`${shop.site.origin}/text-below.html`);
           await settle(page);
-          await page.waitForFunction(() => [...document.querySelectorAll('campaign-carousel')].every((carousel) => carousel.shadowRoot?.querySelector('[part~="slide"]')));
+          await page.waitForFunction(() =>
+            [...document.querySelectorAll('campaign-carousel')].every((carousel) =>
+              carousel.shadowRoot?.querySelector('[part~="slide"]'),
+            ),
+          );
           await page.waitForTimeout(300);
           await assertDrawnIn(page, font);
           const { shifts, heights } = await page.evaluate(() => ({
             shifts: (window as unknown as { layoutShifts: string[] }).layoutShifts,
-            heights: [...document.querySelectorAll('campaign-carousel')].map((carousel) => carousel.getBoundingClientRect().height),
+            heights: [...document.querySelectorAll('campaign-carousel')].map(
+              (carousel) => carousel.getBoundingClientRect().height,
+            ),
           }));
-          t.diagnostic(`carousels ${heights.join('px, ')}px high; layout shifts: ${shifts.length ? shifts.join(', ') : 'none'}`);
+          t.diagnostic(
+            `carousels ${heights.join('px, ')}px high; layout shifts: ${shifts.length ? shifts.join(', ') : 'none'}`,
+          );
           assert.deepEqual(shifts, [], `the page moved at ${width}px in ${font.family}`);
         } finally {
           await context.close();

@@ -26,44 +26,64 @@ const SHAPES = [
 ];
 
 function heights(page: Page): Promise<Record<string, number>> {
-  return page.evaluate((shapes) => Object.fromEntries(shapes.map((shape) => [shape, document.querySelector(shape)!.getBoundingClientRect().height])), SHAPES);
+  return page.evaluate(
+    (shapes) =>
+      Object.fromEntries(shapes.map((shape) => [shape, document.querySelector(shape)!.getBoundingClientRect().height])),
+    SHAPES,
+  );
 }
 
 describe('space reserved before the elements are defined', () => {
-  for (const font of FONT_FAMILIES) for (const width of [390, 1280]) {
-    it(`matches each loading skeleton at ${width}px in ${font.family}`, async (t) => {
-      const context = await shop.browser.newContext({ viewport: { width, height: 900 } });
-      await showPagesIn(context, font);
-      const page = await context.newPage();
-      const heldChunks: Route[] = [];
-      await page.route('**/dist/elements/**', (route) => void heldChunks.push(route));
-      await page.route('**/api/marketing**', () => {});
-      await page.goto(`${shop.site.origin}/reserved-space.html`);
-      await page.waitForFunction(() => document.adoptedStyleSheets.length > 0);
-      const undefinedCount = await page.evaluate((shapes) => shapes.filter((shape) => document.querySelector(shape)!.matches(':not(:defined)')).length, SHAPES);
-      assert.equal(undefinedCount, SHAPES.length, 'the element chunks were held back');
-      const reserved = await heights(page);
+  for (const font of FONT_FAMILIES)
+    for (const width of [390, 1280]) {
+      it(`matches each loading skeleton at ${width}px in ${font.family}`, async (t) => {
+        const context = await shop.browser.newContext({ viewport: { width, height: 900 } });
+        await showPagesIn(context, font);
+        const page = await context.newPage();
+        const heldChunks: Route[] = [];
+        await page.route('**/dist/elements/**', (route) => void heldChunks.push(route));
+        await page.route('**/api/marketing**', () => {});
+        await page.goto(`${shop.site.origin}/reserved-space.html`);
+        await page.waitForFunction(() => document.adoptedStyleSheets.length > 0);
+        const undefinedCount = await page.evaluate(
+          (shapes) => shapes.filter((shape) => document.querySelector(shape)!.matches(':not(:defined)')).length,
+          SHAPES,
+        );
+        assert.equal(undefinedCount, SHAPES.length, 'the element chunks were held back');
+        const reserved = await heights(page);
 
-      await page.unroute('**/dist/elements/**');
-      for (const route of heldChunks) await route.continue();
-      await page.waitForFunction(
-        async (shapes) => {
-          const elements = shapes.map((shape) => document.querySelector(shape) as Element & { updateComplete?: Promise<unknown> });
-          if (!elements.every((element) => element.matches(':defined') && element.shadowRoot?.querySelector('[part~="skeleton"], [part~="button"]'))) return false;
-          await Promise.all(elements.map((element) => element.updateComplete));
-          return true;
-        },
-        SHAPES,
-        { timeout: 15_000 },
-      );
-      const skeletons = await heights(page);
-      await assertDrawnIn(page, font);
-      t.diagnostic(SHAPES.map((shape) => `${shape} ${skeletons[shape]}px`).join(', '));
-      for (const shape of SHAPES) {
-        assert.ok(reserved[shape]! > 0, `${shape} reserves no space`);
-        assert.ok(Math.abs(reserved[shape]! - skeletons[shape]!) <= 2, `${shape} at ${width}px: ${reserved[shape]} reserved, ${skeletons[shape]} shown`);
-      }
-      await context.close();
-    });
-  }
+        await page.unroute('**/dist/elements/**');
+        for (const route of heldChunks) await route.continue();
+        await page.waitForFunction(
+          async (shapes) => {
+            const elements = shapes.map(
+              (shape) => document.querySelector(shape) as Element & { updateComplete?: Promise<unknown> },
+            );
+            if (
+              !elements.every(
+                (element) =>
+                  element.matches(':defined') &&
+                  element.shadowRoot?.querySelector('[part~="skeleton"], [part~="button"]'),
+              )
+            )
+              return false;
+            await Promise.all(elements.map((element) => element.updateComplete));
+            return true;
+          },
+          SHAPES,
+          { timeout: 15_000 },
+        );
+        const skeletons = await heights(page);
+        await assertDrawnIn(page, font);
+        t.diagnostic(SHAPES.map((shape) => `${shape} ${skeletons[shape]}px`).join(', '));
+        for (const shape of SHAPES) {
+          assert.ok(reserved[shape]! > 0, `${shape} reserves no space`);
+          assert.ok(
+            Math.abs(reserved[shape]! - skeletons[shape]!) <= 2,
+            `${shape} at ${width}px: ${reserved[shape]} reserved, ${skeletons[shape]} shown`,
+          );
+        }
+        await context.close();
+      });
+    }
 });

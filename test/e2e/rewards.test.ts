@@ -10,8 +10,15 @@ import { saveScreenshot, signInThroughPopup, useDemoSite } from '../support/e2e.
 import { signedIn, signInAs, type SignedInTokens } from '../node/support/shopper.ts';
 
 async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  return { status: response.status, body: (await response.json()) as { rewarded?: { loyaltyId: string }; error?: { code: string } } };
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as { rewarded?: { loyaltyId: string }; error?: { code: string } },
+  };
 }
 
 describe('rewarding a verified shopper on the demo site', () => {
@@ -44,7 +51,11 @@ describe('rewarding a verified shopper on the demo site', () => {
   it("refuses the tokens of another registered app, at the rewards endpoint and at the proxy; the demo app's are accepted", async () => {
     const redirectUri = site.stack.demoUrl;
     const other = await site.stack.sandbox.registerApp({ name: 'Another shop', redirectUris: [redirectUri] });
-    const foreign: SignedInTokens = await signInAs({ connectUrl: site.stack.connectUrl, clientId: other.app_id, redirectUri });
+    const foreign: SignedInTokens = await signInAs({
+      connectUrl: site.stack.connectUrl,
+      clientId: other.app_id,
+      redirectUri,
+    });
     const rewards = new URL('api/rewards', site.stack.demoUrl).href;
     const marketing = new URL('api/marketing', site.stack.demoUrl).href;
     const membersCoupon = { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-beans' } };
@@ -60,7 +71,11 @@ describe('rewarding a verified shopper on the demo site', () => {
     const noTokens = await postJson(rewards, { loyaltyId: '0x0000000000000000000000000000000000000001' });
     assert.equal(noTokens.status, 401, 'a loyalty ID alone rewards nobody');
 
-    const own = await signInAs({ connectUrl: site.stack.connectUrl, clientId: site.stack.sandbox.demoApp.app_id, redirectUri: site.stack.sandbox.demoApp.redirect_uris[0]! });
+    const own = await signInAs({
+      connectUrl: site.stack.connectUrl,
+      clientId: site.stack.sandbox.demoApp.app_id,
+      redirectUri: site.stack.sandbox.demoApp.redirect_uris[0]!,
+    });
     const reward = await postJson(rewards, own);
     assert.equal(reward.status, 200);
     assert.match(reward.body.rewarded?.loyaltyId ?? '', /^0x/);

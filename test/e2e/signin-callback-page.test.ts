@@ -20,7 +20,12 @@ describe('the standalone callback page, and any page as redirect URI', () => {
 
   before(async () => {
     stack = await startDemoStack();
-    site = await createServer({ configFile: false, root: process.cwd(), logLevel: 'warn', server: { port: 0, host: 'localhost' } });
+    site = await createServer({
+      configFile: false,
+      root: process.cwd(),
+      logLevel: 'warn',
+      server: { port: 0, host: 'localhost' },
+    });
     await site.listen();
     siteUrl = site.resolvedUrls!.local[0]!.replace(/\/$/, '');
     const app = await stack.sandbox.registerApp({
@@ -39,7 +44,10 @@ describe('the standalone callback page, and any page as redirect URI', () => {
   /** Clicks the button on `start`, signs in and consents at Connect, and waits to be back, signed in. */
   async function signInByRedirect(page: Page, start: string): Promise<void> {
     await page.goto(start);
-    await page.locator('loyalty-signin-button').getByRole('button', { name: 'Sign in with your loyalty wallet' }).click();
+    await page
+      .locator('loyalty-signin-button')
+      .getByRole('button', { name: 'Sign in with your loyalty wallet' })
+      .click();
     await page.waitForURL((url) => url.origin === stack.connectUrl);
     await page.getByLabel('Username').fill('demo');
     await page.getByLabel('Password').fill('demo');
@@ -82,7 +90,9 @@ describe('the standalone callback page, and any page as redirect URI', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     try {
-      await page.goto(`${siteUrl}/test/browser/fixtures/callback.html#id_token=a.b.c&access_token=x&token_type=Bearer&expires_in=3600&state=forged`);
+      await page.goto(
+        `${siteUrl}/test/browser/fixtures/callback.html#id_token=a.b.c&access_token=x&token_type=Bearer&expires_in=3600&state=forged`,
+      );
       await page.getByText('There is no sign-in in progress').waitFor();
       assert.equal(new URL(page.url()).hash, '');
       assert.equal(await page.evaluate(() => sessionStorage.getItem('loyalty-widgets:user')), null);

@@ -25,10 +25,16 @@ async function recordEvents(context: BrowserContext): Promise<void> {
 }
 
 function recordedEvents(page: Page): Promise<RecordedEvent[]> {
-  return page.evaluate(() => JSON.parse(JSON.stringify((window as unknown as { __signinEvents: unknown[] }).__signinEvents)) as RecordedEvent[]);
+  return page.evaluate(
+    () =>
+      JSON.parse(
+        JSON.stringify((window as unknown as { __signinEvents: unknown[] }).__signinEvents),
+      ) as RecordedEvent[],
+  );
 }
 
-const signInButton = (page: Page) => page.locator('loyalty-signin-button').getByRole('button', { name: 'Sign in with your loyalty wallet' });
+const signInButton = (page: Page) =>
+  page.locator('loyalty-signin-button').getByRole('button', { name: 'Sign in with your loyalty wallet' });
 const shownUser = (page: Page) => page.locator('loyalty-signin-button [part="user"]');
 const message = (page: Page) => page.locator('loyalty-signin-button [part="message"][role="alert"]');
 
@@ -72,7 +78,11 @@ describe('sign-in journeys on the demo site', () => {
     const { context, page } = await freshPage();
     try {
       const popup = await openPopup(page);
-      assert.equal(new URL(popup.url()).origin === stack.connectUrl || popup.url() === 'about:blank', true, popup.url());
+      assert.equal(
+        new URL(popup.url()).origin === stack.connectUrl || popup.url() === 'about:blank',
+        true,
+        popup.url(),
+      );
       await signInAtConnect(popup, 'Allow');
       await popup.waitForEvent('close');
       await shownUser(page).filter({ hasText: 'Signed in as demo' }).waitFor();
@@ -106,7 +116,10 @@ describe('sign-in journeys on the demo site', () => {
       await signInAtConnect(popup, 'Cancel');
       await message(page).filter({ hasText: "Rewards can't be credited to your wallet without signing in." }).waitFor();
       const events = await recordedEvents(page);
-      assert.deepEqual(events.map((e) => [e.type, e.detail.code]), [['loyalty-signin-error', 'access_denied']]);
+      assert.deepEqual(
+        events.map((e) => [e.type, e.detail.code]),
+        [['loyalty-signin-error', 'access_denied']],
+      );
       await signInButton(page).waitFor();
       await saveScreenshot(page, 'signin-consent-cancelled');
     } finally {
@@ -122,7 +135,10 @@ describe('sign-in journeys on the demo site', () => {
       await popup.close();
       await message(page).filter({ hasText: 'closed before you finished' }).waitFor();
       const events = await recordedEvents(page);
-      assert.deepEqual(events.map((e) => e.detail.code), ['popup_closed']);
+      assert.deepEqual(
+        events.map((e) => e.detail.code),
+        ['popup_closed'],
+      );
     } finally {
       await context.close();
     }
@@ -133,11 +149,16 @@ describe('sign-in journeys on the demo site', () => {
     await recordEvents(context);
     const page = await context.newPage();
     try {
-      await page.goto(`${stack.demoUrl}#id_token=a.b.c&access_token=stolen&token_type=Bearer&expires_in=3600&state=forged`);
+      await page.goto(
+        `${stack.demoUrl}#id_token=a.b.c&access_token=stolen&token_type=Bearer&expires_in=3600&state=forged`,
+      );
       await message(page).filter({ hasText: "didn't match a sign-in started here" }).waitFor();
       assert.equal(new URL(page.url()).hash, '');
       const events = await recordedEvents(page);
-      assert.deepEqual(events.map((e) => [e.type, e.detail.code]), [['loyalty-signin-error', 'state_mismatch']]);
+      assert.deepEqual(
+        events.map((e) => [e.type, e.detail.code]),
+        [['loyalty-signin-error', 'state_mismatch']],
+      );
     } finally {
       await context.close();
     }
@@ -178,7 +199,10 @@ describe('sign-in journeys on the demo site', () => {
       await shownUser(page).filter({ hasText: 'Signed in as demo' }).waitFor();
       assert.equal(new URL(page.url()).hash, '', 'tokens removed from the address bar');
       const events = await recordedEvents(page);
-      assert.deepEqual(events.map((e) => [e.type, e.detail.reason]), [['loyalty-signin', 'signin']]);
+      assert.deepEqual(
+        events.map((e) => [e.type, e.detail.reason]),
+        [['loyalty-signin', 'signin']],
+      );
       await saveScreenshot(page, 'signin-redirect-fallback');
     } finally {
       await context.close();
@@ -210,7 +234,13 @@ describe('sign-in expiry', () => {
       await shownUser(page).filter({ hasText: 'Signed in as demo' }).waitFor();
       await signInButton(page).waitFor({ timeout: 15_000 });
       const events = await recordedEvents(page);
-      assert.deepEqual(events.map((e) => [e.type, e.detail.reason]), [['loyalty-signin', 'signin'], ['loyalty-signout', 'expired']]);
+      assert.deepEqual(
+        events.map((e) => [e.type, e.detail.reason]),
+        [
+          ['loyalty-signin', 'signin'],
+          ['loyalty-signout', 'expired'],
+        ],
+      );
       assert.equal(await page.evaluate(() => sessionStorage.getItem('loyalty-widgets:user')), null);
     } finally {
       await context.close();

@@ -25,7 +25,13 @@ before(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'loyalty-signin-csp-'));
   sandbox = await startSandbox({ connectPort: 0, marketingPort: 0, dataDir });
   const replacements: Record<string, string> = { '%CONNECT_URL%': sandbox.connectUrl };
-  site = await startStaticSite({ upstreamUrl: sandbox.marketingUrl, apiKey: sandbox.apiKey, connectUrl: sandbox.connectUrl, replacements, csp: strictCsp(sandbox.connectUrl, new URL(sandbox.marketingUrl).origin) });
+  site = await startStaticSite({
+    upstreamUrl: sandbox.marketingUrl,
+    apiKey: sandbox.apiKey,
+    connectUrl: sandbox.connectUrl,
+    replacements,
+    csp: strictCsp(sandbox.connectUrl, new URL(sandbox.marketingUrl).origin),
+  });
   const app = await sandbox.registerApp({
     name: 'Strict shop',
     redirectUris: [`${site.origin}/strict-csp.html`, `${site.origin}/dist/callback.html`],
@@ -55,7 +61,9 @@ describe('sign-in from the script tag under a strict CSP', () => {
         await page.goto(`${site.origin}${path}`);
         await signInThroughPopup(page);
         await page.locator('loyalty-signin-button [part="user"]').filter({ hasText: 'Signed in as demo' }).waitFor();
-        const violations = await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
+        const violations = await page.evaluate(
+          () => (window as unknown as { __cspViolations: string[] }).__cspViolations,
+        );
         assert.deepEqual(violations, []);
         assert.deepEqual(errors, []);
         await saveScreenshot(page, `signin-strict-csp-${path.slice(1, -5)}`);

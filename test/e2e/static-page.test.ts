@@ -23,9 +23,17 @@ before(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'loyalty-static-'));
   sandbox = await startSandbox({ connectPort: 0, marketingPort: 0, dataDir });
   const replacements: Record<string, string> = { '%CONNECT_URL%': sandbox.connectUrl };
-  const common = { upstreamUrl: sandbox.marketingUrl, apiKey: sandbox.apiKey, connectUrl: sandbox.connectUrl, replacements };
+  const common = {
+    upstreamUrl: sandbox.marketingUrl,
+    apiKey: sandbox.apiKey,
+    connectUrl: sandbox.connectUrl,
+    replacements,
+  };
   site = await startStaticSite(common);
-  strictSite = await startStaticSite({ ...common, csp: strictCsp(sandbox.connectUrl, new URL(sandbox.marketingUrl).origin) });
+  strictSite = await startStaticSite({
+    ...common,
+    csp: strictCsp(sandbox.connectUrl, new URL(sandbox.marketingUrl).origin),
+  });
   const app = await sandbox.registerApp({
     name: 'Static shop',
     redirectUris: [`${site.origin}/plain.html`, `${strictSite.origin}/strict-csp.html`],
@@ -113,7 +121,10 @@ describe('the script tag on a static page', () => {
   });
 
   it("fetches an element's shared files together with its own, not one round trip after it", async () => {
-    const manifest = JSON.parse(await readFile('dist/.vite/manifest.json', 'utf8')) as Record<string, { file: string; imports?: string[] }>;
+    const manifest = JSON.parse(await readFile('dist/.vite/manifest.json', 'utf8')) as Record<
+      string,
+      { file: string; imports?: string[] }
+    >;
     const carousel = manifest['src/elements/campaign-carousel/index.ts']!;
     const firstLoad = new Set(manifest['src/index.ts']!.imports);
     const shared = carousel.imports!.filter((key) => !firstLoad.has(key)).map((key) => manifest[key]!.file);
@@ -126,7 +137,11 @@ describe('the script tag on a static page', () => {
     await page.goto(`${site.origin}/campaigns-only.html`);
     await page.waitForTimeout(1_000);
     assert.ok(requested.includes(`/dist/${carousel.file}`), 'the carousel was asked for');
-    assert.deepEqual(shared.filter((file) => !requested.includes(`/dist/${file}`)), [], 'shared files not asked for while the carousel is on its way');
+    assert.deepEqual(
+      shared.filter((file) => !requested.includes(`/dist/${file}`)),
+      [],
+      'shared files not asked for while the carousel is on its way',
+    );
     await page.close();
   });
 
@@ -137,7 +152,11 @@ describe('the script tag on a static page', () => {
     const { page, requests } = await open(`${site.origin}/campaigns-only.html`);
     await firstSlideTitle(page);
     await page.waitForTimeout(500);
-    assert.equal(requests.some((url) => url.endsWith(signInChunk)), false, 'campaign-only page loaded the sign-in chunk');
+    assert.equal(
+      requests.some((url) => url.endsWith(signInChunk)),
+      false,
+      'campaign-only page loaded the sign-in chunk',
+    );
     const signInPage = await open(`${site.origin}/plain.html`);
     await signInPage.page.waitForResponse((response) => response.url().endsWith(signInChunk), { timeout: 15_000 });
     await page.close();

@@ -7,7 +7,13 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, exportJWK, generateKeyPair, type JWK } from 'jose';
-import { ProviderKeys, accessTokenHash, sha256Base64url, verifyIdToken, type IdTokenExpectations } from '../../src/connect/id-token.ts';
+import {
+  ProviderKeys,
+  accessTokenHash,
+  sha256Base64url,
+  verifyIdToken,
+  type IdTokenExpectations,
+} from '../../src/connect/id-token.ts';
 import { SignInError } from '../../src/connect/errors.ts';
 
 const servers: Server[] = [];
@@ -36,18 +42,42 @@ const CLIENT = 'app-1';
 const NONCE_SECRET = 'kept-locally';
 const ACCESS_TOKEN = 'opaque-access-token';
 
-async function token(alg: string, privateKey: CryptoKey, header: { kid?: string } = {}, claims: Record<string, unknown> = {}): Promise<string> {
+async function token(
+  alg: string,
+  privateKey: CryptoKey,
+  header: { kid?: string } = {},
+  claims: Record<string, unknown> = {},
+): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  const payload = { iss: ISSUER, aud: CLIENT, iat: now, exp: now + 300, sub: 'u1', nonce: await sha256Base64url(NONCE_SECRET), at_hash: await accessTokenHash(ACCESS_TOKEN, alg), ...claims };
+  const payload = {
+    iss: ISSUER,
+    aud: CLIENT,
+    iat: now,
+    exp: now + 300,
+    sub: 'u1',
+    nonce: await sha256Base64url(NONCE_SECRET),
+    at_hash: await accessTokenHash(ACCESS_TOKEN, alg),
+    ...claims,
+  };
   return new SignJWT(payload).setProtectedHeader({ alg, ...header }).sign(privateKey);
 }
 
 function expectations(jwksUri: string, announcedAlgorithms: string[]): IdTokenExpectations {
-  return { issuer: ISSUER, clientId: CLIENT, announcedAlgorithms, keys: ProviderKeys.for(jwksUri), nonceSecret: NONCE_SECRET, accessToken: ACCESS_TOKEN };
+  return {
+    issuer: ISSUER,
+    clientId: CLIENT,
+    announcedAlgorithms,
+    keys: ProviderKeys.for(jwksUri),
+    nonceSecret: NONCE_SECRET,
+    accessToken: ACCESS_TOKEN,
+  };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   assert.ok(error instanceof SignInError, `expected a refusal, got ${String(error)}`);
   assert.equal(error.code, 'invalid_token');
   return error.message;
@@ -58,7 +88,10 @@ describe('ID-token checks', () => {
     it(`accepts ${alg} when the provider announces it, with an at_hash of the matching hash`, async () => {
       const { privateKey, jwk } = await keyPair(alg, `k-${alg}`);
       const jwks = await jwksServer([jwk]);
-      const claims = await verifyIdToken(await token(alg, privateKey, { kid: jwk.kid! }), expectations(jwks.uri, [alg]));
+      const claims = await verifyIdToken(
+        await token(alg, privateKey, { kid: jwk.kid! }),
+        expectations(jwks.uri, [alg]),
+      );
       assert.equal(claims.sub, 'u1');
     });
   }
@@ -66,7 +99,9 @@ describe('ID-token checks', () => {
   it('refuses an algorithm the provider does not announce, before fetching any key', async () => {
     const { privateKey, jwk } = await keyPair('ES256', 'k1');
     const jwks = await jwksServer([jwk]);
-    const message = await refusal(verifyIdToken(await token('ES256', privateKey, { kid: 'k1' }), expectations(jwks.uri, ['RS256'])));
+    const message = await refusal(
+      verifyIdToken(await token('ES256', privateKey, { kid: 'k1' }), expectations(jwks.uri, ['RS256'])),
+    );
     assert.match(message, /not an asymmetric algorithm the provider announces/);
     assert.equal(jwks.fetches(), 0);
   });
@@ -75,7 +110,9 @@ describe('ID-token checks', () => {
     const first = await keyPair('RS256', 'a');
     const second = await keyPair('RS256', 'b');
     const jwks = await jwksServer([first.jwk, second.jwk]);
-    const message = await refusal(verifyIdToken(await token('RS256', first.privateKey), expectations(jwks.uri, ['RS256'])));
+    const message = await refusal(
+      verifyIdToken(await token('RS256', first.privateKey), expectations(jwks.uri, ['RS256'])),
+    );
     assert.match(message, /names no key/);
   });
 
@@ -91,7 +128,9 @@ describe('ID-token checks', () => {
     const rsa = await keyPair('RS256', 'k1');
     const ec = await keyPair('ES256', 'k1');
     const jwks = await jwksServer([rsa.jwk]);
-    await refusal(verifyIdToken(await token('ES256', ec.privateKey, { kid: 'k1' }), expectations(jwks.uri, ['RS256', 'ES256'])));
+    await refusal(
+      verifyIdToken(await token('ES256', ec.privateKey, { kid: 'k1' }), expectations(jwks.uri, ['RS256', 'ES256'])),
+    );
   });
 
   it('refuses several audiences unless this client is the authorized party', async () => {

@@ -35,7 +35,8 @@ async function graph(entry: string): Promise<{ first: Set<string>; lazy: Set<str
     }
   };
   walk(entryOut, firstOutputs);
-  const inputsOf = (keys: Set<string>): Set<string> => new Set([...keys].flatMap((key) => Object.keys(outputs[key]!.inputs)));
+  const inputsOf = (keys: Set<string>): Set<string> =>
+    new Set([...keys].flatMap((key) => Object.keys(outputs[key]!.inputs)));
   return { first: inputsOf(firstOutputs), lazy: inputsOf(lazyOutputs) };
 }
 
@@ -43,10 +44,22 @@ for (const entry of ['src/elements/loyalty-signin-button/index.ts', 'src/connect
   describe(`${entry} loads the sign-in machinery lazily`, () => {
     it('has no static path to oidc-client-ts, jose or the UserManager subclass', async () => {
       const { first, lazy } = await graph(entry);
-      assert.deepEqual([...first].filter((input) => HEAVY.test(input)), []);
-      assert.ok([...lazy].some((input) => input.includes('node_modules/oidc-client-ts/')), 'oidc-client-ts is in a lazy chunk');
-      assert.ok([...lazy].some((input) => input.includes('node_modules/jose/')), 'jose is in a lazy chunk');
-      assert.ok([...lazy].some((input) => input.endsWith('src/connect/connect-user-manager.ts')), 'the UserManager subclass is in a lazy chunk');
+      assert.deepEqual(
+        [...first].filter((input) => HEAVY.test(input)),
+        [],
+      );
+      assert.ok(
+        [...lazy].some((input) => input.includes('node_modules/oidc-client-ts/')),
+        'oidc-client-ts is in a lazy chunk',
+      );
+      assert.ok(
+        [...lazy].some((input) => input.includes('node_modules/jose/')),
+        'jose is in a lazy chunk',
+      );
+      assert.ok(
+        [...lazy].some((input) => input.endsWith('src/connect/connect-user-manager.ts')),
+        'the UserManager subclass is in a lazy chunk',
+      );
     });
   });
 }

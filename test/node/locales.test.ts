@@ -9,12 +9,17 @@ import type { Messages } from '../../src/shared/i18n.ts';
 
 /** Every element's English strings: all that its `*.messages.ts` files (and `internal/messages.ts`) export. */
 const elementsDir = new URL('../../src/elements/', import.meta.url);
-const messageFiles = (await readdir(elementsDir, { recursive: true })).filter((file) => /(^|[\\/.])messages\.ts$/.test(file));
+const messageFiles = (await readdir(elementsDir, { recursive: true })).filter((file) =>
+  /(^|[\\/.])messages\.ts$/.test(file),
+);
 const english: Messages = {};
-for (const file of messageFiles) Object.assign(english, ...Object.values((await import(new URL(file, elementsDir).href)) as Record<string, Messages>));
+for (const file of messageFiles)
+  Object.assign(english, ...Object.values((await import(new URL(file, elementsDir).href)) as Record<string, Messages>));
 const placeholders = (text: string): string[] => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!).sort();
 
-const localeFiles = (await readdir(new URL('../../src/locales/', import.meta.url))).filter((name) => name.endsWith('.ts'));
+const localeFiles = (await readdir(new URL('../../src/locales/', import.meta.url))).filter((name) =>
+  name.endsWith('.ts'),
+);
 
 describe('built-in languages', () => {
   it('are checked against every element’s English strings', () => {

@@ -16,7 +16,10 @@ async function everyItem(proxy: ProxyUnderTest, operation: string, variables: Re
   const items: Record<string, unknown>[] = [];
   let nextToken: string | null = null;
   do {
-    const reply = await post(proxy.url, { operation, variables: { ...variables, limit: 5, ...(nextToken ? { nextToken } : {}) } });
+    const reply = await post(proxy.url, {
+      operation,
+      variables: { ...variables, limit: 5, ...(nextToken ? { nextToken } : {}) },
+    });
     assert.equal(reply.status, 200, reply.text);
     items.push(...reply.body.data[operation].items);
     nextToken = reply.body.data[operation].nextToken;
@@ -29,32 +32,53 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: normalized ans
   // A whole record failing (its list element null, with an error), and one field failing.
   const failing = seed.campaigns.find((campaign) => campaign.id === 'camp-harbor-beans')!;
   failing.fail = { errorType: 'DynamoDB:DynamoDbException' };
-  seed.campaigns.find((campaign) => campaign.id === 'camp-crumb-sourdough')!.fail = { errorType: 'Lambda:Unhandled', field: 'featuredImage' };
+  seed.campaigns.find((campaign) => campaign.id === 'camp-crumb-sourdough')!.fail = {
+    errorType: 'Lambda:Unhandled',
+    field: 'featuredImage',
+  };
   // Like the seed's nameless kiosk (nulls everywhere), with a name.
   const kiosk = seed.businessAccounts.find((account) => account.id === 'biz-unnamed-kiosk')!;
-  seed.businessAccounts.push({ ...kiosk, id: 'biz-undecided', name: 'Undecided Deli', customProperties: [{ key: null, value: 'orphan value' }] });
+  seed.businessAccounts.push({
+    ...kiosk,
+    id: 'biz-undecided',
+    name: 'Undecided Deli',
+    customProperties: [{ key: null, value: 'orphan value' }],
+  });
 
   const appsync = useAppSyncProxy({ seed }, { cache: false });
 
-  it('campaigns: only usable records, in the widgets\' shape, which the browser client accepts', async () => {
+  it("campaigns: only usable records, in the widgets' shape, which the browser client accepts", async () => {
     const items = await everyItem(appsync.proxy, 'campaigns');
     const ids = items.map((item) => item.id);
-    for (const unusable of ['camp-crumb-no-content', 'camp-florist-untitled', 'camp-harbor-beans']) assert.ok(!ids.includes(unusable), unusable);
+    for (const unusable of ['camp-crumb-no-content', 'camp-florist-untitled', 'camp-harbor-beans'])
+      assert.ok(!ids.includes(unusable), unusable);
     assert.equal(new Set(ids).size, ids.length);
-    const expected = seed.campaigns.filter((campaign) => campaign.content?.title && !(campaign.fail && !campaign.fail.field)).length;
+    const expected = seed.campaigns.filter(
+      (campaign) => campaign.content?.title && !(campaign.fail && !campaign.fail.field),
+    ).length;
     assert.equal(ids.length, expected);
     const page = parseCampaignPage({ campaigns: { items, nextToken: null } });
     assert.equal(page.items.length, items.length);
     for (const item of items) {
       const content = item.content as Record<string, unknown>;
       assert.deepEqual(Object.keys(item), ['id', 'businessAccountId', 'content']);
-      assert.deepEqual(Object.keys(content), ['title', 'subtitle', 'description', 'img320', 'img640', 'img960', 'img1280', 'objective']);
+      assert.deepEqual(Object.keys(content), [
+        'title',
+        'subtitle',
+        'description',
+        'img320',
+        'img640',
+        'img960',
+        'img1280',
+        'objective',
+      ]);
       assert.equal(typeof content.subtitle, 'string');
     }
   });
 
   it('campaign details: a numeric price as text, an unknown objective type as its name alone, nulls as the widgets expect', async () => {
-    const byId = async (id: string) => (await post(appsync.proxy.url, { operation: 'campaign', variables: { id } })).body.data.campaign;
+    const byId = async (id: string) =>
+      (await post(appsync.proxy.url, { operation: 'campaign', variables: { id } })).body.data.campaign;
     const sourdough = await byId('camp-crumb-sourdough');
     assert.deepEqual(sourdough.content.objective, { __typename: 'CouponObjective', price: '3.5' });
     assert.equal(sourdough.content.subtitle, '');
@@ -67,7 +91,11 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: normalized ans
     const bouquet = await byId('camp-florist-bouquet');
     assert.deepEqual(bouquet.content.objective, { __typename: 'CouponObjective', price: null });
     assert.equal(bouquet.content.img320, null);
-    assert.equal(await byId('camp-florist-untitled'), null, 'a campaign without a title is no campaign for the widgets');
+    assert.equal(
+      await byId('camp-florist-untitled'),
+      null,
+      'a campaign without a title is no campaign for the widgets',
+    );
     assert.equal(await byId('camp-crumb-no-content'), null);
     assert.equal(await byId('camp-nope'), null);
   });
@@ -105,18 +133,24 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: normalized ans
     assert.equal(reply.body.error.code, 'upstream_error');
   });
 
-  it('passes a host\'s own operation through unchanged, nulls and all', async () => {
+  it("passes a host's own operation through unchanged, nulls and all", async () => {
     const hosted = await serveProxy({
       upstreamUrl: appsync.upstream.marketingUrl,
       cache: false,
       operations: {
-        accountNames: { kind: 'query', variables: {}, document: 'query accountNames { businessAccounts(limit: 100) { items { id name pending } } }' },
+        accountNames: {
+          kind: 'query',
+          variables: {},
+          document: 'query accountNames { businessAccounts(limit: 100) { items { id name pending } } }',
+        },
       },
     });
     try {
       const reply = await post(hosted.url, { operation: 'accountNames' });
       assert.equal(reply.status, 200, reply.text);
-      const kiosk = reply.body.data.businessAccounts.items.find((item: { id: string } | null) => item?.id === 'biz-unnamed-kiosk');
+      const kiosk = reply.body.data.businessAccounts.items.find(
+        (item: { id: string } | null) => item?.id === 'biz-unnamed-kiosk',
+      );
       assert.deepEqual(kiosk, { id: 'biz-unnamed-kiosk', name: null, pending: null });
     } finally {
       await hosted.close();

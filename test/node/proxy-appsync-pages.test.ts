@@ -20,13 +20,16 @@ const expectedIds = Array.from({ length: MINE }, (_, index) => `camp-sparse-${St
 describe('Marketing proxy in front of an AppSync-shaped upstream: pages and cursors', () => {
   const appsync = useAppSyncProxy({ seed: sparseSeed(ROWS, EVERY) });
   const campaignsCalls = () => appsync.upstream.stats().byOperation.campaigns ?? 0;
-  const page = (variables: Record<string, unknown>, target = appsync.proxy) => post(target.url, { operation: 'campaigns', variables });
+  const page = (variables: Record<string, unknown>, target = appsync.proxy) =>
+    post(target.url, { operation: 'campaigns', variables });
 
   it('the upstream itself gives sparse pages (the case the proxy is for)', async () => {
     const direct = await fetch(appsync.upstream.marketingUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': appsync.upstream.apiKey },
-      body: JSON.stringify({ query: `query { campaigns(filter: { businessAccountId: { eq: "${SPARSE_ACCOUNT}" } }, limit: 10) { items { id } nextToken } }` }),
+      body: JSON.stringify({
+        query: `query { campaigns(filter: { businessAccountId: { eq: "${SPARSE_ACCOUNT}" } }, limit: 10) { items { id } nextToken } }`,
+      }),
     });
     const { data } = (await direct.json()) as { data: { campaigns: { items: unknown[]; nextToken: string } } };
     assert.equal(data.campaigns.items.length, 0);
@@ -42,7 +45,10 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: pages and curs
         const before = campaignsCalls();
         const reply = await page({ businessAccountId: SPARSE_ACCOUNT, limit, ...(nextToken ? { nextToken } : {}) });
         assert.equal(reply.status, 200, reply.text);
-        assert.ok(campaignsCalls() - before <= DEFAULT_PAGE_FILL.maxUpstreamCalls, 'at most the cap of upstream calls per request');
+        assert.ok(
+          campaignsCalls() - before <= DEFAULT_PAGE_FILL.maxUpstreamCalls,
+          'at most the cap of upstream calls per request',
+        );
         const { items, nextToken: next } = reply.body.data.campaigns;
         ids.push(...items.map((item: { id: string }) => item.id));
         if (next) {
@@ -57,22 +63,36 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: pages and curs
   }
 
   it('stops at the call cap with what it found and a cursor that continues from there', async () => {
-    const capped = await serveProxy({ upstreamUrl: appsync.upstream.marketingUrl, cache: false, pageFill: { maxUpstreamCalls: 1, maxUpstreamLimit: 20 } });
+    const capped = await serveProxy({
+      upstreamUrl: appsync.upstream.marketingUrl,
+      cache: false,
+      pageFill: { maxUpstreamCalls: 1, maxUpstreamLimit: 20 },
+    });
     try {
       const before = campaignsCalls();
       const first = await page({ businessAccountId: SPARSE_ACCOUNT, limit: 5 }, capped);
       assert.equal(campaignsCalls() - before, 1);
       assert.equal(first.status, 200);
       assert.equal(first.body.data.campaigns.items.length, 0, 'the first 5 rows hold none of them');
-      const second = await page({ businessAccountId: SPARSE_ACCOUNT, limit: 5, nextToken: first.body.data.campaigns.nextToken }, capped);
-      assert.deepEqual(second.body.data.campaigns.items.map((item: { id: string }) => item.id), ['camp-sparse-0001']);
+      const second = await page(
+        { businessAccountId: SPARSE_ACCOUNT, limit: 5, nextToken: first.body.data.campaigns.nextToken },
+        capped,
+      );
+      assert.deepEqual(
+        second.body.data.campaigns.items.map((item: { id: string }) => item.id),
+        ['camp-sparse-0001'],
+      );
     } finally {
       await capped.close();
     }
   });
 
   it('stops at the time cap', async () => {
-    const hurried = await serveProxy({ upstreamUrl: appsync.upstream.marketingUrl, cache: false, pageFill: { maxMillis: 0 } });
+    const hurried = await serveProxy({
+      upstreamUrl: appsync.upstream.marketingUrl,
+      cache: false,
+      pageFill: { maxMillis: 0 },
+    });
     try {
       const before = campaignsCalls();
       const reply = await page({ businessAccountId: SPARSE_ACCOUNT, limit: 5 }, hurried);
@@ -85,12 +105,20 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: pages and curs
   });
 
   it('refuses page-fill bounds that could not fill a page', () => {
-    for (const pageFill of [{ maxUpstreamCalls: 0 }, { maxUpstreamLimit: 0 }, { maxUpstreamLimit: 2.5 }, { maxMillis: -1 }]) {
-      assert.throws(() => createMarketingProxy({ upstreamUrl: appsync.upstream.marketingUrl, apiKey: 'key', pageFill }), /pageFill/);
+    for (const pageFill of [
+      { maxUpstreamCalls: 0 },
+      { maxUpstreamLimit: 0 },
+      { maxUpstreamLimit: 2.5 },
+      { maxMillis: -1 },
+    ]) {
+      assert.throws(
+        () => createMarketingProxy({ upstreamUrl: appsync.upstream.marketingUrl, apiKey: 'key', pageFill }),
+        /pageFill/,
+      );
     }
   });
 
-  it('caches pages by the browser\'s variables, cursor included', async () => {
+  it("caches pages by the browser's variables, cursor included", async () => {
     const variables = { businessAccountId: SPARSE_ACCOUNT, limit: 4 };
     const first = await page(variables);
     const again = await page({ limit: 4, businessAccountId: SPARSE_ACCOUNT });
@@ -102,7 +130,10 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: pages and curs
     const repeated = await page(next);
     assert.equal(repeated.headers.get('x-cache'), 'HIT');
     assert.equal(campaignsCalls() - before > 0, true);
-    assert.deepEqual(repeated.body.data.campaigns.items.map((item: { id: string }) => item.id), expectedIds.slice(4, 8));
+    assert.deepEqual(
+      repeated.body.data.campaigns.items.map((item: { id: string }) => item.id),
+      expectedIds.slice(4, 8),
+    );
   });
 
   describe('cursors', () => {
@@ -122,7 +153,8 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: pages and curs
 
     it('refuses a tampered cursor', async () => {
       const [payload, mac] = cursor.split('.') as [string, string];
-      const flipped = (text: string, at: number) => text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1);
+      const flipped = (text: string, at: number) =>
+        text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1);
       await refused({ businessAccountId: SPARSE_ACCOUNT, nextToken: `${flipped(payload, 5)}.${mac}` });
       await refused({ businessAccountId: SPARSE_ACCOUNT, nextToken: `${payload}.${flipped(mac, 3)}` });
       await refused({ businessAccountId: SPARSE_ACCOUNT, nextToken: `${payload.slice(0, -4)}.${mac}` });
@@ -135,24 +167,31 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: pages and curs
     });
 
     it('refuses malformed and made-up cursors', async () => {
-      for (const nextToken of ['x', 'a.b', '...', 'eyJ2IjoxfQ.AAAA', cursor.replace('.', '..')]) await refused({ businessAccountId: SPARSE_ACCOUNT, nextToken });
+      for (const nextToken of ['x', 'a.b', '...', 'eyJ2IjoxfQ.AAAA', cursor.replace('.', '..')])
+        await refused({ businessAccountId: SPARSE_ACCOUNT, nextToken });
     });
 
     it('refuses a cursor signed by a proxy with another secret, accepts one from another instance sharing it', async () => {
-      const other = await serveProxy({ upstreamUrl: appsync.upstream.marketingUrl, cursorSecret: 'another-deployment' });
+      const other = await serveProxy({
+        upstreamUrl: appsync.upstream.marketingUrl,
+        cursorSecret: 'another-deployment',
+      });
       const sibling = await serveProxy({ upstreamUrl: appsync.upstream.marketingUrl });
       try {
         await refused({ businessAccountId: SPARSE_ACCOUNT, nextToken: cursor }, other);
         const reply = await page({ businessAccountId: SPARSE_ACCOUNT, limit: 2, nextToken: cursor }, sibling);
         assert.equal(reply.status, 200, reply.text);
-        assert.deepEqual(reply.body.data.campaigns.items.map((item: { id: string }) => item.id), expectedIds.slice(2, 4));
+        assert.deepEqual(
+          reply.body.data.campaigns.items.map((item: { id: string }) => item.id),
+          expectedIds.slice(2, 4),
+        );
       } finally {
         await other.close();
         await sibling.close();
       }
     });
 
-    it('fits the protocol\'s nextToken limit around a 2 kB upstream token, base64 or not', async () => {
+    it("fits the protocol's nextToken limit around a 2 kB upstream token, base64 or not", async () => {
       const cursors = new PageCursors('secret');
       const base64Token = Buffer.from(Array.from({ length: 1536 }, (_, index) => index % 256)).toString('base64');
       assert.equal(base64Token.length, 2048);
@@ -164,7 +203,10 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: pages and curs
       assert.ok(sealedText.length <= MAX_NEXT_TOKEN_LENGTH);
       assert.deepEqual(await cursors.open('s', sealedText), { token: textToken, limit: 3, skip: 0 });
       const oddPadding = 'QR==';
-      assert.equal((await cursors.open('s', await cursors.seal('s', { token: oddPadding, limit: 1, skip: 0 }))).token, oddPadding);
+      assert.equal(
+        (await cursors.open('s', await cursors.seal('s', { token: oddPadding, limit: 1, skip: 0 }))).token,
+        oddPadding,
+      );
     });
   });
 

@@ -23,7 +23,11 @@ interface Cli {
 }
 
 function runCli(env: Record<string, string>): Cli {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/proxy/cli.ts'], { cwd: root, env: { ...baseEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/proxy/cli.ts'], {
+    cwd: root,
+    env: { ...baseEnv, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk) => (stdout += chunk));
@@ -73,11 +77,21 @@ describe('loyalty-proxy CLI', () => {
     });
     assert.equal(await cli.exited, 1);
     const message = cli.stderr();
-    for (const problem of [/MARKETING_API_URL must be an http\(s\) URL/, /PORT must be a port number/, /ALLOWED_ORIGINS must be/, /REDIS_URL must be/, /REQUIRE_SIGNIN needs CONNECT_URL/]) {
+    for (const problem of [
+      /MARKETING_API_URL must be an http\(s\) URL/,
+      /PORT must be a port number/,
+      /ALLOWED_ORIGINS must be/,
+      /REDIS_URL must be/,
+      /REQUIRE_SIGNIN needs CONNECT_URL/,
+    ]) {
       assert.match(message, problem);
     }
     assert.ok(!message.includes(TEST_API_KEY));
-    const outOfRange = runCli({ MARKETING_API_URL: upstream.marketingUrl, MARKETING_API_KEY: TEST_API_KEY, PORT: '70000' });
+    const outOfRange = runCli({
+      MARKETING_API_URL: upstream.marketingUrl,
+      MARKETING_API_KEY: TEST_API_KEY,
+      PORT: '70000',
+    });
     assert.equal(await outOfRange.exited, 1);
     assert.match(outOfRange.stderr(), /PORT must be a port number/);
   });
@@ -88,17 +102,35 @@ describe('loyalty-proxy CLI', () => {
     const listed = readConfig({ ...base, ...connect, REQUIRE_SIGNIN_CAMPAIGNS: ' camp-a, ,camp-b ' });
     assert.deepEqual(listed.requireSignin, ['camp-a', 'camp-b']);
     assert.equal(listed.clientId, 'shop-app');
-    assert.equal(readConfig({ ...base, ...connect, REQUIRE_SIGNIN: 'true', REQUIRE_SIGNIN_CAMPAIGNS: 'camp-a' }).requireSignin, true);
+    assert.equal(
+      readConfig({ ...base, ...connect, REQUIRE_SIGNIN: 'true', REQUIRE_SIGNIN_CAMPAIGNS: 'camp-a' }).requireSignin,
+      true,
+    );
     assert.equal(readConfig(base).requireSignin, false);
-    assert.throws(() => readConfig({ ...base, REQUIRE_SIGNIN_CAMPAIGNS: 'camp-a' }), /REQUIRE_SIGNIN_CAMPAIGNS needs CONNECT_URL/);
+    assert.throws(
+      () => readConfig({ ...base, REQUIRE_SIGNIN_CAMPAIGNS: 'camp-a' }),
+      /REQUIRE_SIGNIN_CAMPAIGNS needs CONNECT_URL/,
+    );
   });
 
   it('refuses to start with REQUIRE_SIGNIN but without CONNECT_CLIENT_ID (tokens of any app would do)', async () => {
-    const cli = runCli({ MARKETING_API_URL: upstream.marketingUrl, MARKETING_API_KEY: TEST_API_KEY, CONNECT_URL: 'https://connect.example', REQUIRE_SIGNIN: 'true' });
+    const cli = runCli({
+      MARKETING_API_URL: upstream.marketingUrl,
+      MARKETING_API_KEY: TEST_API_KEY,
+      CONNECT_URL: 'https://connect.example',
+      REQUIRE_SIGNIN: 'true',
+    });
     assert.equal(await cli.exited, 1);
     assert.match(cli.stderr(), /REQUIRE_SIGNIN needs CONNECT_CLIENT_ID/);
-    const base = { MARKETING_API_URL: upstream.marketingUrl, MARKETING_API_KEY: TEST_API_KEY, CONNECT_URL: 'https://connect.example' };
-    assert.throws(() => readConfig({ ...base, REQUIRE_SIGNIN_CAMPAIGNS: 'camp-a' }), /REQUIRE_SIGNIN_CAMPAIGNS needs CONNECT_CLIENT_ID/);
+    const base = {
+      MARKETING_API_URL: upstream.marketingUrl,
+      MARKETING_API_KEY: TEST_API_KEY,
+      CONNECT_URL: 'https://connect.example',
+    };
+    assert.throws(
+      () => readConfig({ ...base, REQUIRE_SIGNIN_CAMPAIGNS: 'camp-a' }),
+      /REQUIRE_SIGNIN_CAMPAIGNS needs CONNECT_CLIENT_ID/,
+    );
     assert.equal(readConfig({ ...base, REQUIRE_SIGNIN: 'true', CONNECT_CLIENT_ID: 'shop-app' }).clientId, 'shop-app');
   });
 
@@ -112,12 +144,19 @@ describe('loyalty-proxy CLI', () => {
     assert.match(cli.stderr(), /MARKETING_API_URL must not contain a user or password/);
     assert.match(cli.stderr(), /CONNECT_URL must not contain a user or password/);
     assert.ok(!/s3cret/.test(cli.stderr()));
-    const malformed = runCli({ MARKETING_API_URL: 'ftp://user:s3cret-pass@marketing.example', MARKETING_API_KEY: TEST_API_KEY });
+    const malformed = runCli({
+      MARKETING_API_URL: 'ftp://user:s3cret-pass@marketing.example',
+      MARKETING_API_KEY: TEST_API_KEY,
+    });
     assert.equal(await malformed.exited, 1);
     assert.match(malformed.stderr(), /MARKETING_API_URL must be an http\(s\) URL/);
     assert.ok(!/s3cret/.test(malformed.stderr()));
     assert.throws(
-      () => createMarketingProxy({ upstreamUrl: 'https://user:s3cret-pass@marketing.example/graphql', apiKey: TEST_API_KEY }),
+      () =>
+        createMarketingProxy({
+          upstreamUrl: 'https://user:s3cret-pass@marketing.example/graphql',
+          apiKey: TEST_API_KEY,
+        }),
       (error: Error) => /must not contain a user or password/.test(error.message) && !error.message.includes('s3cret'),
     );
   });
@@ -132,7 +171,10 @@ describe('loyalty-proxy CLI', () => {
     });
     try {
       await listening(cli);
-      assert.match(cli.stderr(), /warning: MARKETING_API_URL is plain http: the API key crosses the network unencrypted/);
+      assert.match(
+        cli.stderr(),
+        /warning: MARKETING_API_URL is plain http: the API key crosses the network unencrypted/,
+      );
       assert.match(cli.stderr(), /warning: CONNECT_URL is plain http/);
     } finally {
       await stop(cli);
@@ -140,10 +182,20 @@ describe('loyalty-proxy CLI', () => {
   });
 
   it('serves the protocol at /api/marketing only, with one JSON access-log line per request', async () => {
-    const cli = runCli({ MARKETING_API_URL: upstream.marketingUrl, MARKETING_API_KEY: TEST_API_KEY, PORT: '0', HOST: '127.0.0.1', ALLOWED_ORIGINS: 'https://shop.example' });
+    const cli = runCli({
+      MARKETING_API_URL: upstream.marketingUrl,
+      MARKETING_API_KEY: TEST_API_KEY,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ALLOWED_ORIGINS: 'https://shop.example',
+    });
     try {
       const url = await listening(cli);
-      const reply = await post(url, { operation: 'campaigns', variables: { limit: 1 } }, { origin: 'https://shop.example' });
+      const reply = await post(
+        url,
+        { operation: 'campaigns', variables: { limit: 1 } },
+        { origin: 'https://shop.example' },
+      );
       assert.equal(reply.status, 200);
       assert.equal(reply.headers.get('access-control-allow-origin'), 'https://shop.example');
       assert.equal(reply.body.data.campaigns.items.length, 1);
@@ -153,8 +205,18 @@ describe('loyalty-proxy CLI', () => {
       const withQuery = await post(`${url}?x=1`, { operation: 'campaign', variables: { id: 'camp-harbor-beans' } });
       assert.equal(withQuery.status, 200);
       assert.equal(await stop(cli), 0);
-      const lines = cli.stdout().trim().split('\n').map((line) => JSON.parse(line) as { operation: string; status: number });
-      assert.deepEqual(lines.map((line) => [line.operation, line.status]), [['campaigns', 200], ['campaign', 200]]);
+      const lines = cli
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { operation: string; status: number });
+      assert.deepEqual(
+        lines.map((line) => [line.operation, line.status]),
+        [
+          ['campaigns', 200],
+          ['campaign', 200],
+        ],
+      );
       assert.ok(!cli.stdout().includes(TEST_API_KEY) && !cli.stderr().includes(TEST_API_KEY));
       assert.ok(!cli.stderr().includes('warning'), 'plain http on this machine is fine');
     } finally {
@@ -170,13 +232,27 @@ describe('loyalty-proxy CLI', () => {
     after(() => redis?.stop());
 
     it('keeps its state in Redis', async () => {
-      const cli = runCli({ MARKETING_API_URL: upstream.marketingUrl, MARKETING_API_KEY: TEST_API_KEY, PORT: '0', HOST: '127.0.0.1', REDIS_URL: redis.url });
+      const cli = runCli({
+        MARKETING_API_URL: upstream.marketingUrl,
+        MARKETING_API_KEY: TEST_API_KEY,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        REDIS_URL: redis.url,
+      });
       try {
         const url = await listening(cli);
         assert.match(cli.stderr(), /shared Redis store/);
-        const reply = await post(url, { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-beans' } }, { 'idempotency-key': 'cli-redis-key' });
+        const reply = await post(
+          url,
+          { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-beans' } },
+          { 'idempotency-key': 'cli-redis-key' },
+        );
         assert.equal(reply.status, 200, reply.text);
-        const replay = await post(url, { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-beans' } }, { 'idempotency-key': 'cli-redis-key' });
+        const replay = await post(
+          url,
+          { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-beans' } },
+          { 'idempotency-key': 'cli-redis-key' },
+        );
         assert.equal(replay.headers.get('idempotent-replayed'), 'true');
         const { createClient } = await import('redis');
         const client = await createClient({ url: redis.url }).connect();

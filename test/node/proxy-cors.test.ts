@@ -9,7 +9,16 @@ import { createServer } from 'node:http';
 import { createServer as createViteServer, type ViteDevServer } from 'vite';
 import { createMarketingProxy } from '../../src/proxy/index.ts';
 import { toNodeHandler } from '../../src/proxy/node.ts';
-import { closeServer, listen, post, serveProxy, startUpstream, TEST_API_KEY, type ProxyUnderTest, type Upstream } from './support/proxy-server.ts';
+import {
+  closeServer,
+  listen,
+  post,
+  serveProxy,
+  startUpstream,
+  TEST_API_KEY,
+  type ProxyUnderTest,
+  type Upstream,
+} from './support/proxy-server.ts';
 
 const SHOP = 'https://shop.example';
 const campaigns = { operation: 'campaigns', variables: { limit: 1 } };
@@ -52,8 +61,18 @@ describe('Marketing proxy CORS', () => {
 
   it('refuses any other origin with 403 and no CORS headers, before reaching upstream', async () => {
     const before = upstream.stats().graphqlRequests;
-    for (const origin of ['https://evil.example', 'https://shop.example.evil.example', 'http://shop.example', 'https://shop.example:8443', 'null']) {
-      const reply = await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-beans' } }, { origin });
+    for (const origin of [
+      'https://evil.example',
+      'https://shop.example.evil.example',
+      'http://shop.example',
+      'https://shop.example:8443',
+      'null',
+    ]) {
+      const reply = await post(
+        proxy.url,
+        { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-beans' } },
+        { origin },
+      );
       assert.equal(reply.status, 403, origin);
       assert.equal(reply.body.error.code, 'origin_not_allowed');
       assert.equal(reply.headers.get('access-control-allow-origin'), null);
@@ -64,16 +83,24 @@ describe('Marketing proxy CORS', () => {
   it('answers the preflight of a listed origin, and refuses others', async () => {
     const preflight = await fetch(proxy.url, {
       method: 'OPTIONS',
-      headers: { origin: SHOP, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, idempotency-key, authorization' },
+      headers: {
+        origin: SHOP,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, idempotency-key, authorization',
+      },
     });
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('access-control-allow-origin'), SHOP);
     assert.equal(preflight.headers.get('access-control-allow-methods'), 'POST');
     const allowedHeaders = preflight.headers.get('access-control-allow-headers') ?? '';
-    for (const header of ['content-type', 'idempotency-key', 'authorization', 'x-loyalty-id-token']) assert.match(allowedHeaders, new RegExp(header));
+    for (const header of ['content-type', 'idempotency-key', 'authorization', 'x-loyalty-id-token'])
+      assert.match(allowedHeaders, new RegExp(header));
     assert.ok(Number(preflight.headers.get('access-control-max-age')) > 0);
 
-    const refused = await fetch(proxy.url, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const refused = await fetch(proxy.url, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     assert.equal(refused.status, 403);
     assert.equal(refused.headers.get('access-control-allow-origin'), null);
     assert.equal(refused.headers.get('access-control-allow-methods'), null);
@@ -81,12 +108,19 @@ describe('Marketing proxy CORS', () => {
 
   it('checks the configured origins when the proxy is created', () => {
     for (const bad of ['shop.example', 'https://shop.example/path', 'ftp://shop.example', '*']) {
-      assert.throws(() => createMarketingProxy({ upstreamUrl: upstream.marketingUrl, apiKey: TEST_API_KEY, allowedOrigins: [bad] }), /allowed origin/);
+      assert.throws(
+        () => createMarketingProxy({ upstreamUrl: upstream.marketingUrl, apiKey: TEST_API_KEY, allowedOrigins: [bad] }),
+        /allowed origin/,
+      );
     }
   });
 
   it('trusts X-Forwarded-Host/-Proto for the own origin only with trustProxy', async () => {
-    const forwarded = { origin: 'https://www.merchant.example', 'x-forwarded-host': 'www.merchant.example', 'x-forwarded-proto': 'https' };
+    const forwarded = {
+      origin: 'https://www.merchant.example',
+      'x-forwarded-host': 'www.merchant.example',
+      'x-forwarded-proto': 'https',
+    };
     const untrusting = await post(proxy.url, campaigns, forwarded);
     assert.equal(untrusting.status, 403);
     const trusting = await serveProxy({ upstreamUrl: upstream.marketingUrl, trustProxy: true });
@@ -104,8 +138,17 @@ describe('Marketing proxy CORS', () => {
     let origin: string;
 
     before(async () => {
-      vite = await createViteServer({ configFile: false, logLevel: 'silent', appType: 'custom', server: { middlewareMode: true, hmr: false, ws: false } });
-      const handler = createMarketingProxy({ upstreamUrl: upstream.marketingUrl, apiKey: TEST_API_KEY, logger: () => {} });
+      vite = await createViteServer({
+        configFile: false,
+        logLevel: 'silent',
+        appType: 'custom',
+        server: { middlewareMode: true, hmr: false, ws: false },
+      });
+      const handler = createMarketingProxy({
+        upstreamUrl: upstream.marketingUrl,
+        apiKey: TEST_API_KEY,
+        logger: () => {},
+      });
       vite.middlewares.use('/api/marketing', toNodeHandler(handler));
       server = createServer(vite.middlewares);
       origin = await listen(server);

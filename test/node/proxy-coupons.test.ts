@@ -10,7 +10,10 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
 import { temporaryDataDir } from './support/connect.ts';
 import { post, serveProxy, TEST_API_KEY, type ProxyUnderTest } from './support/proxy-server.ts';
 
-const coupon = (campaignId = 'camp-harbor-morning-latte') => ({ operation: 'requestCoupon', variables: { campaignId } });
+const coupon = (campaignId = 'camp-harbor-morning-latte') => ({
+  operation: 'requestCoupon',
+  variables: { campaignId },
+});
 const generous = { perAddress: { limit: 10_000, windowSeconds: 60 }, perShopper: { limit: 10_000, windowSeconds: 60 } };
 
 describe('Marketing proxy coupon requests', () => {
@@ -36,10 +39,15 @@ describe('Marketing proxy coupon requests', () => {
     it('200 concurrent requests with one key mint exactly one coupon, and all get it', async () => {
       const key = randomUUID();
       const minted = sandbox.stats().couponsMinted;
-      const replies = await Promise.all(Array.from({ length: 200 }, () => post(proxy.url, coupon(), { 'idempotency-key': key })));
+      const replies = await Promise.all(
+        Array.from({ length: 200 }, () => post(proxy.url, coupon(), { 'idempotency-key': key })),
+      );
       assert.equal(sandbox.stats().couponsMinted - minted, 1);
       const codes = new Set(replies.map((reply) => reply.body?.data?.requestCoupon?.coupon?.code));
-      assert.deepEqual(replies.map((reply) => reply.status).filter((status) => status !== 200), []);
+      assert.deepEqual(
+        replies.map((reply) => reply.status).filter((status) => status !== 200),
+        [],
+      );
       assert.equal(codes.size, 1);
       assert.equal(replies.filter((reply) => reply.headers.get('idempotent-replayed') === 'true').length, 199);
     });
@@ -59,7 +67,9 @@ describe('Marketing proxy coupon requests', () => {
       const key = randomUUID();
       const campaigns = ['camp-harbor-beans', 'camp-peak-rental'];
       // Sent together: whichever reaches the proxy first takes the key, the other is refused.
-      const replies = await Promise.all(campaigns.map((campaign) => post(proxy.url, coupon(campaign), { 'idempotency-key': key })));
+      const replies = await Promise.all(
+        campaigns.map((campaign) => post(proxy.url, coupon(campaign), { 'idempotency-key': key })),
+      );
       assert.deepEqual(replies.map((reply) => reply.status).sort(), [200, 409]);
       const refused = replies.findIndex((reply) => reply.status === 409);
       assert.equal(replies[refused]!.body.error.code, 'idempotency_key_reused');
@@ -81,7 +91,13 @@ describe('Marketing proxy coupon requests', () => {
     it('keeps the answer for a campaign that does not exist for minutes, not a day: made-up ids cannot fill the store', async () => {
       const written: { key: string; ttlMs: number }[] = [];
       const memory = createMemoryStore();
-      const watched = { ...memory, set: (key: string, value: string, ttlMs: number) => (written.push({ key, ttlMs }), memory.set(key, value, ttlMs)) };
+      const watched = {
+        ...memory,
+        set: (key: string, value: string, ttlMs: number) => (
+          written.push({ key, ttlMs }),
+          memory.set(key, value, ttlMs)
+        ),
+      };
       const recording = await serveProxy({ upstreamUrl: sandbox.marketingUrl, rateLimits: generous, store: watched });
       try {
         const key = randomUUID();
@@ -117,7 +133,10 @@ describe('Marketing proxy coupon requests', () => {
       try {
         const key = randomUUID();
         const statuses = [];
-        for (let index = 0; index < 3; index += 1) statuses.push((await post(proxy.url, coupon(), { 'idempotency-key': index === 0 ? key : randomUUID() })).status);
+        for (let index = 0; index < 3; index += 1)
+          statuses.push(
+            (await post(proxy.url, coupon(), { 'idempotency-key': index === 0 ? key : randomUUID() })).status,
+          );
         assert.deepEqual(statuses, [200, 200, 200]);
         const minted = sandbox.stats().couponsMinted;
         const limited = await post(proxy.url, coupon());
@@ -127,7 +146,11 @@ describe('Marketing proxy coupon requests', () => {
         assert.ok(retryAfter > 0 && retryAfter <= 120, `Retry-After ${retryAfter}`);
         assert.equal(limited.headers.get('cache-control'), 'no-store');
         assert.equal(sandbox.stats().couponsMinted, minted, 'a limited request mints nothing');
-        assert.equal((await post(proxy.url, coupon(), { 'idempotency-key': key })).status, 200, 'a replay is not a mint');
+        assert.equal(
+          (await post(proxy.url, coupon(), { 'idempotency-key': key })).status,
+          200,
+          'a replay is not a mint',
+        );
         const limitedKey = randomUUID();
         assert.equal((await post(proxy.url, coupon(), { 'idempotency-key': limitedKey })).status, 429);
         assert.equal((await post(proxy.url, { operation: 'campaigns' })).status, 200, 'queries have their own limit');
@@ -153,15 +176,21 @@ describe('Marketing proxy coupon requests', () => {
         });
         try {
           const from = { 'x-forwarded-for': '198.51.100.20' };
-          const campaign = (id: string, headers = from) => post(proxy.url, { operation: 'campaign', variables: { id } }, headers);
+          const campaign = (id: string, headers = from) =>
+            post(proxy.url, { operation: 'campaign', variables: { id } }, headers);
           const statuses = [];
           for (let index = 0; index < 5; index += 1) statuses.push((await campaign(`varied-${index}`)).status);
           assert.deepEqual(statuses, [200, 200, 200, 429, 429], `cache ${String(cache)}`);
           const limited = await campaign('varied-9');
           assert.match(limited.body.error.message, /Too many queries/);
           assert.ok(Number(limited.headers.get('retry-after')) > 0);
-          if (cache === undefined) assert.equal((await campaign('varied-0')).status, 200, 'a cached answer costs nothing');
-          assert.equal((await campaign('varied-0', { 'x-forwarded-for': '198.51.100.21' })).status, 200, 'another address has its own count');
+          if (cache === undefined)
+            assert.equal((await campaign('varied-0')).status, 200, 'a cached answer costs nothing');
+          assert.equal(
+            (await campaign('varied-0', { 'x-forwarded-for': '198.51.100.21' })).status,
+            200,
+            'another address has its own count',
+          );
         } finally {
           await proxy.close();
         }
@@ -211,7 +240,8 @@ describe('Marketing proxy coupon requests', () => {
         rateLimits: { perAddress: { limit: 2, windowSeconds: 60 }, perShopper: false },
       });
       try {
-        const from = async (address: string) => (await post(proxy.url, coupon(), { 'x-forwarded-for': address })).status;
+        const from = async (address: string) =>
+          (await post(proxy.url, coupon(), { 'x-forwarded-for': address })).status;
         assert.equal(await from('2001:db8:1:2::1'), 200);
         assert.equal(await from('2001:DB8:1:2:ffff:ffff:ffff:ffff'), 200);
         assert.equal(await from('2001:db8:1:2:0:0:0:abcd'), 429, 'another address in the same /64');
@@ -231,10 +261,20 @@ describe('Marketing proxy coupon requests', () => {
         rateLimits: { perAddress: { limit: 2, windowSeconds: 60 }, perShopper: false },
       });
       try {
-        const from = async (address: string) => (await post(proxy.url, coupon(), { 'x-forwarded-for': `203.0.113.250, ${address}` })).status;
-        assert.deepEqual([await from('198.51.100.9:40001'), await from('198.51.100.9:40002'), await from('198.51.100.9:40003')], [200, 200, 429]);
-        assert.deepEqual([await from('[2001:db8::1]:443'), await from('[2001:db8::2]:444'), await from('2001:db8::3')], [200, 200, 429]);
-        assert.deepEqual([await from('unknown'), await from('_hidden'), await from('not-an-address:1')], [200, 200, 429]);
+        const from = async (address: string) =>
+          (await post(proxy.url, coupon(), { 'x-forwarded-for': `203.0.113.250, ${address}` })).status;
+        assert.deepEqual(
+          [await from('198.51.100.9:40001'), await from('198.51.100.9:40002'), await from('198.51.100.9:40003')],
+          [200, 200, 429],
+        );
+        assert.deepEqual(
+          [await from('[2001:db8::1]:443'), await from('[2001:db8::2]:444'), await from('2001:db8::3')],
+          [200, 200, 429],
+        );
+        assert.deepEqual(
+          [await from('unknown'), await from('_hidden'), await from('not-an-address:1')],
+          [200, 200, 429],
+        );
       } finally {
         await proxy.close();
       }

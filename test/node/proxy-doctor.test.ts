@@ -17,7 +17,10 @@ import { AMPLIFY_SDL, SCHEMA_UPSTREAM_KEY, startSchemaUpstream } from './support
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/proxy/cli.ts', ...args], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
@@ -57,7 +60,10 @@ describe('loyalty-proxy doctor', () => {
     assert.match(result.stdout, /The key is accepted/);
     assert.match(result.stdout, /Introspection is available/);
     assert.match(result.stdout, /campaign\(id\) takes ID!: documents declare \$id: ID!/);
-    assert.match(result.stdout, /campaigns filters by businessAccountId as filter: CampaignFilter \{ businessAccountId: StringFilter \{ eq: String \} \}/);
+    assert.match(
+      result.stdout,
+      /campaigns filters by businessAccountId as filter: CampaignFilter \{ businessAccountId: StringFilter \{ eq: String \} \}/,
+    );
     assert.match(result.stdout, /\[sample\] campaigns \{"limit":1\}: 1 item/);
     assert.match(result.stdout, /^Ready: /m);
     assert.doesNotMatch(result.stdout, /Cannot work/);
@@ -66,12 +72,23 @@ describe('loyalty-proxy doctor', () => {
 
   it('reports the appsync flavour ready, adapted to its Model* types and to businessAccounts without a filter (exit 0)', async () => {
     const data = await temporaryDataDir();
-    const appsync = await startMarketing({ flavor: 'appsync', marketingPort: 0, dataDir: data.dir, apiKey: TEST_API_KEY });
+    const appsync = await startMarketing({
+      flavor: 'appsync',
+      marketingPort: 0,
+      dataDir: data.dir,
+      apiKey: TEST_API_KEY,
+    });
     try {
       const result = await doctor(appsync.marketingUrl, TEST_API_KEY);
       assert.equal(result.code, 0, result.stdout + result.stderr);
-      assert.match(result.stdout, /filter: ModelCampaignFilterInput \{ businessAccountId: ModelIDInput \{ eq: ID \} \}/);
-      assert.match(result.stdout, /businessAccounts takes no filter: a call with category is refused \(400 unsupported_variable\)/);
+      assert.match(
+        result.stdout,
+        /filter: ModelCampaignFilterInput \{ businessAccountId: ModelIDInput \{ eq: ID \} \}/,
+      );
+      assert.match(
+        result.stdout,
+        /businessAccounts takes no filter: a call with category is refused \(400 unsupported_variable\)/,
+      );
       assert.match(result.stdout, /requestCoupon\(campaignId\) takes ID!/);
       assertNoKey(result, TEST_API_KEY);
     } finally {
@@ -82,7 +99,13 @@ describe('loyalty-proxy doctor', () => {
 
   it('says when introspection is off, and still checks the reads with literal documents (exit 0)', async () => {
     const data = await temporaryDataDir();
-    const appsync = await startMarketing({ flavor: 'appsync', marketingPort: 0, dataDir: data.dir, apiKey: TEST_API_KEY, introspection: false });
+    const appsync = await startMarketing({
+      flavor: 'appsync',
+      marketingPort: 0,
+      dataDir: data.dir,
+      apiKey: TEST_API_KEY,
+      introspection: false,
+    });
     try {
       const result = await doctor(appsync.marketingUrl, TEST_API_KEY);
       assert.equal(result.code, 0, result.stdout + result.stderr);
@@ -105,7 +128,9 @@ describe('loyalty-proxy doctor', () => {
     assertNoKey(result, wrongKey);
     const echoing = await startFakeUpstream((req, res) => {
       const message = `Key ${String(req.headers['x-api-key'])} is not valid for this API`;
-      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ errors: [{ errorType: 'UnauthorizedException', message }] }));
+      res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ errors: [{ errorType: 'UnauthorizedException', message }] }));
     });
     try {
       const echoed = await doctor(echoing.url, wrongKey);
@@ -121,7 +146,9 @@ describe('loyalty-proxy doctor', () => {
     const down = await doctor(await closedPortUrl(), TEST_API_KEY);
     assert.equal(down.code, 1);
     assert.match(down.stdout, /\[upstream\] The Marketing API cannot be reached \(ECONNREFUSED\)/);
-    const html = await startFakeUpstream((_req, res) => void res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>'));
+    const html = await startFakeUpstream(
+      (_req, res) => void res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>'),
+    );
     try {
       const page = await doctor(html.url, TEST_API_KEY);
       assert.equal(page.code, 1);
@@ -130,7 +157,9 @@ describe('loyalty-proxy doctor', () => {
       await html.close();
     }
     const busy = await startFakeUpstream((_req, res) => {
-      res.writeHead(429, { 'content-type': 'application/json' }).end('{"errors":[{"errorType":"LimitExceededError","message":"Rate limit exceeded"}]}');
+      res
+        .writeHead(429, { 'content-type': 'application/json' })
+        .end('{"errors":[{"errorType":"LimitExceededError","message":"Rate limit exceeded"}]}');
     });
     try {
       const throttled = await doctor(busy.url, TEST_API_KEY);
@@ -142,7 +171,12 @@ describe('loyalty-proxy doctor', () => {
   });
 
   it('fails on a built-in operation that cannot work against the schema (exit 1)', async () => {
-    const noCoupons = await startSchemaUpstream(AMPLIFY_SDL.replace(/type Mutation \{[^}]*\}/, 'type Mutation { ping: String }').replace('title: String!', 'heading: String!'));
+    const noCoupons = await startSchemaUpstream(
+      AMPLIFY_SDL.replace(/type Mutation \{[^}]*\}/, 'type Mutation { ping: String }').replace(
+        'title: String!',
+        'heading: String!',
+      ),
+    );
     try {
       const result = await doctor(noCoupons.url, SCHEMA_UPSTREAM_KEY);
       assert.equal(result.code, 1);
@@ -164,18 +198,31 @@ describe('diagnoseUpstream()', () => {
         upstreamUrl: amplify.url,
         apiKey: SCHEMA_UPSTREAM_KEY,
         operations: {
-          campaignTitle: { kind: 'query', variables: { id: { type: 'string', required: true } }, document: 'query campaignTitle($id: ID!) { campaign(id: $id) { content { title } } }' },
-          campaignTags: { kind: 'query', variables: { id: { type: 'string', required: true } }, document: 'query campaignTags($id: String!) { campaign(id: $id) { tags } }' },
+          campaignTitle: {
+            kind: 'query',
+            variables: { id: { type: 'string', required: true } },
+            document: 'query campaignTitle($id: ID!) { campaign(id: $id) { content { title } } }',
+          },
+          campaignTags: {
+            kind: 'query',
+            variables: { id: { type: 'string', required: true } },
+            document: 'query campaignTags($id: String!) { campaign(id: $id) { tags } }',
+          },
         },
       });
       assert.equal(diagnosis.ok, false);
       assert.equal(diagnosis.introspection, 'available');
       const about = (subject: string) => diagnosis.findings.filter((finding) => finding.subject === subject);
-      assert.deepEqual(about('campaignTitle').map((finding) => finding.level), ['works']);
+      assert.deepEqual(
+        about('campaignTitle').map((finding) => finding.level),
+        ['works'],
+      );
       const tags = about('campaignTags');
       assert.ok(tags.every((finding) => finding.level === 'cannot' && finding.blocking));
       assert.ok(tags.some((finding) => /Cannot query field "tags"/.test(finding.message)));
-      assert.ok(tags.some((finding) => /"\$id" of type "String!" used in position expecting type "ID!"/.test(finding.message)));
+      assert.ok(
+        tags.some((finding) => /"\$id" of type "String!" used in position expecting type "ID!"/.test(finding.message)),
+      );
     } finally {
       await amplify.close();
     }
@@ -186,15 +233,21 @@ describe('loyalty-proxy (server) with a refused key', () => {
   it('does not start, and says why in one line without the key (exit 1)', async () => {
     const upstream = await startUpstream();
     const wrongKey = 'da2-wrong-key-5151515151';
-    const start = (url: string) => runCli([], { MARKETING_API_URL: url, MARKETING_API_KEY: wrongKey, PORT: '0', HOST: '127.0.0.1' });
+    const start = (url: string) =>
+      runCli([], { MARKETING_API_URL: url, MARKETING_API_KEY: wrongKey, PORT: '0', HOST: '127.0.0.1' });
     const echoing = await startFakeUpstream((req, res) => {
       const message = `Key ${String(req.headers['x-api-key'])} is not valid for this API`;
-      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ errors: [{ errorType: 'UnauthorizedException', message }] }));
+      res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ errors: [{ errorType: 'UnauthorizedException', message }] }));
     });
     try {
       const result = await start(upstream.marketingUrl);
       assert.equal(result.code, 1);
-      assert.match(result.stderr, /^loyalty-proxy: cannot start: the Marketing API refused MARKETING_API_KEY \(HTTP 401, Invalid API key\)/m);
+      assert.match(
+        result.stderr,
+        /^loyalty-proxy: cannot start: the Marketing API refused MARKETING_API_KEY \(HTTP 401, Invalid API key\)/m,
+      );
       assert.doesNotMatch(result.stderr, /listening/);
       assertNoKey(result, wrongKey);
       const echoed = await start(echoing.url);

@@ -29,7 +29,10 @@ describe('IdempotencyKeys', () => {
     const keys = new IdempotencyKeys(store, 5_000);
     const limited = new ProxyError(429, 'rate_limited', 'slow down');
     const releaseLimited = (error: unknown) => error === limited;
-    await assert.rejects(keys.run('-:k2', 'f', async () => Promise.reject(limited), releaseLimited), limited);
+    await assert.rejects(
+      keys.run('-:k2', 'f', async () => Promise.reject(limited), releaseLimited),
+      limited,
+    );
     assert.equal(await store.get('idem:-:k2'), undefined);
     const ok = await keys.run('-:k2', 'f', async () => ({ status: 200, body: 'minted' }), releaseLimited);
     assert.deepEqual(ok, { status: 200, body: 'minted', replayed: false });
@@ -57,6 +60,9 @@ describe('IdempotencyKeys', () => {
   it('refuses another fingerprint for a recorded key', async () => {
     const keys = new IdempotencyKeys(createMemoryStore(), 5_000);
     await keys.run('-:k4', 'a', async () => ({ status: 200, body: 'x' }), neverRelease);
-    await assert.rejects(keys.run('-:k4', 'b', async () => ({ status: 200, body: 'y' }), neverRelease), { code: 'idempotency_key_reused' });
+    await assert.rejects(
+      keys.run('-:k4', 'b', async () => ({ status: 200, body: 'y' }), neverRelease),
+      { code: 'idempotency_key_reused' },
+    );
   });
 });

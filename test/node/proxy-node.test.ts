@@ -27,7 +27,9 @@ describe('toNodeHandler', () => {
 
   before(async () => {
     upstream = await startUpstream();
-    handler = toNodeHandler(createMarketingProxy({ upstreamUrl: upstream.marketingUrl, apiKey: TEST_API_KEY, logger: () => {} }));
+    handler = toNodeHandler(
+      createMarketingProxy({ upstreamUrl: upstream.marketingUrl, apiKey: TEST_API_KEY, logger: () => {} }),
+    );
   });
   after(() => upstream.dispose());
 
@@ -55,7 +57,10 @@ describe('toNodeHandler', () => {
     const origin = await listen(server);
     try {
       const body = '{"operation":"campaigns"}';
-      const reply = await rawExchange(origin, `POST / HTTP/1.0\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+      const reply = await rawExchange(
+        origin,
+        `POST / HTTP/1.0\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+      );
       assert.match(reply, /^HTTP\/1\.[01] 400/);
       assert.match(reply, /"code":"bad_request"/);
     } finally {
@@ -70,7 +75,9 @@ describe('toNodeHandler', () => {
       const { hostname, port } = new URL(origin);
       await new Promise<void>((resolve) => {
         const socket = connect(Number(port), hostname, () => {
-          socket.write(`POST / HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"operation":`);
+          socket.write(
+            `POST / HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"operation":`,
+          );
           setTimeout(() => socket.destroy(), 50);
         });
         socket.on('close', () => resolve());

@@ -6,7 +6,14 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { createMarketingProxy, IMAGE_WIDTHS, MAX_BODY_BYTES } from '../../src/proxy/index.ts';
-import { post, serveProxy, startUpstream, TEST_API_KEY, type ProxyUnderTest, type Upstream } from './support/proxy-server.ts';
+import {
+  post,
+  serveProxy,
+  startUpstream,
+  TEST_API_KEY,
+  type ProxyUnderTest,
+  type Upstream,
+} from './support/proxy-server.ts';
 
 describe('Marketing proxy protocol', () => {
   let upstream: Upstream;
@@ -34,15 +41,22 @@ describe('Marketing proxy protocol', () => {
       for (const width of IMAGE_WIDTHS) assert.match(content[`img${width}`].url, new RegExp(`w=${width}`));
       assert.equal(content.featuredImage, undefined);
 
-      const next = await post(proxy.url, { operation: 'campaigns', variables: { limit: 2, nextToken: page.nextToken } });
+      const next = await post(proxy.url, {
+        operation: 'campaigns',
+        variables: { limit: 2, nextToken: page.nextToken },
+      });
       assert.equal(next.status, 200);
       assert.notEqual(next.body.data.campaigns.items[0].id, page.items[0].id);
     });
 
     it('campaigns: filtered by businessAccountId', async () => {
-      const reply = await post(proxy.url, { operation: 'campaigns', variables: { businessAccountId: 'biz-harbor-coffee', limit: 50 } });
+      const reply = await post(proxy.url, {
+        operation: 'campaigns',
+        variables: { businessAccountId: 'biz-harbor-coffee', limit: 50 },
+      });
       assert.equal(reply.status, 200);
-      const items: { businessAccountId: string; content: { objective: { __typename: string } | null } }[] = reply.body.data.campaigns.items;
+      const items: { businessAccountId: string; content: { objective: { __typename: string } | null } }[] =
+        reply.body.data.campaigns.items;
       assert.ok(items.length > 0);
       assert.ok(items.every((item) => item.businessAccountId === 'biz-harbor-coffee'));
       assert.ok(items.some((item) => item.content.objective?.__typename === 'CouponObjective'));
@@ -61,9 +75,12 @@ describe('Marketing proxy protocol', () => {
     it('businessAccounts: every field, optionally filtered by category', async () => {
       const all = await post(proxy.url, { operation: 'businessAccounts', variables: { limit: 50 } });
       assert.equal(all.status, 200);
-      const accounts: { category: string | null; pending: boolean; name: string; customProperties: unknown[] }[] = all.body.data.businessAccounts.items;
+      const accounts: { category: string | null; pending: boolean; name: string; customProperties: unknown[] }[] =
+        all.body.data.businessAccounts.items;
       assert.ok(accounts.length > 1);
-      assert.ok(accounts.every((account) => typeof account.pending === 'boolean' && Array.isArray(account.customProperties)));
+      assert.ok(
+        accounts.every((account) => typeof account.pending === 'boolean' && Array.isArray(account.customProperties)),
+      );
       const category = accounts.find((account) => account.category)!.category!;
       const filtered = await post(proxy.url, { operation: 'businessAccounts', variables: { category } });
       assert.equal(filtered.status, 200);
@@ -72,8 +89,14 @@ describe('Marketing proxy protocol', () => {
     });
 
     it('requestCoupon: a new coupon code on every call without an Idempotency-Key', async () => {
-      const first = await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-morning-latte' } });
-      const second = await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-morning-latte' } });
+      const first = await post(proxy.url, {
+        operation: 'requestCoupon',
+        variables: { campaignId: 'camp-harbor-morning-latte' },
+      });
+      const second = await post(proxy.url, {
+        operation: 'requestCoupon',
+        variables: { campaignId: 'camp-harbor-morning-latte' },
+      });
       assert.equal(first.status, 200);
       assert.equal(first.headers.get('cache-control'), 'no-store');
       assert.equal(typeof first.body.data.requestCoupon.coupon.code, 'string');
@@ -85,7 +108,10 @@ describe('Marketing proxy protocol', () => {
       assert.equal(unknown.status, 404);
       assert.equal(unknown.body.error.code, 'not_found');
       assert.match(unknown.body.error.message, /camp-nope/);
-      const visit = await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-tenth-cup' } });
+      const visit = await post(proxy.url, {
+        operation: 'requestCoupon',
+        variables: { campaignId: 'camp-harbor-tenth-cup' },
+      });
       assert.equal(visit.status, 422);
       assert.equal(visit.body.error.code, 'no_coupon_objective');
       // Page tokens are the proxy's own cursors: one it did not issue never reaches the upstream.
@@ -100,24 +126,49 @@ describe('Marketing proxy protocol', () => {
   describe('refused requests', () => {
     const refusals: [string, unknown, number, string][] = [
       ['a raw GraphQL document', { query: '{ campaigns { items { id } } }' }, 400, 'bad_request'],
-      ['a document beside an operation', { operation: 'campaigns', query: '{ __schema { types { name } } }' }, 400, 'bad_request'],
+      [
+        'a document beside an operation',
+        { operation: 'campaigns', query: '{ __schema { types { name } } }' },
+        400,
+        'bad_request',
+      ],
       ['an unknown top-level field', { operation: 'campaigns', extensions: {} }, 400, 'bad_request'],
       ['no operation', { variables: {} }, 400, 'bad_request'],
       ['an unknown operation', { operation: 'deleteEverything' }, 400, 'unknown_operation'],
       ['an inherited property name as operation', { operation: '__proto__' }, 400, 'unknown_operation'],
       ['an array body', [{ operation: 'campaigns' }], 400, 'bad_request'],
       ['variables that are not an object', { operation: 'campaigns', variables: [1] }, 400, 'invalid_variables'],
-      ['an unknown variable', { operation: 'campaigns', variables: { limit: 1, width: 4000 } }, 400, 'invalid_variables'],
+      [
+        'an unknown variable',
+        { operation: 'campaigns', variables: { limit: 1, width: 4000 } },
+        400,
+        'invalid_variables',
+      ],
       ['a limit of 0', { operation: 'campaigns', variables: { limit: 0 } }, 400, 'invalid_variables'],
-      ['a nextToken over 8192 characters', { operation: 'campaigns', variables: { nextToken: 'x'.repeat(8193) } }, 400, 'invalid_variables'],
+      [
+        'a nextToken over 8192 characters',
+        { operation: 'campaigns', variables: { nextToken: 'x'.repeat(8193) } },
+        400,
+        'invalid_variables',
+      ],
       ['a limit of 51', { operation: 'campaigns', variables: { limit: 51 } }, 400, 'invalid_variables'],
       ['a fractional limit', { operation: 'campaigns', variables: { limit: 2.5 } }, 400, 'invalid_variables'],
-      ['a limit given as a string', { operation: 'businessAccounts', variables: { limit: '5' } }, 400, 'invalid_variables'],
+      [
+        'a limit given as a string',
+        { operation: 'businessAccounts', variables: { limit: '5' } },
+        400,
+        'invalid_variables',
+      ],
       ['a missing required id', { operation: 'campaign', variables: {} }, 400, 'invalid_variables'],
       ['an id that is a number', { operation: 'campaign', variables: { id: 7 } }, 400, 'invalid_variables'],
       ['an empty id', { operation: 'campaign', variables: { id: '' } }, 400, 'invalid_variables'],
       ['a 257-character id', { operation: 'campaign', variables: { id: 'x'.repeat(257) } }, 400, 'invalid_variables'],
-      ['a campaignId that is an object', { operation: 'requestCoupon', variables: { campaignId: { eq: 'x' } } }, 400, 'invalid_variables'],
+      [
+        'a campaignId that is an object',
+        { operation: 'requestCoupon', variables: { campaignId: { eq: 'x' } } },
+        400,
+        'invalid_variables',
+      ],
     ];
     for (const [what, body, status, code] of refusals) {
       it(`refuses ${what} with ${status} ${code}`, async () => {
@@ -147,29 +198,49 @@ describe('Marketing proxy protocol', () => {
     });
 
     it('refuses what an HTML form can send (and no content type) with 415', async () => {
-      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', undefined]) {
+      for (const type of [
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        undefined,
+      ]) {
         const headers: Record<string, string> = type ? { 'content-type': type } : {};
-        const response = await fetch(proxy.url, { method: 'POST', headers, body: new TextEncoder().encode('{"operation":"campaigns"}') });
+        const response = await fetch(proxy.url, {
+          method: 'POST',
+          headers,
+          body: new TextEncoder().encode('{"operation":"campaigns"}'),
+        });
         assert.equal(response.status, 415, String(type));
         assert.equal(((await response.json()) as { error: { code: string } }).error.code, 'unsupported_media_type');
       }
-      const withCharset = await post(proxy.url, { operation: 'campaigns', variables: { limit: 1 } }, { 'content-type': 'application/json; charset=utf-8' });
+      const withCharset = await post(
+        proxy.url,
+        { operation: 'campaigns', variables: { limit: 1 } },
+        { 'content-type': 'application/json; charset=utf-8' },
+      );
       assert.equal(withCharset.status, 200);
     });
 
     it(`refuses bodies over ${MAX_BODY_BYTES} bytes with 413, declared or streamed`, async () => {
-      const padded = JSON.stringify({ operation: 'campaign', variables: { id: 'x' } }).replace('}}', `}${' '.repeat(MAX_BODY_BYTES)}}`);
+      const padded = JSON.stringify({ operation: 'campaign', variables: { id: 'x' } }).replace(
+        '}}',
+        `}${' '.repeat(MAX_BODY_BYTES)}}`,
+      );
       const declared = await post(proxy.url, padded);
       assert.equal(declared.status, 413);
       assert.equal(declared.body.error.code, 'payload_too_large');
 
       // Chunked transfer: no Content-Length, the proxy must count as it reads.
       const streamed = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = httpRequest(proxy.url, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
-          let body = '';
-          res.on('data', (chunk) => (body += chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        });
+        const req = httpRequest(
+          proxy.url,
+          { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+          (res) => {
+            let body = '';
+            res.on('data', (chunk) => (body += chunk));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
         req.on('error', reject);
         const chunk = ' '.repeat(4096);
         for (let index = 0; index < 8; index += 1) req.write(chunk);
@@ -202,12 +273,20 @@ describe('Marketing proxy protocol', () => {
       );
     const query = await call({ operation: 'campaign', variables: { id: 'camp-harbor-beans' } });
     assert.equal(query.status, 200, 'same-origin from the request URL');
-    assert.equal(((await query.json()) as { data: { campaign: { id: string } } }).data.campaign.id, 'camp-harbor-beans');
+    assert.equal(
+      ((await query.json()) as { data: { campaign: { id: string } } }).data.campaign.id,
+      'camp-harbor-beans',
+    );
     const coupon = { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-beans' } };
     assert.equal((await call(coupon, { 'cf-connecting-ip': '203.0.113.1' })).status, 200);
     assert.equal((await call(coupon, { 'cf-connecting-ip': '203.0.113.1' })).status, 429);
     assert.equal((await call(coupon, { 'cf-connecting-ip': '203.0.113.2' })).status, 200);
-    const foreign = await handler(new Request('https://shop.example/api/marketing', { method: 'POST', headers: { origin: 'https://evil.example' } }));
+    const foreign = await handler(
+      new Request('https://shop.example/api/marketing', {
+        method: 'POST',
+        headers: { origin: 'https://evil.example' },
+      }),
+    );
     assert.equal(foreign.status, 403);
   });
 

@@ -26,15 +26,23 @@ const workerdLost = () => new Error('Network connection lost.');
 
 describe('Marketing proxy in any runtime', () => {
   it('reads a refused connection in each runtime\'s words, and says "cannot tell" where the runtime does not', () => {
-    const nodeRefused = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }) });
+    const nodeRefused = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }),
+    });
     const bunRefused = Object.assign(new TypeError('ECONNREFUSED: Unable to connect.'), { code: 'ECONNREFUSED' });
     const denoRefused = new TypeError('fetch failed', {
-      cause: new Error('error sending request for url (http://127.0.0.1:1/): client error (Connect): tcp connect error: Connection refused (os error 111)'),
+      cause: new Error(
+        'error sending request for url (http://127.0.0.1:1/): client error (Connect): tcp connect error: Connection refused (os error 111)',
+      ),
     });
     const denoDropped = new TypeError('fetch failed', {
-      cause: new Error('error sending request for url (http://127.0.0.1:1/): client error (SendRequest): connection closed before message completed'),
+      cause: new Error(
+        'error sending request for url (http://127.0.0.1:1/): client error (SendRequest): connection closed before message completed',
+      ),
     });
-    const nodeReset = new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+    const nodeReset = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+    });
     assert.deepEqual(
       [nodeRefused, bunRefused, denoRefused, denoDropped, nodeReset, workerdLost()].map(connectionNeverOpened),
       [true, true, true, false, false, undefined],
@@ -44,11 +52,18 @@ describe('Marketing proxy in any runtime', () => {
   it('sends upstream with redirect: "manual" and refuses the 3xx, in a fetch that rejects "error" as workerd does', async () => {
     const keysSent: string[] = [];
     const workerdFetch: typeof fetch = async (_input, init) => {
-      if (init?.redirect === 'error') throw new TypeError('Invalid redirect value, must be one of "follow" or "manual"');
+      if (init?.redirect === 'error')
+        throw new TypeError('Invalid redirect value, must be one of "follow" or "manual"');
       keysSent.push(new Headers(init?.headers).get('x-api-key') ?? '');
       return new Response(null, { status: 307, headers: { location: 'https://elsewhere.example/graphql' } });
     };
-    const proxy = createMarketingProxy({ upstreamUrl: 'https://marketing.example/graphql', apiKey: TEST_API_KEY, fetch: workerdFetch, introspection: false, logger: () => {} });
+    const proxy = createMarketingProxy({
+      upstreamUrl: 'https://marketing.example/graphql',
+      apiKey: TEST_API_KEY,
+      fetch: workerdFetch,
+      introspection: false,
+      logger: () => {},
+    });
     const reply = await proxy(couponRequest());
     assert.equal(reply.status, 502);
     assert.equal(((await reply.json()) as { error: { code: string } }).error.code, 'upstream_error');
@@ -66,7 +81,12 @@ describe('Marketing proxy in any runtime', () => {
       throw workerdLost();
     };
     const logs: AccessLogEntry[] = [];
-    const proxy = createMarketingProxy({ upstreamUrl: 'https://marketing.example/graphql', apiKey: TEST_API_KEY, transport, logger: (entry) => logs.push(entry) });
+    const proxy = createMarketingProxy({
+      upstreamUrl: 'https://marketing.example/graphql',
+      apiKey: TEST_API_KEY,
+      transport,
+      logger: (entry) => logs.push(entry),
+    });
 
     const refused = await proxy(couponRequest('key-refused'));
     const refusedBody = (await refused.json()) as { error: { code: string; message: string } };
@@ -84,7 +104,7 @@ describe('Marketing proxy in any runtime', () => {
     assert.equal(retried.headers.get('idempotent-replayed'), null, 'the refused key was freed');
   });
 
-  it('takes the client address from Bun\'s server and Deno\'s connection info', async () => {
+  it("takes the client address from Bun's server and Deno's connection info", async () => {
     const proxy = createMarketingProxy({
       upstreamUrl: 'https://marketing.example/graphql',
       apiKey: TEST_API_KEY,
@@ -93,13 +113,24 @@ describe('Marketing proxy in any runtime', () => {
       logger: () => {},
     });
     const bunServer = (address: string) => ({ requestIP: () => ({ address, family: 'IPv4', port: 1 }) });
-    const denoInfo = (hostname: string) => ({ remoteAddr: { transport: 'tcp', hostname, port: 1 }, completed: Promise.resolve() });
+    const denoInfo = (hostname: string) => ({
+      remoteAddr: { transport: 'tcp', hostname, port: 1 },
+      completed: Promise.resolve(),
+    });
     assert.equal((await proxy(couponRequest(), bunServer('203.0.113.1'))).status, 200);
     assert.equal((await proxy(couponRequest(), bunServer('203.0.113.1'))).status, 429);
-    assert.equal((await proxy(couponRequest(), bunServer('203.0.113.2'))).status, 200, 'another shopper is not blocked');
+    assert.equal(
+      (await proxy(couponRequest(), bunServer('203.0.113.2'))).status,
+      200,
+      'another shopper is not blocked',
+    );
     assert.equal((await proxy(couponRequest(), denoInfo('203.0.113.1'))).status, 429, 'the same address from Deno');
     assert.equal((await proxy(couponRequest(), denoInfo('198.51.100.7'))).status, 200);
-    assert.equal((await proxy(couponRequest(), { params: Promise.resolve({}) })).status, 200, "Next.js's params: no address");
+    assert.equal(
+      (await proxy(couponRequest(), { params: Promise.resolve({}) })).status,
+      200,
+      "Next.js's params: no address",
+    );
   });
 
   it("hands the refresh of a stale answer to the runtime's waitUntil (a Worker's ctx), which would end it otherwise", async () => {
@@ -113,7 +144,12 @@ describe('Marketing proxy in any runtime', () => {
       introspection: false,
       logger: () => {},
     });
-    const campaign = () => new Request('http://shop.example/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"operation":"campaign","variables":{"id":"a"}}' });
+    const campaign = () =>
+      new Request('http://shop.example/', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"operation":"campaign","variables":{"id":"a"}}',
+      });
     const kept: Promise<unknown>[] = [];
     const ctx = { waitUntil: (work: Promise<unknown>) => void kept.push(work), passThroughOnException: () => {} };
     assert.equal((await proxy(campaign(), ctx)).headers.get('x-cache'), 'MISS');
@@ -128,7 +164,12 @@ describe('Marketing proxy in any runtime', () => {
     let created = 0;
     const proxy = createMarketingProxy(() => {
       created += 1;
-      return { upstreamUrl: 'https://marketing.example/graphql', apiKey: TEST_API_KEY, transport: async () => ({ status: 200, text: MINTED }), logger: () => {} };
+      return {
+        upstreamUrl: 'https://marketing.example/graphql',
+        apiKey: TEST_API_KEY,
+        transport: async () => ({ status: 200, text: MINTED }),
+        logger: () => {},
+      };
     });
     assert.equal(created, 0);
     assert.equal((await proxy(couponRequest())).status, 200);

@@ -31,7 +31,14 @@ async function startAppSync(introspection: boolean) {
   const seed = appsyncSeed();
   const coupon = seed.campaigns.find((campaign) => campaign.content?.objective?.type === 'coupon')!;
   seed.campaigns.push({ ...structuredClone(coupon), id: HOSTILE_ID });
-  const marketing = await startMarketing({ flavor: 'appsync', marketingPort: 0, dataDir: data.dir, apiKey: TEST_API_KEY, introspection, seed });
+  const marketing = await startMarketing({
+    flavor: 'appsync',
+    marketingPort: 0,
+    dataDir: data.dir,
+    apiKey: TEST_API_KEY,
+    introspection,
+    seed,
+  });
   return { marketing, dispose: async () => (await marketing.close(), await data.remove()) };
 }
 
@@ -42,7 +49,11 @@ for (const introspection of [true, false]) {
     const sent: Sent[] = [];
     before(async () => {
       upstream = await startAppSync(introspection);
-      proxy = await serveProxy({ upstreamUrl: upstream.marketing.marketingUrl, cache: false, transport: recording(sent) });
+      proxy = await serveProxy({
+        upstreamUrl: upstream.marketing.marketingUrl,
+        cache: false,
+        transport: recording(sent),
+      });
     });
     after(async () => {
       await proxy.close();
@@ -50,17 +61,30 @@ for (const introspection of [true, false]) {
     });
 
     it('serves campaigns of one business account', async () => {
-      const reply = await post(proxy.url, { operation: 'campaigns', variables: { businessAccountId: 'biz-harbor-coffee', limit: 3 } });
+      const reply = await post(proxy.url, {
+        operation: 'campaigns',
+        variables: { businessAccountId: 'biz-harbor-coffee', limit: 3 },
+      });
       assert.equal(reply.status, 200, reply.text);
       assert.ok(reply.body.data.campaigns.items.length > 0);
-      assert.ok(reply.body.data.campaigns.items.every((item: { businessAccountId: string }) => item.businessAccountId === 'biz-harbor-coffee'));
+      assert.ok(
+        reply.body.data.campaigns.items.every(
+          (item: { businessAccountId: string }) => item.businessAccountId === 'biz-harbor-coffee',
+        ),
+      );
       // The last of the upstream pages that filled this one (AppSync filters after the limit).
       const request = lastSent(sent);
       if (introspection) {
-        assert.match(request.query, /^query campaigns\(\$filter: ModelCampaignFilterInput, \$limit: Int(, \$nextToken: String)?\) \{ campaigns\(filter: \$filter, limit: \$limit/);
+        assert.match(
+          request.query,
+          /^query campaigns\(\$filter: ModelCampaignFilterInput, \$limit: Int(, \$nextToken: String)?\) \{ campaigns\(filter: \$filter, limit: \$limit/,
+        );
         assert.deepEqual(request.variables.filter, { businessAccountId: { eq: 'biz-harbor-coffee' } });
       } else {
-        assert.match(request.query, /^query campaigns \{ campaigns\(filter: \{ businessAccountId: \{ eq: "biz-harbor-coffee" \} \}, limit: \d+/);
+        assert.match(
+          request.query,
+          /^query campaigns \{ campaigns\(filter: \{ businessAccountId: \{ eq: "biz-harbor-coffee" \} \}, limit: \d+/,
+        );
         assert.deepEqual(request.variables, {});
       }
     });
@@ -69,11 +93,21 @@ for (const introspection of [true, false]) {
       const one = await post(proxy.url, { operation: 'campaign', variables: { id: HOSTILE_ID } });
       assert.equal(one.status, 200, one.text);
       assert.equal(one.body.data.campaign.id, HOSTILE_ID);
-      assert.match(lastSent(sent).query, introspection ? /^query campaign\(\$id: ID!\)/ : /^query campaign \{ campaign\(id: "camp-\\"x\\"\\\\y\\u000a\} \) \{ __typename \} #\\u00e9\\ud83d\\ude00"\)/);
+      assert.match(
+        lastSent(sent).query,
+        introspection
+          ? /^query campaign\(\$id: ID!\)/
+          : /^query campaign \{ campaign\(id: "camp-\\"x\\"\\\\y\\u000a\} \) \{ __typename \} #\\u00e9\\ud83d\\ude00"\)/,
+      );
       const coupon = await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: HOSTILE_ID } });
       assert.equal(coupon.status, 200, coupon.text);
       assert.ok(coupon.body.data.requestCoupon.coupon.code);
-      assert.match(lastSent(sent).query, introspection ? /^mutation requestCoupon\(\$campaignId: ID!\)/ : /^mutation requestCoupon \{ requestCoupon\(campaignId: "/);
+      assert.match(
+        lastSent(sent).query,
+        introspection
+          ? /^mutation requestCoupon\(\$campaignId: ID!\)/
+          : /^mutation requestCoupon \{ requestCoupon\(campaignId: "/,
+      );
     });
 
     it('serves business accounts, and refuses a category the upstream cannot filter by', async () => {
@@ -94,10 +128,13 @@ for (const introspection of [true, false]) {
       }
     });
 
-    it(introspection ? 'reads the schema once' : 'asks for the schema once and says once that it uses literals', async () => {
-      assert.equal(sent.filter((request) => request.query.includes('__schema')).length, 1);
-      const schemaLogs = proxy.logs.filter((entry) => entry.method === 'SCHEMA');
-      assert.equal(schemaLogs.length, introspection ? 0 : 1);
-    });
+    it(
+      introspection ? 'reads the schema once' : 'asks for the schema once and says once that it uses literals',
+      async () => {
+        assert.equal(sent.filter((request) => request.query.includes('__schema')).length, 1);
+        const schemaLogs = proxy.logs.filter((entry) => entry.method === 'SCHEMA');
+        assert.equal(schemaLogs.length, introspection ? 0 : 1);
+      },
+    );
   });
 }

@@ -7,8 +7,21 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fetchTransport, type UpstreamTransport } from '../../src/proxy/index.ts';
-import { post, serveProxy, startFakeUpstream, startUpstream, type ProxyUnderTest, type Upstream } from './support/proxy-server.ts';
-import { AMPLIFY_SDL, REDEPLOYED_SDL, SCHEMA_UPSTREAM_KEY, startSchemaUpstream, type SchemaUpstream } from './support/schema-upstream.ts';
+import {
+  post,
+  serveProxy,
+  startFakeUpstream,
+  startUpstream,
+  type ProxyUnderTest,
+  type Upstream,
+} from './support/proxy-server.ts';
+import {
+  AMPLIFY_SDL,
+  REDEPLOYED_SDL,
+  SCHEMA_UPSTREAM_KEY,
+  startSchemaUpstream,
+  type SchemaUpstream,
+} from './support/schema-upstream.ts';
 
 /** The real fetch transport, keeping each request body it sends. */
 function recording(sent: { query: string; variables: Record<string, unknown> }[]): UpstreamTransport {
@@ -20,7 +33,10 @@ function recording(sent: { query: string; variables: Record<string, unknown> }[]
 }
 
 /** Amplify-shaped, with every field and filter the spec names (literal documents ask for all of them). */
-const EVERY_SPEC_FIELD_SDL = `${AMPLIFY_SDL.replace('businessAccounts(', 'businessAccounts(filter: ModelBusinessAccountFilterInput, ').replace(
+const EVERY_SPEC_FIELD_SDL = `${AMPLIFY_SDL.replace(
+  'businessAccounts(',
+  'businessAccounts(filter: ModelBusinessAccountFilterInput, ',
+).replace(
   'pending: Boolean }',
   'pending: Boolean phoneNumber: String customProperties: [CustomProperty] }',
 )} input ModelBusinessAccountFilterInput { category: ModelStringInput } type CustomProperty { key: String! value: String }`;
@@ -46,16 +62,35 @@ describe('Marketing proxy documents fitted to the upstream schema', () => {
       const one = await post(proxy.url, { operation: 'campaign', variables: { id: 'camp-harbor-beans' } });
       assert.equal(one.status, 200, one.text);
       assert.equal(one.body.data.campaign.id, 'camp-harbor-beans');
-      assert.match(lastSent(sent).query, /^query campaign\(\$id: ID!\) \{ campaign\(id: \$id\) \{ id businessAccountId content \{ title subtitle description img320: featuredImage\(width: 320\) \{ url \}/);
+      assert.match(
+        lastSent(sent).query,
+        /^query campaign\(\$id: ID!\) \{ campaign\(id: \$id\) \{ id businessAccountId content \{ title subtitle description img320: featuredImage\(width: 320\) \{ url \}/,
+      );
       assert.match(lastSent(sent).query, /objective \{ __typename \.\.\. on CouponObjective \{ price \} \}/);
 
-      const page = await post(proxy.url, { operation: 'campaigns', variables: { businessAccountId: 'biz-harbor-coffee', limit: 2 } });
+      const page = await post(proxy.url, {
+        operation: 'campaigns',
+        variables: { businessAccountId: 'biz-harbor-coffee', limit: 2 },
+      });
       assert.equal(page.status, 200, page.text);
-      assert.ok(page.body.data.campaigns.items.every((item: { businessAccountId: string }) => item.businessAccountId === 'biz-harbor-coffee'));
-      assert.match(lastSent(sent).query, /^query campaigns\(\$filter: CampaignFilter, \$limit: Int\) \{ campaigns\(filter: \$filter, limit: \$limit\) \{ items \{/);
-      assert.deepEqual(lastSent(sent).variables, { filter: { businessAccountId: { eq: 'biz-harbor-coffee' } }, limit: 2 });
+      assert.ok(
+        page.body.data.campaigns.items.every(
+          (item: { businessAccountId: string }) => item.businessAccountId === 'biz-harbor-coffee',
+        ),
+      );
+      assert.match(
+        lastSent(sent).query,
+        /^query campaigns\(\$filter: CampaignFilter, \$limit: Int\) \{ campaigns\(filter: \$filter, limit: \$limit\) \{ items \{/,
+      );
+      assert.deepEqual(lastSent(sent).variables, {
+        filter: { businessAccountId: { eq: 'biz-harbor-coffee' } },
+        limit: 2,
+      });
 
-      const accounts = await post(proxy.url, { operation: 'businessAccounts', variables: { category: 'Cafe', limit: 5 } });
+      const accounts = await post(proxy.url, {
+        operation: 'businessAccounts',
+        variables: { category: 'Cafe', limit: 5 },
+      });
       assert.equal(accounts.status, 200, accounts.text);
       assert.ok(accounts.body.data.businessAccounts.items.length > 0);
       assert.match(lastSent(sent).query, /\$filter: BusinessAccountFilter/);
@@ -76,9 +111,15 @@ describe('Marketing proxy documents fitted to the upstream schema', () => {
     });
 
     it("filters campaigns with the upstream's own filter types (ModelCampaignFilterInput, ModelIDInput)", async () => {
-      const reply = await post(proxy.url, { operation: 'campaigns', variables: { businessAccountId: 'biz-9', limit: 2 } });
+      const reply = await post(proxy.url, {
+        operation: 'campaigns',
+        variables: { businessAccountId: 'biz-9', limit: 2 },
+      });
       assert.equal(reply.status, 200, reply.text);
-      assert.deepEqual(reply.body.data.campaigns.items.map((item: { businessAccountId: string }) => item.businessAccountId), ['biz-9', 'biz-9']);
+      assert.deepEqual(
+        reply.body.data.campaigns.items.map((item: { businessAccountId: string }) => item.businessAccountId),
+        ['biz-9', 'biz-9'],
+      );
       const request = lastSent(upstream.requests);
       assert.match(request.query, /^query campaigns\(\$filter: ModelCampaignFilterInput, \$limit: Int\)/);
       assert.deepEqual(request.variables, { filter: { businessAccountId: { eq: 'biz-9' } }, limit: 2 });
@@ -112,7 +153,9 @@ describe('Marketing proxy documents fitted to the upstream schema', () => {
     });
 
     it('leaves out a limit the upstream does not take, rather than refuse the call', async () => {
-      const noLimit = await startSchemaUpstream(AMPLIFY_SDL.replace('businessAccounts(limit: Int, nextToken: String)', 'businessAccounts(nextToken: String)'));
+      const noLimit = await startSchemaUpstream(
+        AMPLIFY_SDL.replace('businessAccounts(limit: Int, nextToken: String)', 'businessAccounts(nextToken: String)'),
+      );
       const noLimitProxy = await serveProxy({ upstreamUrl: noLimit.url, apiKey: SCHEMA_UPSTREAM_KEY, cache: false });
       try {
         const reply = await post(noLimitProxy.url, { operation: 'businessAccounts', variables: { limit: 5 } });
@@ -159,7 +202,10 @@ describe('Marketing proxy documents fitted to the upstream schema', () => {
         assert.doesNotMatch(request.query, /\$|ID!|String!|Model/, request.query);
         assert.deepEqual(request.variables, {});
       }
-      assert.match(lastSent(upstream.requests.slice(0, -3)).query, /campaigns\(filter: \{ businessAccountId: \{ eq: "biz-3" \} \}, limit: 1\)/);
+      assert.match(
+        lastSent(upstream.requests.slice(0, -3)).query,
+        /campaigns\(filter: \{ businessAccountId: \{ eq: "biz-3" \} \}, limit: 1\)/,
+      );
       assert.equal(upstream.introspections(), 1, 'not asked again on every request');
       const schemaLogs = proxy.logs.filter((entry) => entry.method === 'SCHEMA');
       assert.equal(schemaLogs.length, 1);
@@ -172,7 +218,10 @@ describe('Marketing proxy documents fitted to the upstream schema', () => {
       const one = await post(proxy.url, { operation: 'campaign', variables: { id: hostile } });
       assert.equal(one.status, 200, one.text);
       assert.equal(one.body.data.campaign.id, hostile);
-      const page = await post(proxy.url, { operation: 'campaigns', variables: { businessAccountId: hostile, limit: 1 } });
+      const page = await post(proxy.url, {
+        operation: 'campaigns',
+        variables: { businessAccountId: hostile, limit: 1 },
+      });
       assert.equal(page.body.data.campaigns.items[0].businessAccountId, hostile);
       const coupon = await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: hostile } });
       assert.equal(coupon.body.data.requestCoupon.coupon.code, `CODE:${hostile}`);
@@ -189,7 +238,12 @@ describe('Marketing proxy documents fitted to the upstream schema', () => {
   describe('a schema that changes behind the same URL', () => {
     it('reads the schema again after the upstream refuses a document, and tries once more', async () => {
       const upstream = await startSchemaUpstream(AMPLIFY_SDL);
-      const proxy = await serveProxy({ upstreamUrl: upstream.url, apiKey: SCHEMA_UPSTREAM_KEY, cache: false, introspection: { minIntervalMs: 0 } });
+      const proxy = await serveProxy({
+        upstreamUrl: upstream.url,
+        apiKey: SCHEMA_UPSTREAM_KEY,
+        cache: false,
+        introspection: { minIntervalMs: 0 },
+      });
       try {
         assert.equal((await post(proxy.url, { operation: 'campaign', variables: { id: 'camp-1' } })).status, 200);
         upstream.setSchema(REDEPLOYED_SDL);
@@ -214,8 +268,15 @@ describe('Marketing proxy documents fitted to the upstream schema', () => {
     });
 
     it('reads it again when the schema it has says an operation cannot work, so a fixed API is noticed', async () => {
-      const upstream = await startSchemaUpstream(AMPLIFY_SDL.replace(/type Mutation \{[^}]*\}/, 'type Mutation { ping: String }'));
-      const proxy = await serveProxy({ upstreamUrl: upstream.url, apiKey: SCHEMA_UPSTREAM_KEY, cache: false, introspection: { minIntervalMs: 0 } });
+      const upstream = await startSchemaUpstream(
+        AMPLIFY_SDL.replace(/type Mutation \{[^}]*\}/, 'type Mutation { ping: String }'),
+      );
+      const proxy = await serveProxy({
+        upstreamUrl: upstream.url,
+        apiKey: SCHEMA_UPSTREAM_KEY,
+        cache: false,
+        introspection: { minIntervalMs: 0 },
+      });
       try {
         const broken = await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: 'camp-1' } });
         assert.equal(broken.status, 502);
@@ -251,7 +312,12 @@ describe('Marketing proxy documents fitted to the upstream schema', () => {
 
     it('asks an upstream that refuses introspection only once, even without a floor, and one that failed to answer again', async () => {
       const refusing = await startSchemaUpstream(EVERY_SPEC_FIELD_SDL, { introspection: false });
-      const proxy = await serveProxy({ upstreamUrl: refusing.url, apiKey: SCHEMA_UPSTREAM_KEY, cache: false, introspection: { minIntervalMs: 0 } });
+      const proxy = await serveProxy({
+        upstreamUrl: refusing.url,
+        apiKey: SCHEMA_UPSTREAM_KEY,
+        cache: false,
+        introspection: { minIntervalMs: 0 },
+      });
       let failNext = true;
       const flaky = await startSchemaUpstream(AMPLIFY_SDL);
       const flakyFront = await startFakeUpstream(async (req, res) => {
@@ -262,10 +328,19 @@ describe('Marketing proxy documents fitted to the upstream schema', () => {
           res.writeHead(503, { 'content-type': 'text/html' }).end('<h1>Service Unavailable</h1>');
           return;
         }
-        const forwarded = await fetch(flaky.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': SCHEMA_UPSTREAM_KEY }, body });
+        const forwarded = await fetch(flaky.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': SCHEMA_UPSTREAM_KEY },
+          body,
+        });
         res.writeHead(forwarded.status, { 'content-type': 'application/json' }).end(await forwarded.text());
       });
-      const flakyProxy = await serveProxy({ upstreamUrl: flakyFront.url, apiKey: SCHEMA_UPSTREAM_KEY, cache: false, introspection: { minIntervalMs: 0 } });
+      const flakyProxy = await serveProxy({
+        upstreamUrl: flakyFront.url,
+        apiKey: SCHEMA_UPSTREAM_KEY,
+        cache: false,
+        introspection: { minIntervalMs: 0 },
+      });
       try {
         for (let index = 0; index < 3; index += 1) {
           assert.equal((await post(proxy.url, { operation: 'campaign', variables: { id: 'camp-1' } })).status, 200);
@@ -275,7 +350,10 @@ describe('Marketing proxy documents fitted to the upstream schema', () => {
         assert.doesNotMatch(lastSent(flaky.requests).query, /\$id/, 'no schema yet: literals');
         assert.equal((await post(flakyProxy.url, { operation: 'campaign', variables: { id: 'camp-1' } })).status, 200);
         assert.match(lastSent(flaky.requests).query, /^query campaign\(\$id: ID!\)/, 'asked again, and fitted');
-        assert.deepEqual(flakyProxy.logs.filter((entry) => entry.method === 'SCHEMA').map((entry) => entry.error), ['introspection_unavailable', undefined]);
+        assert.deepEqual(
+          flakyProxy.logs.filter((entry) => entry.method === 'SCHEMA').map((entry) => entry.error),
+          ['introspection_unavailable', undefined],
+        );
       } finally {
         await proxy.close();
         await refusing.close();
@@ -296,7 +374,9 @@ describe('Marketing proxy documents fitted to the upstream schema', () => {
       const downProxy = await serveProxy({ upstreamUrl: down.url, cache: false });
       try {
         const replies = await Promise.all(
-          Array.from({ length: 8 }, (_, index) => post(proxy.url, { operation: 'campaign', variables: { id: `camp-${index}` } })),
+          Array.from({ length: 8 }, (_, index) =>
+            post(proxy.url, { operation: 'campaign', variables: { id: `camp-${index}` } }),
+          ),
         );
         assert.ok(replies.every((reply) => reply.status === 200));
         assert.equal(upstream.introspections(), 1);

@@ -12,7 +12,10 @@ import { post, serveProxy, TEST_API_KEY, type ProxyUnderTest } from './support/p
 import { signedIn, signInAs, type SignedInTokens } from './support/shopper.ts';
 
 const REDIRECT_URI = 'http://localhost:7100/callback';
-const coupon = (campaignId = 'camp-harbor-morning-latte') => ({ operation: 'requestCoupon', variables: { campaignId } });
+const coupon = (campaignId = 'camp-harbor-morning-latte') => ({
+  operation: 'requestCoupon',
+  variables: { campaignId },
+});
 const generous = { perAddress: { limit: 10_000, windowSeconds: 60 }, perShopper: { limit: 10_000, windowSeconds: 60 } };
 
 /** A fetch for the proxy that rewrites Connect's /me answers. */
@@ -21,7 +24,10 @@ function rewritingMe(connectUrl: string, rewrite: (profile: Record<string, unkno
     const response = await fetch(input, init);
     if (!String(input).startsWith(`${connectUrl}/me`) || !response.ok) return response;
     const profile = (await response.json()) as Record<string, unknown>;
-    return new Response(JSON.stringify(rewrite(profile)), { status: 200, headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify(rewrite(profile)), {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    });
   };
 }
 
@@ -110,7 +116,10 @@ describe('Marketing proxy requireSignin', () => {
   });
 
   it('refuses a /me answer that does not name its subject, and one of another subject', async () => {
-    for (const rewrite of [({ sub: _sub, ...rest }: Record<string, unknown>) => rest, (profile: Record<string, unknown>) => ({ ...profile, sub: 'someone-else' })]) {
+    for (const rewrite of [
+      ({ sub: _sub, ...rest }: Record<string, unknown>) => rest,
+      (profile: Record<string, unknown>) => ({ ...profile, sub: 'someone-else' }),
+    ]) {
       const checked = await serveProxy({
         upstreamUrl: sandbox.marketingUrl,
         connectUrl: sandbox.connectUrl,
@@ -141,8 +150,13 @@ describe('Marketing proxy requireSignin', () => {
 
   it('mints with real Connect tokens, asking /me once for many requests', async () => {
     const callsBefore = meCalls;
-    const replies = await Promise.all(Array.from({ length: 3 }, () => post(proxy.url, coupon(), signedIn(demo, { 'idempotency-key': randomUUID() }))));
-    assert.deepEqual(replies.map((reply) => reply.status), [200, 200, 200]);
+    const replies = await Promise.all(
+      Array.from({ length: 3 }, () => post(proxy.url, coupon(), signedIn(demo, { 'idempotency-key': randomUUID() }))),
+    );
+    assert.deepEqual(
+      replies.map((reply) => reply.status),
+      [200, 200, 200],
+    );
     assert.equal(meCalls - callsBefore, 1, '/me answers are cached (and concurrent checks shared)');
     const queries = await post(proxy.url, { operation: 'campaigns', variables: { limit: 1 } });
     assert.equal(queries.status, 200, 'queries need no sign-in');
@@ -178,7 +192,8 @@ describe('Marketing proxy requireSignin', () => {
     });
     try {
       const statuses: number[] = [];
-      for (let i = 0; i < 3; i++) statuses.push((await post(strict.url, coupon(), signedIn(await signIn('demo', 'demo')))).status);
+      for (let i = 0; i < 3; i++)
+        statuses.push((await post(strict.url, coupon(), signedIn(await signIn('demo', 'demo')))).status);
       assert.deepEqual(statuses, [200, 200, 429]);
     } finally {
       await strict.close();
@@ -207,9 +222,24 @@ describe('Marketing proxy requireSignin', () => {
   it('refuses requireSignin without connectUrl or clientId when created', () => {
     const base = { upstreamUrl: sandbox.marketingUrl, apiKey: TEST_API_KEY };
     assert.throws(() => createMarketingProxy({ ...base, clientId, requireSignin: true }), /connectUrl/);
-    assert.throws(() => createMarketingProxy({ ...base, clientId, requireSignin: ['camp-harbor-beans'] }), /connectUrl/);
-    assert.throws(() => createMarketingProxy({ ...base, connectUrl: sandbox.connectUrl, requireSignin: true }), /clientId/);
-    assert.throws(() => createMarketingProxy({ ...base, connectUrl: sandbox.connectUrl, clientId: ' ', requireSignin: ['camp-harbor-beans'] }), /clientId/);
+    assert.throws(
+      () => createMarketingProxy({ ...base, clientId, requireSignin: ['camp-harbor-beans'] }),
+      /connectUrl/,
+    );
+    assert.throws(
+      () => createMarketingProxy({ ...base, connectUrl: sandbox.connectUrl, requireSignin: true }),
+      /clientId/,
+    );
+    assert.throws(
+      () =>
+        createMarketingProxy({
+          ...base,
+          connectUrl: sandbox.connectUrl,
+          clientId: ' ',
+          requireSignin: ['camp-harbor-beans'],
+        }),
+      /clientId/,
+    );
   });
 
   it('with a list of campaigns, needs sign-in for those only and leaves the others open', async () => {
@@ -225,13 +255,29 @@ describe('Marketing proxy requireSignin', () => {
       const anonymous = await post(members.url, coupon('camp-harbor-beans'));
       assert.equal(anonymous.status, 401);
       assert.equal(anonymous.body.error.code, 'signin_required');
-      assert.equal((await post(members.url, coupon('camp-harbor-beans'), { authorization: 'Bearer made-up', 'x-loyalty-id-token': 'made.up.jwt' })).status, 401);
+      assert.equal(
+        (
+          await post(members.url, coupon('camp-harbor-beans'), {
+            authorization: 'Bearer made-up',
+            'x-loyalty-id-token': 'made.up.jwt',
+          })
+        ).status,
+        401,
+      );
       for (const spelling of [' camp-harbor-beans', 'CAMP-Harbor-Beans', 'ｃａｍｐ-harbor-beans']) {
-        assert.equal((await post(members.url, coupon(spelling))).status, 401, `${spelling} is the same campaign to the rule`);
+        assert.equal(
+          (await post(members.url, coupon(spelling))).status,
+          401,
+          `${spelling} is the same campaign to the rule`,
+        );
       }
       assert.equal(sandbox.stats().couponsMinted, minted, 'nothing minted for the members-only campaign');
       assert.equal((await post(members.url, coupon('camp-harbor-beans'), signedIn(demo))).status, 200);
-      assert.equal((await post(members.url, coupon('camp-harbor-morning-latte'))).status, 200, 'another campaign needs no sign-in');
+      assert.equal(
+        (await post(members.url, coupon('camp-harbor-morning-latte'))).status,
+        200,
+        'another campaign needs no sign-in',
+      );
       assert.equal(sandbox.stats().couponsMinted, minted + 2);
     } finally {
       await members.close();
@@ -241,7 +287,14 @@ describe('Marketing proxy requireSignin', () => {
   it('refuses a requireSignin that is neither a flag nor a list of campaign ids', () => {
     for (const requireSignin of ['camp-harbor-beans', [''], [' camp-harbor-beans'], [42], {}]) {
       assert.throws(
-        () => createMarketingProxy({ upstreamUrl: sandbox.marketingUrl, apiKey: TEST_API_KEY, connectUrl: sandbox.connectUrl, clientId, requireSignin: requireSignin as never }),
+        () =>
+          createMarketingProxy({
+            upstreamUrl: sandbox.marketingUrl,
+            apiKey: TEST_API_KEY,
+            connectUrl: sandbox.connectUrl,
+            clientId,
+            requireSignin: requireSignin as never,
+          }),
         /requireSignin/,
         JSON.stringify(requireSignin),
       );

@@ -43,7 +43,10 @@ function storeContract(name: string, open: () => Promise<ProxyStore>, close: (st
     it('counts in a window that starts at the first increment and does not extend', async () => {
       const key = randomUUID();
       const counts = await Promise.all(Array.from({ length: 20 }, () => store.increment(key, 300)));
-      assert.deepEqual(counts.map((state) => state.count).sort((a, b) => a - b), Array.from({ length: 20 }, (_, index) => index + 1));
+      assert.deepEqual(
+        counts.map((state) => state.count).sort((a, b) => a - b),
+        Array.from({ length: 20 }, (_, index) => index + 1),
+      );
       assert.ok(counts.every((state) => state.resetMs > 0 && state.resetMs <= 300));
       await sleep(400);
       assert.equal((await store.increment(key, 300)).count, 1);
@@ -51,7 +54,11 @@ function storeContract(name: string, open: () => Promise<ProxyStore>, close: (st
   });
 }
 
-storeContract('memory', async () => createMemoryStore(), async (store) => store.close?.());
+storeContract(
+  'memory',
+  async () => createMemoryStore(),
+  async (store) => store.close?.(),
+);
 
 describe('memory store bounds', () => {
   it('drops the oldest keys beyond maxEntries', async () => {
@@ -87,11 +94,19 @@ describe('memory store bounds', () => {
     try {
       const coupon = { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-morning-latte' } };
       const flooder = { 'user-agent': 'Flooder/1.0' };
-      assert.deepEqual([(await post(proxy.url, coupon, flooder)).status, (await post(proxy.url, coupon, flooder)).status], [200, 200]);
+      assert.deepEqual(
+        [(await post(proxy.url, coupon, flooder)).status, (await post(proxy.url, coupon, flooder)).status],
+        [200, 200],
+      );
       assert.equal((await post(proxy.url, coupon, flooder)).status, 429);
       const flood: number[] = [];
-      for (let index = 0; index < 12; index += 1) flood.push((await post(proxy.url, coupon, { 'user-agent': `Browser/${index}` })).status);
-      assert.deepEqual(flood, [200, 200, 200, 200, ...Array<number>(8).fill(429)], 'new shoppers wait once the table is full');
+      for (let index = 0; index < 12; index += 1)
+        flood.push((await post(proxy.url, coupon, { 'user-agent': `Browser/${index}` })).status);
+      assert.deepEqual(
+        flood,
+        [200, 200, 200, 200, ...Array<number>(8).fill(429)],
+        'new shoppers wait once the table is full',
+      );
       assert.equal((await post(proxy.url, coupon, flooder)).status, 429, 'the flooder is still limited');
     } finally {
       await proxy.close();
@@ -115,7 +130,10 @@ describe('memory store bounds', () => {
       assert.equal((await post(proxy.url, coupon)).status, 429);
       // Every distinct campaign id is a cached answer ({ campaign: null }): twice as many as the bound.
       for (let index = 0; index < 40; index += 1) {
-        assert.equal((await post(proxy.url, { operation: 'campaign', variables: { id: `flood-${index}` } })).status, 200);
+        assert.equal(
+          (await post(proxy.url, { operation: 'campaign', variables: { id: `flood-${index}` } })).status,
+          200,
+        );
       }
       assert.equal((await post(proxy.url, coupon)).status, 429, 'the shopper is still rate limited');
       const replay = await post(proxy.url, coupon, { 'idempotency-key': 'flooded-key' });
@@ -152,7 +170,11 @@ describe('Redis', () => {
       assert.equal((await post(proxy.url, { operation: 'campaigns', variables: { limit: 1 } })).status, 200);
       await own.stop();
       const minted = upstream.stats().couponsMinted;
-      const down = await post(proxy.url, { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-beans' } }, { 'idempotency-key': randomUUID() });
+      const down = await post(
+        proxy.url,
+        { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-beans' } },
+        { 'idempotency-key': randomUUID() },
+      );
       assert.equal(down.status, 503);
       assert.equal(down.body.error.code, 'store_unavailable');
       assert.ok(Number(down.headers.get('retry-after')) > 0);
@@ -160,7 +182,10 @@ describe('Redis', () => {
       const query = await post(proxy.url, { operation: 'campaigns', variables: { limit: 1 } });
       assert.equal(query.status, 200, 'queries go upstream without the cache');
       assert.equal(query.headers.get('x-cache'), 'MISS');
-      assert.ok(proxy.logs.some((entry) => entry.method === 'RATE_LIMIT' && entry.error === 'store_unavailable'), 'the uncounted query is logged');
+      assert.ok(
+        proxy.logs.some((entry) => entry.method === 'RATE_LIMIT' && entry.error === 'store_unavailable'),
+        'the uncounted query is logged',
+      );
     } finally {
       await proxy.close();
       await store.close();
@@ -206,13 +231,24 @@ describe('Redis', () => {
       const headers = { 'idempotency-key': key, 'x-forwarded-for': '198.51.100.1' };
       const replies = await Promise.all(
         Array.from({ length: 200 }, (_, index) =>
-          post(instances[index % 2]!.url, { operation: 'requestCoupon', variables: { campaignId: 'camp-greenleaf-veg-box' } }, headers),
+          post(
+            instances[index % 2]!.url,
+            { operation: 'requestCoupon', variables: { campaignId: 'camp-greenleaf-veg-box' } },
+            headers,
+          ),
         ),
       );
-      assert.deepEqual(replies.map((reply) => reply.status).filter((status) => status !== 200), []);
+      assert.deepEqual(
+        replies.map((reply) => reply.status).filter((status) => status !== 200),
+        [],
+      );
       assert.equal(upstream.stats().couponsMinted - minted, 1);
       assert.equal(new Set(replies.map((reply) => reply.body.data.requestCoupon.coupon.code)).size, 1);
-      const otherVariables = await post(instances[1]!.url, { operation: 'requestCoupon', variables: { campaignId: 'camp-peak-rental' } }, headers);
+      const otherVariables = await post(
+        instances[1]!.url,
+        { operation: 'requestCoupon', variables: { campaignId: 'camp-peak-rental' } },
+        headers,
+      );
       assert.equal(otherVariables.status, 409);
     });
 
@@ -220,7 +256,8 @@ describe('Redis', () => {
       const headers = { 'x-forwarded-for': '198.51.100.2' };
       const body = { operation: 'requestCoupon', variables: { campaignId: 'camp-greenleaf-veg-box' } };
       const statuses = [];
-      for (let index = 0; index < 5; index += 1) statuses.push((await post(instances[index % 2]!.url, body, headers)).status);
+      for (let index = 0; index < 5; index += 1)
+        statuses.push((await post(instances[index % 2]!.url, body, headers)).status);
       assert.deepEqual(statuses, [200, 200, 200, 200, 429]);
       const limited = await post(instances[0]!.url, body, headers);
       assert.equal(limited.status, 429);

@@ -19,9 +19,16 @@ function seedWithFailures(): AppSyncSeed {
     seed.campaigns.find((campaign) => campaign.id === id)!.fail = failure;
   };
   fail('camp-harbor-beans', { errorType: 'Lambda:Unhandled' });
-  fail('camp-peak-rental', { errorType: 'DynamoDB:DynamoDbException', message: 'Throughput exceeds the current capacity', field: 'content' });
+  fail('camp-peak-rental', {
+    errorType: 'DynamoDB:DynamoDbException',
+    message: 'Throughput exceeds the current capacity',
+    field: 'content',
+  });
   fail('camp-lumen-translated', { errorType: 'Lambda:Unhandled', field: 'featuredImage' });
-  seed.businessAccounts.find((account) => account.id === 'biz-greenleaf-market')!.fail = { errorType: 'Lambda:Unhandled', field: 'logo' };
+  seed.businessAccounts.find((account) => account.id === 'biz-greenleaf-market')!.fail = {
+    errorType: 'Lambda:Unhandled',
+    field: 'logo',
+  };
   return seed;
 }
 
@@ -31,7 +38,12 @@ describe('Marketing sandbox, appsync flavour: errors and test hooks', () => {
     postAppSync<T>(marketing.marketingUrl, marketing.apiKey, query, variables);
 
   before(async () => {
-    marketing = await startMarketing({ flavor: 'appsync', marketingPort: 0, apiKey: 'test-key', seed: seedWithFailures() });
+    marketing = await startMarketing({
+      flavor: 'appsync',
+      marketingPort: 0,
+      apiKey: 'test-key',
+      seed: seedWithFailures(),
+    });
   });
   after(() => marketing.close());
 
@@ -39,11 +51,15 @@ describe('Marketing sandbox, appsync flavour: errors and test hooks', () => {
     it('answers a missing or wrong key with 401 UnauthorizedException', async () => {
       const missing = await postAppSync(marketing.marketingUrl, undefined, '{ campaigns { nextToken } }');
       assert.equal(missing.status, 401);
-      assert.deepEqual(missing.body, { errors: [{ errorType: 'UnauthorizedException', message: 'Valid authorization header not provided.' }] });
+      assert.deepEqual(missing.body, {
+        errors: [{ errorType: 'UnauthorizedException', message: 'Valid authorization header not provided.' }],
+      });
       assert.equal(missing.headers.get('x-amzn-errortype'), 'UnauthorizedException');
       const wrong = await postAppSync(marketing.marketingUrl, 'test-kez', '{ campaigns { nextToken } }');
       assert.equal(wrong.status, 401);
-      assert.deepEqual(wrong.body, { errors: [{ errorType: 'UnauthorizedException', message: 'You are not authorized to make this call.' }] });
+      assert.deepEqual(wrong.body, {
+        errors: [{ errorType: 'UnauthorizedException', message: 'You are not authorized to make this call.' }],
+      });
     });
 
     it('throttles exactly the next N requests with 429 LimitExceededError, then serves again', async () => {
@@ -52,7 +68,9 @@ describe('Marketing sandbox, appsync flavour: errors and test hooks', () => {
       for (let i = 0; i < 2; i += 1) {
         const throttled = await gql(CAMPAIGNS, { limit: 1 });
         assert.equal(throttled.status, 429);
-        assert.deepEqual(throttled.body, { errors: [{ errorType: 'LimitExceededError', message: 'Rate limit exceeded' }] });
+        assert.deepEqual(throttled.body, {
+          errors: [{ errorType: 'LimitExceededError', message: 'Rate limit exceeded' }],
+        });
       }
       assert.equal((await gql(CAMPAIGNS, { limit: 1 })).status, 200);
       assert.deepEqual(marketing.stats().byOperation, { campaigns: 1 }, 'throttled requests never reached a resolver');
@@ -61,14 +79,19 @@ describe('Marketing sandbox, appsync flavour: errors and test hooks', () => {
     });
 
     it('answers an empty body or one without a query with 400 MalformedHttpRequestException', async () => {
-      const send = (body: string) => fetch(marketing.marketingUrl, { method: 'POST', headers: { 'x-api-key': marketing.apiKey }, body });
+      const send = (body: string) =>
+        fetch(marketing.marketingUrl, { method: 'POST', headers: { 'x-api-key': marketing.apiKey }, body });
       const empty = await send('');
       assert.equal(empty.status, 400);
-      assert.deepEqual(await empty.json(), { errors: [{ errorType: 'MalformedHttpRequestException', message: 'Request body is empty.' }] });
+      assert.deepEqual(await empty.json(), {
+        errors: [{ errorType: 'MalformedHttpRequestException', message: 'Request body is empty.' }],
+      });
       for (const body of ['meow', '{}', '[]', '{"query": 3}']) {
         const response = await send(body);
         assert.equal(response.status, 400, body);
-        assert.deepEqual(await response.json(), { errors: [{ errorType: 'MalformedHttpRequestException', message: 'Unable to parse GraphQL query.' }] });
+        assert.deepEqual(await response.json(), {
+          errors: [{ errorType: 'MalformedHttpRequestException', message: 'Unable to parse GraphQL query.' }],
+        });
       }
     });
   });
@@ -79,17 +102,36 @@ describe('Marketing sandbox, appsync flavour: errors and test hooks', () => {
       assert.equal(undefinedField.status, 200);
       assert.deepEqual(undefinedField.body, {
         data: null,
-        errors: [{ path: null, locations: [{ line: 1, column: 26, sourceName: null }], message: "Validation error of type FieldUndefined: Field 'price' in type 'Campaign' is undefined @ 'campaigns/items/price'" }],
+        errors: [
+          {
+            path: null,
+            locations: [{ line: 1, column: 26, sourceName: null }],
+            message:
+              "Validation error of type FieldUndefined: Field 'price' in type 'Campaign' is undefined @ 'campaigns/items/price'",
+          },
+        ],
       });
       const missingArgument = await gql('{ campaign { id } }');
       assert.equal(missingArgument.body.data, null);
-      assert.match(assertAppSyncShape(missingArgument.body.errors)[0]!.message, /^Validation error of type MissingFieldArgument: .* @ 'campaign'$/);
+      assert.match(
+        assertAppSyncShape(missingArgument.body.errors)[0]!.message,
+        /^Validation error of type MissingFieldArgument: .* @ 'campaign'$/,
+      );
       const unknownArgument = await gql('{ businessAccounts(filter: { pending: { eq: false } }) { nextToken } }');
-      assert.match(assertAppSyncShape(unknownArgument.body.errors)[0]!.message, /^Validation error of type UnknownArgument: Unknown field argument 'filter' @ 'businessAccounts'$/);
+      assert.match(
+        assertAppSyncShape(unknownArgument.body.errors)[0]!.message,
+        /^Validation error of type UnknownArgument: Unknown field argument 'filter' @ 'businessAccounts'$/,
+      );
       const wrongType = await gql('{ campaign(id: "x") { content { featuredImage(width: "wide") { url } } } }');
-      assert.match(assertAppSyncShape(wrongType.body.errors)[0]!.message, /^Validation error of type WrongType: .* @ 'campaign\/content\/featuredImage'$/);
+      assert.match(
+        assertAppSyncShape(wrongType.body.errors)[0]!.message,
+        /^Validation error of type WrongType: .* @ 'campaign\/content\/featuredImage'$/,
+      );
       const leaf = await gql('{ campaign(id: "x") }');
-      assert.match(assertAppSyncShape(leaf.body.errors)[0]!.message, /^Validation error of type SubSelectionRequired: /);
+      assert.match(
+        assertAppSyncShape(leaf.body.errors)[0]!.message,
+        /^Validation error of type SubSelectionRequired: /,
+      );
     });
 
     it('reports syntax and variable errors with data null', async () => {
@@ -99,7 +141,16 @@ describe('Marketing sandbox, appsync flavour: errors and test hooks', () => {
       assert.match(assertAppSyncShape(syntax.body.errors)[0]!.message, /^Invalid Syntax : /);
       const missing = await gql('query($id: ID!) { campaign(id: $id) { id } }');
       assert.equal(missing.status, 200);
-      assert.deepEqual(missing.body, { data: null, errors: [{ path: null, locations: [{ line: 1, column: 7, sourceName: null }], message: "Variable 'id' has coerced Null value for NonNull type 'ID!'" }] });
+      assert.deepEqual(missing.body, {
+        data: null,
+        errors: [
+          {
+            path: null,
+            locations: [{ line: 1, column: 7, sourceName: null }],
+            message: "Variable 'id' has coerced Null value for NonNull type 'ID!'",
+          },
+        ],
+      });
       const wrong = await gql(CAMPAIGNS, { limit: 'ten' });
       assert.equal(wrong.body.data, null);
       assert.match(assertAppSyncShape(wrong.body.errors)[0]!.message, /^Variable 'limit' has an invalid value/);
@@ -126,13 +177,18 @@ describe('Marketing sandbox, appsync flavour: errors and test hooks', () => {
 
     it('refuses a stale token (another sandbox run) and one from the other list', async () => {
       const other = await startMarketing({ flavor: 'appsync', marketingPort: 0, apiKey: 'k' });
-      const stale = (await postAppSync<CampaignIdsPage>(other.marketingUrl, 'k', CAMPAIGNS, { limit: 2 })).body.data!.campaigns!.nextToken!;
+      const stale = (await postAppSync<CampaignIdsPage>(other.marketingUrl, 'k', CAMPAIGNS, { limit: 2 })).body.data!
+        .campaigns!.nextToken!;
       await other.close();
       const response = await gql<CampaignIdsPage>(CAMPAIGNS, { limit: 2, nextToken: stale });
       assert.deepEqual(response.body.data, { campaigns: null });
       assert.equal(response.body.errors![0]!.errorType, 'DynamoDB:UserIllegalArgumentException');
-      const accountsToken = (await gql<{ businessAccounts: { nextToken: string } }>('{ businessAccounts(limit: 1) { nextToken } }')).body.data!.businessAccounts.nextToken;
-      assert.deepEqual((await gql<CampaignIdsPage>(CAMPAIGNS, { limit: 2, nextToken: accountsToken })).body.data, { campaigns: null });
+      const accountsToken = (
+        await gql<{ businessAccounts: { nextToken: string } }>('{ businessAccounts(limit: 1) { nextToken } }')
+      ).body.data!.businessAccounts.nextToken;
+      assert.deepEqual((await gql<CampaignIdsPage>(CAMPAIGNS, { limit: 2, nextToken: accountsToken })).body.data, {
+        campaigns: null,
+      });
     });
 
     it('refuses a limit below 1 as DynamoDB does', async () => {
@@ -160,7 +216,11 @@ describe('Marketing sandbox, appsync flavour: errors and test hooks', () => {
     });
 
     it('nulls only the failed field of a record', async () => {
-      const response = await gql<{ campaigns: { items: Array<{ id: string; content: { title: string | null; featuredImage: unknown } | null } | null> } }>(
+      const response = await gql<{
+        campaigns: {
+          items: Array<{ id: string; content: { title: string | null; featuredImage: unknown } | null } | null>;
+        };
+      }>(
         `{ campaigns(filter: { or: [{ id: { eq: "camp-peak-rental" } }, { id: { eq: "camp-lumen-translated" } }] }, limit: 1000) { items { id content { title featuredImage(width: 100) { url } } } } }`,
       );
       const items = response.body.data!.campaigns.items;
@@ -171,11 +231,24 @@ describe('Marketing sandbox, appsync flavour: errors and test hooks', () => {
       assert.equal(translated.content!.featuredImage, null);
       const errors = assertAppSyncShape(response.body.errors);
       const byType = Object.fromEntries(errors.map((error) => [error.errorType, error]));
-      assert.deepEqual(byType['DynamoDB:DynamoDbException']!.path, ['campaigns', 'items', items.indexOf(rental), 'content']);
+      assert.deepEqual(byType['DynamoDB:DynamoDbException']!.path, [
+        'campaigns',
+        'items',
+        items.indexOf(rental),
+        'content',
+      ]);
       assert.equal(byType['DynamoDB:DynamoDbException']!.message, 'Throughput exceeds the current capacity');
-      assert.deepEqual(byType['Lambda:Unhandled']!.path, ['campaigns', 'items', items.indexOf(translated), 'content', 'featuredImage']);
+      assert.deepEqual(byType['Lambda:Unhandled']!.path, [
+        'campaigns',
+        'items',
+        items.indexOf(translated),
+        'content',
+        'featuredImage',
+      ]);
 
-      const accounts = await gql<{ businessAccounts: { items: Array<{ id: string; name: string | null; logo: unknown } | null> } }>('{ businessAccounts { items { id name logo { url } } } }');
+      const accounts = await gql<{
+        businessAccounts: { items: Array<{ id: string; name: string | null; logo: unknown } | null> };
+      }>('{ businessAccounts { items { id name logo { url } } } }');
       const greenleaf = accounts.body.data!.businessAccounts.items.find((item) => item?.id === 'biz-greenleaf-market')!;
       assert.equal(greenleaf.name, 'Greenleaf Market');
       assert.equal(greenleaf.logo, null);
@@ -183,7 +256,9 @@ describe('Marketing sandbox, appsync flavour: errors and test hooks', () => {
     });
 
     it('nulls the campaign root field when that record fails', async () => {
-      const response = await gql('{ campaign(id: "camp-harbor-beans") { id } other: campaign(id: "camp-harbor-cupping") { id } }');
+      const response = await gql(
+        '{ campaign(id: "camp-harbor-beans") { id } other: campaign(id: "camp-harbor-cupping") { id } }',
+      );
       assert.deepEqual(response.body.data, { campaign: null, other: { id: 'camp-harbor-cupping' } });
       assert.deepEqual(assertAppSyncShape(response.body.errors)[0]!.path, ['campaign']);
     });
@@ -194,13 +269,19 @@ describe('Marketing sandbox, appsync flavour: errors and test hooks', () => {
 
     it('mints a code for a coupon campaign and counts it', async () => {
       const before = marketing.stats().couponsMinted;
-      const response = await gql<{ requestCoupon: { coupon: { code: string } } }>(REQUEST, { id: 'camp-crumb-sourdough' });
+      const response = await gql<{ requestCoupon: { coupon: { code: string } } }>(REQUEST, {
+        id: 'camp-crumb-sourdough',
+      });
       assert.match(response.body.data!.requestCoupon.coupon.code, /^SAVE-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
       assert.equal(marketing.stats().couponsMinted, before + 1);
     });
 
     it('answers an unknown campaign or one without a coupon objective with requestCoupon null and a Lambda error', async () => {
-      for (const [id, message] of [['nope', /Campaign not found: nope/], ['camp-crumb-survey', /has no coupon objective/], ['camp-crumb-no-content', /has no coupon objective/]] as const) {
+      for (const [id, message] of [
+        ['nope', /Campaign not found: nope/],
+        ['camp-crumb-survey', /has no coupon objective/],
+        ['camp-crumb-no-content', /has no coupon objective/],
+      ] as const) {
         const before = marketing.stats().couponsMinted;
         const response = await gql(REQUEST, { id });
         assert.equal(response.status, 200);
@@ -216,16 +297,27 @@ describe('Marketing sandbox, appsync flavour: errors and test hooks', () => {
 
   describe('introspection', () => {
     it('answers introspection by default and refuses it when disabled, __typename still allowed', async () => {
-      assert.equal((await gql<{ __schema: { queryType: { name: string } } }>('{ __schema { queryType { name } } }')).body.data!.__schema.queryType.name, 'Query');
+      assert.equal(
+        (await gql<{ __schema: { queryType: { name: string } } }>('{ __schema { queryType { name } } }')).body.data!
+          .__schema.queryType.name,
+        'Query',
+      );
       const closed = await startMarketing({ flavor: 'appsync', marketingPort: 0, apiKey: 'k', introspection: false });
       try {
         for (const query of ['{ __schema { queryType { name } } }', '{ __type(name: "Campaign") { name } }']) {
           const response = await postAppSync(closed.marketingUrl, 'k', query);
           assert.equal(response.status, 200);
           assert.equal(response.body.data, null);
-          assert.match(assertAppSyncShape(response.body.errors)[0]!.message, /^Validation error of type FieldUndefined: Field '__(schema|type)' in type 'Query' is undefined @ '__(schema|type)'$/);
+          assert.match(
+            assertAppSyncShape(response.body.errors)[0]!.message,
+            /^Validation error of type FieldUndefined: Field '__(schema|type)' in type 'Query' is undefined @ '__(schema|type)'$/,
+          );
         }
-        const typename = await postAppSync<{ campaigns: { __typename: string } }>(closed.marketingUrl, 'k', '{ campaigns(limit: 1) { __typename } }');
+        const typename = await postAppSync<{ campaigns: { __typename: string } }>(
+          closed.marketingUrl,
+          'k',
+          '{ campaigns(limit: 1) { __typename } }',
+        );
         assert.equal(typename.body.data!.campaigns.__typename, 'ModelCampaignConnection');
       } finally {
         await closed.close();
@@ -238,6 +330,10 @@ describe('Marketing sandbox, appsync flavour: errors and test hooks', () => {
     await gql('{ campaigns(limit: 1) { nextToken } campaign(id: "x") { id } }');
     await gql('{ businessAccounts(limit: 1) { nextToken } }');
     await gql('{ nothing }');
-    assert.deepEqual(marketing.stats(), { couponsMinted: 0, graphqlRequests: 3, byOperation: { campaigns: 1, campaign: 1, businessAccounts: 1 } });
+    assert.deepEqual(marketing.stats(), {
+      couponsMinted: 0,
+      graphqlRequests: 3,
+      byOperation: { campaigns: 1, campaign: 1, businessAccounts: 1 },
+    });
   });
 });

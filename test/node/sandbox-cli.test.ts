@@ -15,7 +15,17 @@ describe('Sandbox CLI', () => {
   after(() => data.remove());
 
   it('register-app prints the registration as JSON and persists it for the server', async () => {
-    const { code, stdout } = await runCli(['register-app', '--name', 'Greenleaf online', '--redirect-uri', 'http://localhost:7100/cb', '--redirect-uri', 'https://greenleaf.example/cb', '--data-dir', data.dir]);
+    const { code, stdout } = await runCli([
+      'register-app',
+      '--name',
+      'Greenleaf online',
+      '--redirect-uri',
+      'http://localhost:7100/cb',
+      '--redirect-uri',
+      'https://greenleaf.example/cb',
+      '--data-dir',
+      data.dir,
+    ]);
     assert.equal(code, 0);
     const app = JSON.parse(stdout) as AppRegistration;
     assert.deepEqual(Object.keys(app).sort(), ['app_id', 'app_secret', 'name', 'redirect_uris']);
@@ -25,7 +35,13 @@ describe('Sandbox CLI', () => {
 
     const connect = await startConnect({ connectPort: 0, dataDir: data.dir });
     try {
-      const query = { client_id: app.app_id, redirect_uri: 'https://greenleaf.example/cb', response_type: 'id_token token', scope: 'openid', nonce: randomNonce() };
+      const query = {
+        client_id: app.app_id,
+        redirect_uri: 'https://greenleaf.example/cb',
+        response_type: 'id_token token',
+        scope: 'openid',
+        nonce: randomNonce(),
+      };
       const page = await new TestBrowser().get(authUrl(connect.connectUrl, query));
       assert.equal(page.status, 200);
       assert.match(await page.text(), /Sign in to continue to Greenleaf online/);
@@ -59,10 +75,19 @@ describe('Sandbox CLI', () => {
       [['--flavor', 'apollo'], /--flavor must be one of default, appsync/],
       [['add-key', '--flavor', 'appsync'], /--flavor belongs to serve/],
     ];
-    for (const [args, message] of cases) assert.throws(() => parseCommand(args), (error: Error) => error instanceof UsageError && message.test(error.message), args.join(' '));
+    for (const [args, message] of cases)
+      assert.throws(
+        () => parseCommand(args),
+        (error: Error) => error instanceof UsageError && message.test(error.message),
+        args.join(' '),
+      );
     assert.deepEqual(parseCommand(['--data-dir', data.dir]), { kind: 'serve', dataDir: data.dir });
     assert.deepEqual(parseCommand(['add-key', '--data-dir', data.dir]), { kind: 'add-key', dataDir: data.dir });
-    assert.deepEqual(parseCommand(['serve', '--flavor', 'appsync', '--data-dir', data.dir]), { kind: 'serve', dataDir: data.dir, flavor: 'appsync' });
+    assert.deepEqual(parseCommand(['serve', '--flavor', 'appsync', '--data-dir', data.dir]), {
+      kind: 'serve',
+      dataDir: data.dir,
+      flavor: 'appsync',
+    });
   });
 
   it('prints help', async () => {
@@ -74,7 +99,11 @@ describe('Sandbox CLI', () => {
 
   /** Runs `serve` and waits for its banner. */
   async function serve(args: string[]) {
-    const child = spawnCli(['--data-dir', data.dir, ...args], { CONNECT_PORT: '0', MARKETING_PORT: '0', SANDBOX_API_KEY: 'cli-key' });
+    const child = spawnCli(['--data-dir', data.dir, ...args], {
+      CONNECT_PORT: '0',
+      MARKETING_PORT: '0',
+      SANDBOX_API_KEY: 'cli-key',
+    });
     let stdout = '';
     while (!/Press Ctrl\+C/.test(stdout)) {
       const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
@@ -91,9 +120,15 @@ describe('Sandbox CLI', () => {
       assert.match(stdout, /Marketing API key\s+cli-key/);
       assert.match(stdout, /Demo app client_id\s+loyalty-demo/);
       assert.match(stdout, /demo \/ demo/);
-      const discovery = (await (await fetch(`${connectUrl}/.well-known/openid-configuration`)).json()) as { issuer: string };
+      const discovery = (await (await fetch(`${connectUrl}/.well-known/openid-configuration`)).json()) as {
+        issuer: string;
+      };
       assert.equal(discovery.issuer, connectUrl);
-      const graphql = await fetch(marketingUrl, { method: 'POST', headers: { 'x-api-key': 'cli-key', 'content-type': 'application/json' }, body: '{"query":"{ campaign(id: \\"camp-peak-rental\\") { id } }"}' });
+      const graphql = await fetch(marketingUrl, {
+        method: 'POST',
+        headers: { 'x-api-key': 'cli-key', 'content-type': 'application/json' },
+        body: '{"query":"{ campaign(id: \\"camp-peak-rental\\") { id } }"}',
+      });
       assert.deepEqual(await graphql.json(), { data: { campaign: { id: 'camp-peak-rental' } } });
       const closed = once(child, 'close');
       child.kill('SIGTERM');
@@ -107,7 +142,11 @@ describe('Sandbox CLI', () => {
     const { child, stdout } = await serve(['--flavor', 'appsync']);
     try {
       const marketingUrl = /Marketing GraphQL\s+(\S+) \(appsync flavour\)/.exec(stdout)![1]!;
-      const graphql = await fetch(marketingUrl, { method: 'POST', headers: { 'x-api-key': 'cli-key', 'content-type': 'application/json' }, body: '{"query":"{ campaigns(limit: 1) { __typename } }"}' });
+      const graphql = await fetch(marketingUrl, {
+        method: 'POST',
+        headers: { 'x-api-key': 'cli-key', 'content-type': 'application/json' },
+        body: '{"query":"{ campaigns(limit: 1) { __typename } }"}',
+      });
       assert.deepEqual(await graphql.json(), { data: { campaigns: { __typename: 'ModelCampaignConnection' } } });
     } finally {
       child.kill('SIGTERM');

@@ -33,11 +33,25 @@ describe('Connect sandbox: what an attacker can and cannot do', () => {
 
   it('never redirects to a near miss of a registered URI (userinfo, fragment, case, trailing ?, …)', async () => {
     const nearMisses = [
-      'https://good.example@evil.example/cb', 'https://good.example/cb@evil.example', 'https://evil.example@good.example/cb',
-      'https://good.example/cb#frag', 'https://good.example/cb#', 'https://GOOD.example/cb', 'HTTPS://good.example/cb',
-      'https://good.example/cb?', 'https://good.example/cb?x=1', 'https://good.example/cb/', 'https://good.example:443/cb',
-      'https://good.example/cb/../cb', 'https://good.example/%63b', 'https://good.example.evil.example/cb', '//good.example/cb',
-      ' https://good.example/cb', 'https://good.example/cb\t', 'https://good.example\\@evil.example/cb', 'http://good.example/cb',
+      'https://good.example@evil.example/cb',
+      'https://good.example/cb@evil.example',
+      'https://evil.example@good.example/cb',
+      'https://good.example/cb#frag',
+      'https://good.example/cb#',
+      'https://GOOD.example/cb',
+      'HTTPS://good.example/cb',
+      'https://good.example/cb?',
+      'https://good.example/cb?x=1',
+      'https://good.example/cb/',
+      'https://good.example:443/cb',
+      'https://good.example/cb/../cb',
+      'https://good.example/%63b',
+      'https://good.example.evil.example/cb',
+      '//good.example/cb',
+      ' https://good.example/cb',
+      'https://good.example/cb\t',
+      'https://good.example\\@evil.example/cb',
+      'http://good.example/cb',
     ];
     for (const redirectUri of nearMisses) {
       const response = await new TestBrowser().get(authUrl(sandbox.url, params({ redirect_uri: redirectUri })));
@@ -45,10 +59,25 @@ describe('Connect sandbox: what an attacker can and cannot do', () => {
       assert.equal(response.headers.get('location'), null, redirectUri);
       assertNotFramable(response, redirectUri);
     }
-    await assert.rejects(sandbox.connect.registerApp({ name: 'x', redirectUris: ['https://good.example@evil.example/cb'] }), /credentials/);
-    await assert.rejects(sandbox.connect.registerApp({ name: 'x', redirectUris: ['https://good.example/cb#x'] }), /fragment/);
-    for (const uri of ['https://good.example/c\nb', 'https://good.example/cb\r\nSet-Cookie: a=1', 'https://good.example/c b', '\thttps://good.example/cb']) {
-      await assert.rejects(sandbox.connect.registerApp({ name: 'x', redirectUris: [uri] }), /spaces or control characters/, JSON.stringify(uri));
+    await assert.rejects(
+      sandbox.connect.registerApp({ name: 'x', redirectUris: ['https://good.example@evil.example/cb'] }),
+      /credentials/,
+    );
+    await assert.rejects(
+      sandbox.connect.registerApp({ name: 'x', redirectUris: ['https://good.example/cb#x'] }),
+      /fragment/,
+    );
+    for (const uri of [
+      'https://good.example/c\nb',
+      'https://good.example/cb\r\nSet-Cookie: a=1',
+      'https://good.example/c b',
+      '\thttps://good.example/cb',
+    ]) {
+      await assert.rejects(
+        sandbox.connect.registerApp({ name: 'x', redirectUris: [uri] }),
+        /spaces or control characters/,
+        JSON.stringify(uri),
+      );
     }
   });
 
@@ -60,7 +89,9 @@ describe('Connect sandbox: what an attacker can and cannot do', () => {
     ];
     const browser = new TestBrowser();
     const form = await (await browser.get(authUrl(sandbox.url, params()))).text();
-    pages.push(await browser.post(`${sandbox.url}/signin`, { ...formFields(form, '/signin'), username: hostile, password: 'x' }));
+    pages.push(
+      await browser.post(`${sandbox.url}/signin`, { ...formFields(form, '/signin'), username: hostile, password: 'x' }),
+    );
     for (const response of pages) {
       const html = await response.text();
       assert.doesNotMatch(html, /<img/);
@@ -77,7 +108,11 @@ describe('Connect sandbox: what an attacker can and cannot do', () => {
     attacker.setCookie(name!, planted);
     await signIn(victim, sandbox.url, form);
     assert.notEqual(victim.cookie(name!), planted);
-    assert.match(await (await attacker.get(authUrl(sandbox.url, params()))).text(), /action="\/signin"/, 'the planted id is not signed in');
+    assert.match(
+      await (await attacker.get(authUrl(sandbox.url, params()))).text(),
+      /action="\/signin"/,
+      'the planted id is not signed in',
+    );
     const stale = await victim.post(`${sandbox.url}/logout`, { csrf: formFields(form, '/signin').csrf! });
     assert.equal(stale.status, 403);
   });
@@ -87,7 +122,12 @@ describe('Connect sandbox: what an attacker can and cannot do', () => {
     const { request } = formFields(await (await victim.get(authUrl(sandbox.url, params()))).text(), '/signin');
     const other = new TestBrowser();
     const own = formFields(await (await other.get(authUrl(sandbox.url, params()))).text(), '/signin');
-    const posted = await other.post(`${sandbox.url}/signin`, { ...own, request: request!, username: 'demo', password: 'demo' });
+    const posted = await other.post(`${sandbox.url}/signin`, {
+      ...own,
+      request: request!,
+      username: 'demo',
+      password: 'demo',
+    });
     assert.equal(posted.status, 400);
     assert.match(await posted.text(), /This sign-in has expired/);
     const viewed = await other.get(`${sandbox.url}/consent?request=${encodeURIComponent(request!)}`);
@@ -104,7 +144,9 @@ describe('Connect sandbox: what an attacker can and cannot do', () => {
     const headers = await fetch(`${sandbox.url}/`, { headers: { cookie: `a=${'y'.repeat(20_000)}` } });
     assert.equal(headers.status, 431);
     assert.match(await headers.text(), /Request too large/);
-    const longState = fragmentOf(await new TestBrowser().get(authUrl(sandbox.url, params({ state: 's'.repeat(5000) }))));
+    const longState = fragmentOf(
+      await new TestBrowser().get(authUrl(sandbox.url, params({ state: 's'.repeat(5000) }))),
+    );
     assert.equal(longState.get('error'), 'invalid_request');
     assert.equal(longState.get('state'), null);
     const bigForm = await new TestBrowser().post(`${sandbox.url}/signin`, { username: 'u'.repeat(20_000) });
@@ -117,14 +159,19 @@ describe('Connect sandbox: what an attacker can and cannot do', () => {
     t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
     const browser = new TestBrowser();
     const fields = formFields(await (await browser.get(authUrl(sandbox.url, params()))).text(), '/signin');
-    const attempt = (username: string, password: string) => browser.post(`${sandbox.url}/signin`, { ...fields, username, password });
+    const attempt = (username: string, password: string) =>
+      browser.post(`${sandbox.url}/signin`, { ...fields, username, password });
     for (const username of ['jonas.weber', 'ghost.user']) {
-      for (let i = 1; i <= 4; i++) assert.equal((await attempt(username, 'wrong')).status, 401, `${username} attempt ${i}`);
+      for (let i = 1; i <= 4; i++)
+        assert.equal((await attempt(username, 'wrong')).status, 401, `${username} attempt ${i}`);
       const locked = await attempt(username, 'wrong');
       assert.equal(locked.status, 429, username);
       assert.equal(locked.headers.get('retry-after'), '60');
       assertNotFramable(locked, 'throttled');
-      assert.match(await locked.text(), /role="alert">Too many wrong passwords for this username\. Wait 60 seconds, then try again\./);
+      assert.match(
+        await locked.text(),
+        /role="alert">Too many wrong passwords for this username\. Wait 60 seconds, then try again\./,
+      );
     }
     const rightButLocked = await attempt('jonas.weber', 'jonas');
     assert.equal(rightButLocked.status, 429);

@@ -25,7 +25,11 @@ describe('Connect sandbox: GET /auth parameter checks', () => {
   }
 
   /** An error sent back to the proven redirect URI in the fragment, with the state. */
-  async function expectFragmentError(query: Record<string, string>, error: string, description: RegExp = /./): Promise<void> {
+  async function expectFragmentError(
+    query: Record<string, string>,
+    error: string,
+    description: RegExp = /./,
+  ): Promise<void> {
     const response = await new TestBrowser().get(authUrl(connect.connectUrl, query));
     assert.equal(response.status, 302, JSON.stringify(query));
     const location = new URL(response.headers.get('location')!);
@@ -40,7 +44,10 @@ describe('Connect sandbox: GET /auth parameter checks', () => {
   before(async () => {
     data = await temporaryDataDir();
     connect = await startConnect({ connectPort: 0, dataDir: data.dir });
-    app = await connect.registerApp({ name: 'Strict checks', redirectUris: [REDIRECT_URI, 'https://shop.example/return?from=loyalty'] });
+    app = await connect.registerApp({
+      name: 'Strict checks',
+      redirectUris: [REDIRECT_URI, 'https://shop.example/return?from=loyalty'],
+    });
   });
   after(async () => {
     await connect.close();
@@ -49,8 +56,14 @@ describe('Connect sandbox: GET /auth parameter checks', () => {
 
   it('shows a page for a missing or unknown client_id', async () => {
     await expectErrorPage(authUrl(connect.connectUrl, params({ client_id: undefined })), /no client_id/);
-    await expectErrorPage(authUrl(connect.connectUrl, params({ client_id: 'app_unknown' })), /No app is registered with the client_id “app_unknown”/);
-    await expectErrorPage(`${authUrl(connect.connectUrl, params())}&client_id=${app.app_id}`, /more than one client_id/);
+    await expectErrorPage(
+      authUrl(connect.connectUrl, params({ client_id: 'app_unknown' })),
+      /No app is registered with the client_id “app_unknown”/,
+    );
+    await expectErrorPage(
+      `${authUrl(connect.connectUrl, params())}&client_id=${app.app_id}`,
+      /more than one client_id/,
+    );
   });
 
   it('shows a page, never a redirect, for a redirect_uri that is not registered exactly', async () => {
@@ -67,24 +80,40 @@ describe('Connect sandbox: GET /auth parameter checks', () => {
       'https://evil.example/callback',
       'javascript:alert(1)',
     ];
-    for (const redirectUri of nearMisses) await expectErrorPage(authUrl(connect.connectUrl, params({ redirect_uri: redirectUri })), /is not registered/);
+    for (const redirectUri of nearMisses)
+      await expectErrorPage(authUrl(connect.connectUrl, params({ redirect_uri: redirectUri })), /is not registered/);
     await expectErrorPage(authUrl(connect.connectUrl, params({ redirect_uri: undefined })), /no redirect_uri/);
     // Even when everything else is wrong too, an unproven redirect URI gets the page.
-    await expectErrorPage(authUrl(connect.connectUrl, { client_id: app.app_id, redirect_uri: 'https://evil.example/' }), /is not registered/);
+    await expectErrorPage(
+      authUrl(connect.connectUrl, { client_id: app.app_id, redirect_uri: 'https://evil.example/' }),
+      /is not registered/,
+    );
   });
 
   it('escapes a hostile redirect_uri on the error page', async () => {
-    const html = await expectErrorPage(authUrl(connect.connectUrl, params({ redirect_uri: 'https://x.example/"><img src=x onerror=alert(1)>' })), /is not registered/);
+    const html = await expectErrorPage(
+      authUrl(connect.connectUrl, params({ redirect_uri: 'https://x.example/"><img src=x onerror=alert(1)>' })),
+      /is not registered/,
+    );
     assert.doesNotMatch(html, /<img/);
   });
 
   it('accepts a registered redirect_uri with a query string, exactly', async () => {
-    const response = await new TestBrowser().get(authUrl(connect.connectUrl, params({ redirect_uri: 'https://shop.example/return?from=loyalty' })));
+    const response = await new TestBrowser().get(
+      authUrl(connect.connectUrl, params({ redirect_uri: 'https://shop.example/return?from=loyalty' })),
+    );
     assert.equal(response.status, 200);
   });
 
   it('sends unsupported_response_type to the redirect URI for any other response_type', async () => {
-    for (const responseType of ['code', 'token', 'id_token code', 'id_token token code', 'id_token id_token', 'ID_TOKEN']) {
+    for (const responseType of [
+      'code',
+      'token',
+      'id_token code',
+      'id_token token code',
+      'id_token id_token',
+      'ID_TOKEN',
+    ]) {
       await expectFragmentError(params({ response_type: responseType }), 'unsupported_response_type');
     }
     await expectFragmentError(params({ response_type: undefined }), 'invalid_request', /response_type/);
@@ -96,10 +125,16 @@ describe('Connect sandbox: GET /auth parameter checks', () => {
   });
 
   it('ignores scopes it does not know, and then names the scopes granted in the response', async () => {
-    const { fragment } = await runImplicitFlow(new TestBrowser(), connect.connectUrl, params({ scope: 'openid email profile phone' }));
+    const { fragment } = await runImplicitFlow(
+      new TestBrowser(),
+      connect.connectUrl,
+      params({ scope: 'openid email profile phone' }),
+    );
     assert.equal(fragment.get('error'), null);
     assert.equal(fragment.get('scope'), 'openid profile');
-    const me = await fetch(`${connect.connectUrl}/me?access_token=${encodeURIComponent(fragment.get('access_token')!)}`);
+    const me = await fetch(
+      `${connect.connectUrl}/me?access_token=${encodeURIComponent(fragment.get('access_token')!)}`,
+    );
     assert.deepEqual(Object.keys((await me.json()) as object).sort(), ['loyaltyId', 'sub', 'username']);
     const exact = await runImplicitFlow(new TestBrowser(), connect.connectUrl, params({ scope: 'openid profile' }));
     assert.equal(exact.fragment.get('scope'), null, 'no scope parameter when granted as requested');
@@ -110,19 +145,33 @@ describe('Connect sandbox: GET /auth parameter checks', () => {
     await expectFragmentError(params({ nonce: 'short' }), 'invalid_request', /nonce/);
     const query = params();
     const response = await new TestBrowser().get(`${authUrl(connect.connectUrl, query)}&nonce=again-${randomNonce()}`);
-    assert.equal(new URLSearchParams(new URL(response.headers.get('location')!).hash.slice(1)).get('error'), 'invalid_request');
+    assert.equal(
+      new URLSearchParams(new URL(response.headers.get('location')!).hash.slice(1)).get('error'),
+      'invalid_request',
+    );
   });
 
   it('refuses a response_mode other than fragment', async () => {
     await expectFragmentError(params({ response_mode: 'query' }), 'invalid_request', /response_mode/);
     await expectFragmentError(params({ response_mode: 'form_post' }), 'invalid_request', /response_mode/);
-    assert.equal((await new TestBrowser().get(authUrl(connect.connectUrl, params({ response_mode: 'fragment' })))).status, 200);
+    assert.equal(
+      (await new TestBrowser().get(authUrl(connect.connectUrl, params({ response_mode: 'fragment' })))).status,
+      200,
+    );
   });
 
   it('accepts the optional OpenID parameters and ignores unknown ones', async () => {
     const accepted = {
-      display: 'popup', ui_locales: 'fr-CA en', claims_locales: 'de', acr_values: '1 2', login_hint: 'demo',
-      claims: '{"userinfo":{"email":{"essential":true}}}', max_age: '3600', prompt: 'consent', code_challenge: 'x', vendor_extension: '1',
+      display: 'popup',
+      ui_locales: 'fr-CA en',
+      claims_locales: 'de',
+      acr_values: '1 2',
+      login_hint: 'demo',
+      claims: '{"userinfo":{"email":{"essential":true}}}',
+      max_age: '3600',
+      prompt: 'consent',
+      code_challenge: 'x',
+      vendor_extension: '1',
     };
     for (const [name, value] of Object.entries(accepted)) {
       const response = await new TestBrowser().get(authUrl(connect.connectUrl, params({ [name]: value })));
@@ -148,9 +197,21 @@ describe('Connect sandbox: GET /auth parameter checks', () => {
   });
 
   it('refuses any repeated parameter: on a page for client_id and redirect_uri, in the fragment for the rest', async () => {
-    await expectErrorPage(`${authUrl(connect.connectUrl, params())}&redirect_uri=${encodeURIComponent(REDIRECT_URI)}`, /more than one redirect_uri/);
+    await expectErrorPage(
+      `${authUrl(connect.connectUrl, params())}&redirect_uri=${encodeURIComponent(REDIRECT_URI)}`,
+      /more than one redirect_uri/,
+    );
     // Each value is fine once, so only the repetition can be refused.
-    const valid = { response_type: 'id_token', scope: 'openid', prompt: 'consent', max_age: '100', login_hint: 'demo', display: 'page', response_mode: 'fragment', ui_locales: 'en' };
+    const valid = {
+      response_type: 'id_token',
+      scope: 'openid',
+      prompt: 'consent',
+      max_age: '100',
+      login_hint: 'demo',
+      display: 'page',
+      response_mode: 'fragment',
+      ui_locales: 'en',
+    };
     for (const [name, value] of Object.entries(valid)) {
       const url = `${authUrl(connect.connectUrl, params({ [name]: value }))}&${name}=${encodeURIComponent(value)}`;
       const fragment = fragmentOf(await new TestBrowser().get(url));
@@ -169,7 +230,9 @@ describe('Connect sandbox: GET /auth parameter checks', () => {
       params({ prompt: 'none' }),
     ];
     for (const query of hostile) {
-      const description = fragmentOf(await new TestBrowser().get(authUrl(connect.connectUrl, query))).get('error_description')!;
+      const description = fragmentOf(await new TestBrowser().get(authUrl(connect.connectUrl, query))).get(
+        'error_description',
+      )!;
       assert.match(description, /^[\x20-\x21\x23-\x5b\x5d-\x7e]+$/, description);
     }
   });
@@ -181,7 +244,11 @@ describe('Connect sandbox: GET /auth parameter checks', () => {
     assert.match(await page.text(), /action="\/signin"/);
     const refused = await browser.post(`${connect.connectUrl}/auth`, params({ scope: 'profile' }));
     assert.equal(fragmentOf(refused).get('error'), 'invalid_scope');
-    const notForm = await fetch(`${connect.connectUrl}/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(params()) });
+    const notForm = await fetch(`${connect.connectUrl}/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(params()),
+    });
     assert.equal(notForm.status, 400);
     assert.equal(notForm.headers.get('location'), null);
   });

@@ -28,7 +28,10 @@ describe('Connect sandbox: discovery and JWKS as conformance suites read them', 
     const document = await discovery();
     assert.equal(document.issuer, sandbox.url);
     assert.doesNotMatch(document.issuer as string, /\/$/);
-    assert.equal(`${document.issuer}/.well-known/openid-configuration`, `${sandbox.url}/.well-known/openid-configuration`);
+    assert.equal(
+      `${document.issuer}/.well-known/openid-configuration`,
+      `${sandbox.url}/.well-known/openid-configuration`,
+    );
     for (const endpoint of ['authorization_endpoint', 'jwks_uri', 'userinfo_endpoint']) {
       assert.ok((document[endpoint] as string).startsWith(`${sandbox.url}/`), endpoint);
     }
@@ -60,9 +63,15 @@ describe('Connect sandbox: discovery and JWKS as conformance suites read them', 
     const claims = new Set<string>();
     const { fragment } = await runImplicitFlow(new TestBrowser(), sandbox.url, authParams(sandbox.app));
     Object.keys(decodeJwt(fragment.get('id_token')!)).forEach((claim) => claims.add(claim));
-    const me = await fetch(`${sandbox.url}/me`, { headers: { authorization: `Bearer ${fragment.get('access_token')}` } });
+    const me = await fetch(`${sandbox.url}/me`, {
+      headers: { authorization: `Bearer ${fragment.get('access_token')}` },
+    });
     Object.keys((await me.json()) as object).forEach((claim) => claims.add(claim));
-    const idOnly = await runImplicitFlow(new TestBrowser(), sandbox.url, authParams(sandbox.app, { response_type: 'id_token' }));
+    const idOnly = await runImplicitFlow(
+      new TestBrowser(),
+      sandbox.url,
+      authParams(sandbox.app, { response_type: 'id_token' }),
+    );
     Object.keys(decodeJwt(idOnly.fragment.get('id_token')!)).forEach((claim) => claims.add(claim));
     assert.deepEqual([...claims].sort(), [...((await discovery()).claims_supported as string[])].sort());
   });
@@ -77,7 +86,8 @@ describe('Connect sandbox: discovery and JWKS as conformance suites read them', 
         assert.equal(typeof key.kid, 'string');
         assert.match(key.n as string, /^[A-Za-z0-9_-]{300,}$/);
         assert.equal(key.e, 'AQAB');
-        for (const member of PRIVATE_MEMBERS) assert.equal(key[member], undefined, `private member ${member} published`);
+        for (const member of PRIVATE_MEMBERS)
+          assert.equal(key[member], undefined, `private member ${member} published`);
         assert.equal(key.key_ops, undefined);
       }
     };

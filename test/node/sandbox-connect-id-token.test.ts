@@ -13,7 +13,13 @@ const demo = SEED_USERS.find((user) => user.username === 'demo')!;
 describe('Connect sandbox: the ID token, claim by claim', () => {
   const sandbox = useConnect([REDIRECT_URI]);
   const verify = async (idToken: string): Promise<JWTPayload> =>
-    (await jwtVerify(idToken, createRemoteJWKSet(new URL(`${sandbox.url}/jwks`)), { issuer: sandbox.url, audience: sandbox.app.app_id, algorithms: ['RS256'] })).payload;
+    (
+      await jwtVerify(idToken, createRemoteJWKSet(new URL(`${sandbox.url}/jwks`)), {
+        issuer: sandbox.url,
+        audience: sandbox.app.app_id,
+        algorithms: ['RS256'],
+      })
+    ).payload;
 
   it('has aud as the client id string, integer iat and exp one lifetime apart, a short ASCII sub, and a typed header', async () => {
     const { fragment } = await runImplicitFlow(new TestBrowser(), sandbox.url, authParams(sandbox.app));
@@ -26,7 +32,11 @@ describe('Connect sandbox: the ID token, claim by claim', () => {
     assert.equal(payload.sub, demo.sub);
     assert.match(payload.sub!, /^[\x21-\x7e]{1,255}$/);
     assert.equal(payload.azp, undefined);
-    assert.deepEqual(decodeProtectedHeader(idToken), { alg: 'RS256', kid: decodeProtectedHeader(idToken).kid, typ: 'JWT' });
+    assert.deepEqual(decodeProtectedHeader(idToken), {
+      alg: 'RS256',
+      kid: decodeProtectedHeader(idToken).kid,
+      typ: 'JWT',
+    });
   });
 
   it('echoes the nonce exactly, whatever its characters', async () => {
@@ -38,7 +48,11 @@ describe('Connect sandbox: the ID token, claim by claim', () => {
 
   it('has at_hash as the left half of the SHA-256 of the access token, in either response_type order', async () => {
     for (const responseType of ['id_token token', 'token id_token']) {
-      const { fragment } = await runImplicitFlow(new TestBrowser(), sandbox.url, authParams(sandbox.app, { response_type: responseType }));
+      const { fragment } = await runImplicitFlow(
+        new TestBrowser(),
+        sandbox.url,
+        authParams(sandbox.app, { response_type: responseType }),
+      );
       const digest = createHash('sha256').update(fragment.get('access_token')!, 'ascii').digest();
       assert.equal((await verify(fragment.get('id_token')!)).at_hash, digest.subarray(0, 16).toString('base64url'));
     }
@@ -46,7 +60,9 @@ describe('Connect sandbox: the ID token, claim by claim', () => {
 
   it('keeps auth_time at the password sign-in for a returning session, not at the later request', async () => {
     const browser = new TestBrowser();
-    const first = await verify((await runImplicitFlow(browser, sandbox.url, authParams(sandbox.app))).fragment.get('id_token')!);
+    const first = await verify(
+      (await runImplicitFlow(browser, sandbox.url, authParams(sandbox.app))).fragment.get('id_token')!,
+    );
     await sleep(1100);
     const html = await (await browser.get(authUrl(sandbox.url, authParams(sandbox.app)))).text();
     const second = await verify((await consent(browser, sandbox.url, html, 'allow')).fragment.get('id_token')!);
@@ -55,14 +71,26 @@ describe('Connect sandbox: the ID token, claim by claim', () => {
   });
 
   it('carries username and loyaltyId itself with response_type=id_token and profile (no access token to ask /me with)', async () => {
-    const withProfile = await runImplicitFlow(new TestBrowser(), sandbox.url, authParams(sandbox.app, { response_type: 'id_token' }));
+    const withProfile = await runImplicitFlow(
+      new TestBrowser(),
+      sandbox.url,
+      authParams(sandbox.app, { response_type: 'id_token' }),
+    );
     const payload = await verify(withProfile.fragment.get('id_token')!);
     assert.equal(payload.username, demo.username);
     assert.equal(payload.loyaltyId, demo.loyaltyId);
-    const withoutProfile = await runImplicitFlow(new TestBrowser(), sandbox.url, authParams(sandbox.app, { response_type: 'id_token', scope: 'openid' }));
+    const withoutProfile = await runImplicitFlow(
+      new TestBrowser(),
+      sandbox.url,
+      authParams(sandbox.app, { response_type: 'id_token', scope: 'openid' }),
+    );
     assert.equal((await verify(withoutProfile.fragment.get('id_token')!)).username, undefined);
     const withToken = await runImplicitFlow(new TestBrowser(), sandbox.url, authParams(sandbox.app));
-    assert.equal((await verify(withToken.fragment.get('id_token')!)).username, undefined, 'with an access token, the profile comes from /me');
+    assert.equal(
+      (await verify(withToken.fragment.get('id_token')!)).username,
+      undefined,
+      'with an access token, the profile comes from /me',
+    );
   });
 });
 
@@ -76,7 +104,8 @@ describe('Connect sandbox: access token lifetime', () => {
     const { fragment } = await runImplicitFlow(new TestBrowser(), sandbox.url, authParams(sandbox.app));
     const received = Date.now();
     assert.equal(fragment.get('expires_in'), '2');
-    const me = () => fetch(`${sandbox.url}/me`, { headers: { authorization: `Bearer ${fragment.get('access_token')}` } });
+    const me = () =>
+      fetch(`${sandbox.url}/me`, { headers: { authorization: `Bearer ${fragment.get('access_token')}` } });
     assert.equal((await me()).status, 200);
     await sleep(Math.max(0, started + 1500 - Date.now()));
     assert.equal((await me()).status, 200, 'still valid shortly before expires_in runs out');

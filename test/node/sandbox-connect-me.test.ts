@@ -45,7 +45,9 @@ describe('Connect sandbox: /me', () => {
   it('returns sub, username and loyaltyId for a token with profile, by query or Bearer header, with CORS', async () => {
     const token = await accessTokenFor(connect, app, 'openid profile');
     const expected = { sub: sofia.sub, username: sofia.username, loyaltyId: sofia.loyaltyId };
-    const byQuery = await fetch(`${connect.connectUrl}/me?access_token=${encodeURIComponent(token)}`, { headers: { origin: 'http://localhost:7000' } });
+    const byQuery = await fetch(`${connect.connectUrl}/me?access_token=${encodeURIComponent(token)}`, {
+      headers: { origin: 'http://localhost:7000' },
+    });
     assert.equal(byQuery.status, 200);
     assert.equal(byQuery.headers.get('access-control-allow-origin'), '*');
     assert.equal(byQuery.headers.get('cache-control'), 'no-store');
@@ -57,7 +59,11 @@ describe('Connect sandbox: /me', () => {
   it('answers a CORS preflight for the Authorization header', async () => {
     const response = await fetch(`${connect.connectUrl}/me`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:7000', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'http://localhost:7000',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
     });
     assert.ok(response.status === 204 || response.status === 200);
     assert.equal(response.headers.get('access-control-allow-origin'), '*');
@@ -73,12 +79,16 @@ describe('Connect sandbox: /me', () => {
     await expectInvalidToken(await fetch(`${connect.connectUrl}/me`));
     await expectInvalidToken(await fetch(`${connect.connectUrl}/me?access_token=`));
     await expectInvalidToken(await fetch(`${connect.connectUrl}/me?access_token=not-a-token`));
-    await expectInvalidToken(await fetch(`${connect.connectUrl}/me`, { headers: { authorization: 'Bearer not-a-token' } }));
+    await expectInvalidToken(
+      await fetch(`${connect.connectUrl}/me`, { headers: { authorization: 'Bearer not-a-token' } }),
+    );
   });
 
   it('refuses a token sent twice (query and header) with 400', async () => {
     const token = await accessTokenFor(connect, app, 'openid');
-    const response = await fetch(`${connect.connectUrl}/me?access_token=${token}`, { headers: { authorization: `Bearer ${token}` } });
+    const response = await fetch(`${connect.connectUrl}/me?access_token=${token}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     assert.equal(response.status, 400);
     assert.equal(((await response.json()) as { error: string }).error, 'invalid_request');
   });
@@ -86,26 +96,49 @@ describe('Connect sandbox: /me', () => {
   it('takes POST with the Bearer header or a form-encoded access_token body (OpenID Connect Core 5.3.1)', async () => {
     const token = await accessTokenFor(connect, app, 'openid profile');
     const expected = { sub: sofia.sub, username: sofia.username, loyaltyId: sofia.loyaltyId };
-    const byHeader = await fetch(`${connect.connectUrl}/me`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    const byHeader = await fetch(`${connect.connectUrl}/me`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
     assert.equal(byHeader.status, 200);
     assert.match(byHeader.headers.get('content-type')!, /^application\/json/);
     assert.equal(byHeader.headers.get('cache-control'), 'no-store');
     assert.deepEqual(await byHeader.json(), expected);
-    const byBody = await fetch(`${connect.connectUrl}/me`, { method: 'POST', body: new URLSearchParams({ access_token: token }), headers: { origin: 'http://localhost:7000' } });
+    const byBody = await fetch(`${connect.connectUrl}/me`, {
+      method: 'POST',
+      body: new URLSearchParams({ access_token: token }),
+      headers: { origin: 'http://localhost:7000' },
+    });
     assert.equal(byBody.status, 200);
     assert.equal(byBody.headers.get('access-control-allow-origin'), '*');
     assert.deepEqual(await byBody.json(), expected);
-    await expectInvalidToken(await fetch(`${connect.connectUrl}/me`, { method: 'POST', body: new URLSearchParams({ access_token: 'not-a-token' }) }));
+    await expectInvalidToken(
+      await fetch(`${connect.connectUrl}/me`, {
+        method: 'POST',
+        body: new URLSearchParams({ access_token: 'not-a-token' }),
+      }),
+    );
     await expectInvalidToken(await fetch(`${connect.connectUrl}/me`, { method: 'POST' }));
   });
 
   it('answers 400 invalid_request for a token in two places or a malformed Bearer header', async () => {
     const token = await accessTokenFor(connect, app, 'openid');
     const twice = [
-      fetch(`${connect.connectUrl}/me`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: new URLSearchParams({ access_token: token }) }),
-      fetch(`${connect.connectUrl}/me?access_token=${token}`, { method: 'POST', body: new URLSearchParams({ access_token: token }) }),
+      fetch(`${connect.connectUrl}/me`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: new URLSearchParams({ access_token: token }),
+      }),
+      fetch(`${connect.connectUrl}/me?access_token=${token}`, {
+        method: 'POST',
+        body: new URLSearchParams({ access_token: token }),
+      }),
       fetch(`${connect.connectUrl}/me?access_token=${token}&access_token=${token}`),
-      fetch(`${connect.connectUrl}/me`, { method: 'POST', body: `access_token=${token}&access_token=${token}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      fetch(`${connect.connectUrl}/me`, {
+        method: 'POST',
+        body: `access_token=${token}&access_token=${token}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
       fetch(`${connect.connectUrl}/me`, { headers: { authorization: `Bearer ${token} extra` } }),
       fetch(`${connect.connectUrl}/me`, { headers: { authorization: 'Bearer' } }),
     ];
@@ -120,7 +153,11 @@ describe('Connect sandbox: /me', () => {
   it('answers a CORS preflight for POST', async () => {
     const response = await fetch(`${connect.connectUrl}/me`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:7000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      headers: {
+        origin: 'http://localhost:7000',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
     });
     assert.ok(response.status === 204 || response.status === 200);
     assert.equal(response.headers.get('access-control-allow-origin'), '*');

@@ -13,7 +13,12 @@ describe('Connect sandbox: prompt, max_age, login_hint and id_token_hint', () =>
   const sandbox = useConnect([REDIRECT_URI]);
   const params = (overrides: Record<string, string | undefined> = {}) => authParams(sandbox.app, overrides);
   const verify = async (idToken: string): Promise<JWTPayload> =>
-    (await jwtVerify(idToken, createRemoteJWKSet(new URL(`${sandbox.url}/jwks`)), { issuer: sandbox.url, audience: sandbox.app.app_id })).payload;
+    (
+      await jwtVerify(idToken, createRemoteJWKSet(new URL(`${sandbox.url}/jwks`)), {
+        issuer: sandbox.url,
+        audience: sandbox.app.app_id,
+      })
+    ).payload;
   /** A browser that signed in (and allowed `scope`) once; its first ID token's claims. */
   const signedInBrowser = async (scope = 'openid profile') => {
     const browser = new TestBrowser();
@@ -52,17 +57,28 @@ describe('Connect sandbox: prompt, max_age, login_hint and id_token_hint', () =>
   it('prompt=none with a session but no consent for these scopes: consent_required', async () => {
     const cancelled = new TestBrowser();
     await runImplicitFlow(cancelled, sandbox.url, params(), { decision: 'cancel' });
-    assert.equal(fragmentOf(await cancelled.get(authUrl(sandbox.url, params({ prompt: 'none' })))).get('error'), 'consent_required');
+    assert.equal(
+      fragmentOf(await cancelled.get(authUrl(sandbox.url, params({ prompt: 'none' })))).get('error'),
+      'consent_required',
+    );
     const { browser } = await signedInBrowser('openid');
-    assert.equal(fragmentOf(await browser.get(authUrl(sandbox.url, params({ prompt: 'none' })))).get('error'), 'consent_required');
-    assert.ok(fragmentOf(await browser.get(authUrl(sandbox.url, params({ prompt: 'none', scope: 'openid' })))).get('id_token'));
+    assert.equal(
+      fragmentOf(await browser.get(authUrl(sandbox.url, params({ prompt: 'none' })))).get('error'),
+      'consent_required',
+    );
+    assert.ok(
+      fragmentOf(await browser.get(authUrl(sandbox.url, params({ prompt: 'none', scope: 'openid' })))).get('id_token'),
+    );
   });
 
   it('prompt=none forgets the consent once the user signs out', async () => {
     const { browser } = await signedInBrowser();
     const home = await (await browser.get(`${sandbox.url}/`)).text();
     await browser.post(`${sandbox.url}/logout`, formFields(home, '/logout'));
-    assert.equal(fragmentOf(await browser.get(authUrl(sandbox.url, params({ prompt: 'none' })))).get('error'), 'login_required');
+    assert.equal(
+      fragmentOf(await browser.get(authUrl(sandbox.url, params({ prompt: 'none' })))).get('error'),
+      'login_required',
+    );
   });
 
   it('prompt=consent shows the consent page to a returning user, as always', async () => {
@@ -102,7 +118,10 @@ describe('Connect sandbox: prompt, max_age, login_hint and id_token_hint', () =>
     assert.equal(kept.auth_time, first.auth_time);
     assert.match(await page(browser, { max_age: '0' }), /action="\/signin"/);
     await sleep(2100);
-    assert.equal(fragmentOf(await browser.get(authUrl(sandbox.url, params({ prompt: 'none', max_age: '1' })))).get('error'), 'login_required');
+    assert.equal(
+      fragmentOf(await browser.get(authUrl(sandbox.url, params({ prompt: 'none', max_age: '1' })))).get('error'),
+      'login_required',
+    );
     const stale = await page(browser, { max_age: '1' });
     const { fragment } = await consent(browser, sandbox.url, await signIn(browser, sandbox.url, stale), 'allow');
     const renewed = await verify(fragment.get('id_token')!);
@@ -110,7 +129,10 @@ describe('Connect sandbox: prompt, max_age, login_hint and id_token_hint', () =>
   });
 
   it('login_hint pre-fills the username, escaped', async () => {
-    assert.match(await page(new TestBrowser(), { login_hint: 'jonas.weber' }), /name="username"[^>]*value="jonas\.weber"/);
+    assert.match(
+      await page(new TestBrowser(), { login_hint: 'jonas.weber' }),
+      /name="username"[^>]*value="jonas\.weber"/,
+    );
     const hostile = await page(new TestBrowser(), { login_hint: '"><script>alert(1)</script>' });
     assert.doesNotMatch(hostile, /<script>/);
     assert.match(hostile, /value="&#34;&#62;&#60;script&#62;/);
@@ -118,17 +140,32 @@ describe('Connect sandbox: prompt, max_age, login_hint and id_token_hint', () =>
 
   it('id_token_hint: the same user passes silently, another user must sign in, a foreign token is refused', async () => {
     const { browser, idToken } = await signedInBrowser();
-    assert.ok(fragmentOf(await browser.get(authUrl(sandbox.url, params({ prompt: 'none', id_token_hint: idToken })))).get('id_token'));
+    assert.ok(
+      fragmentOf(await browser.get(authUrl(sandbox.url, params({ prompt: 'none', id_token_hint: idToken })))).get(
+        'id_token',
+      ),
+    );
 
     const other = new TestBrowser();
-    const { fragment } = await runImplicitFlow(other, sandbox.url, params(), { username: jonas.username, password: jonas.password });
+    const { fragment } = await runImplicitFlow(other, sandbox.url, params(), {
+      username: jonas.username,
+      password: jonas.password,
+    });
     const jonasToken = fragment.get('id_token')!;
-    assert.equal(fragmentOf(await browser.get(authUrl(sandbox.url, params({ prompt: 'none', id_token_hint: jonasToken })))).get('error'), 'login_required');
+    assert.equal(
+      fragmentOf(await browser.get(authUrl(sandbox.url, params({ prompt: 'none', id_token_hint: jonasToken })))).get(
+        'error',
+      ),
+      'login_required',
+    );
     const html = await page(browser, { id_token_hint: jonasToken });
     assert.match(html, /action="\/signin"/);
     assert.match(html, /name="username"[^>]*value="jonas\.weber"/);
 
     const tampered = `${idToken.slice(0, -4)}AAAA`;
-    assert.equal(fragmentOf(await browser.get(authUrl(sandbox.url, params({ id_token_hint: tampered })))).get('error'), 'invalid_request');
+    assert.equal(
+      fragmentOf(await browser.get(authUrl(sandbox.url, params({ id_token_hint: tampered })))).get('error'),
+      'invalid_request',
+    );
   });
 });

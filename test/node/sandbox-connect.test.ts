@@ -34,7 +34,9 @@ describe('Connect sandbox: the implicit flow', () => {
   });
 
   it('publishes discovery with CORS', async () => {
-    const response = await fetch(`${connect.connectUrl}/.well-known/openid-configuration`, { headers: { origin: 'http://localhost:7000' } });
+    const response = await fetch(`${connect.connectUrl}/.well-known/openid-configuration`, {
+      headers: { origin: 'http://localhost:7000' },
+    });
     assert.equal(response.headers.get('access-control-allow-origin'), '*');
     const discovery = (await response.json()) as Record<string, unknown>;
     assert.equal(discovery.issuer, connect.connectUrl);
@@ -71,7 +73,11 @@ describe('Connect sandbox: the implicit flow', () => {
 
     const idToken = fragment.get('id_token')!;
     const jwks = createRemoteJWKSet(new URL(`${connect.connectUrl}/jwks`));
-    const { payload, protectedHeader } = await jwtVerify(idToken, jwks, { issuer: connect.connectUrl, audience: app.app_id, algorithms: ['RS256'] });
+    const { payload, protectedHeader } = await jwtVerify(idToken, jwks, {
+      issuer: connect.connectUrl,
+      audience: app.app_id,
+      algorithms: ['RS256'],
+    });
     assert.equal(protectedHeader.alg, 'RS256');
     assert.ok(protectedHeader.kid);
     assert.equal(payload.nonce, request.nonce);
@@ -90,7 +96,11 @@ describe('Connect sandbox: the implicit flow', () => {
     const idOnly = await runImplicitFlow(new TestBrowser(), connect.connectUrl, params({ response_type: 'id_token' }));
     assert.equal(idOnly.fragment.get('access_token'), null);
     assert.equal(idOnly.fragment.get('token_type'), null);
-    const { payload } = await jwtVerify(idOnly.fragment.get('id_token')!, createRemoteJWKSet(new URL(`${connect.connectUrl}/jwks`)), { issuer: connect.connectUrl, audience: app.app_id });
+    const { payload } = await jwtVerify(
+      idOnly.fragment.get('id_token')!,
+      createRemoteJWKSet(new URL(`${connect.connectUrl}/jwks`)),
+      { issuer: connect.connectUrl, audience: app.app_id },
+    );
     assert.equal(payload.at_hash, undefined);
   });
 
@@ -100,7 +110,10 @@ describe('Connect sandbox: the implicit flow', () => {
     const html = await response.text();
     assert.match(html, /<html lang="en">/);
     assert.match(html, /<label for="username">Username<\/label>\s*<input type="text" id="username" name="username"/);
-    assert.match(html, /<label for="password">Password<\/label>\s*<input type="password" id="password" name="password"/);
+    assert.match(
+      html,
+      /<label for="password">Password<\/label>\s*<input type="password" id="password" name="password"/,
+    );
     assert.match(html, /Harbor Coffee web shop/);
     assert.doesNotMatch(html, /<script|style=/);
     const csp = response.headers.get('content-security-policy')!;
@@ -121,14 +134,22 @@ describe('Connect sandbox: the implicit flow', () => {
   it('shows the form again with 401, an error and the username kept when the password is wrong', async () => {
     const browser = new TestBrowser();
     const page = await (await browser.get(authUrl(connect.connectUrl, params()))).text();
-    const response = await browser.post(`${connect.connectUrl}/signin`, { ...formFields(page, '/signin'), username: 'demo', password: 'wrong' });
+    const response = await browser.post(`${connect.connectUrl}/signin`, {
+      ...formFields(page, '/signin'),
+      username: 'demo',
+      password: 'wrong',
+    });
     assert.equal(response.status, 401);
     assert.equal(response.headers.get('location'), null);
     const html = await response.text();
     assert.match(html, /role="alert">The username or password is not right\./);
     assert.match(html, /name="username"[^>]*value="demo"/);
     // The same form, with its fresh fields, then works.
-    const retry = await browser.post(`${connect.connectUrl}/signin`, { ...formFields(html, '/signin'), username: 'demo', password: 'demo' });
+    const retry = await browser.post(`${connect.connectUrl}/signin`, {
+      ...formFields(html, '/signin'),
+      username: 'demo',
+      password: 'demo',
+    });
     assert.equal(retry.status, 303);
   });
 
@@ -156,7 +177,10 @@ describe('Connect sandbox: the implicit flow', () => {
 
   it('lets a returning user skip the password, but still asks consent', async () => {
     const browser = new TestBrowser();
-    const first = await runImplicitFlow(browser, connect.connectUrl, params(), { username: 'amelia.chen', password: 'amelia' });
+    const first = await runImplicitFlow(browser, connect.connectUrl, params(), {
+      username: 'amelia.chen',
+      password: 'amelia',
+    });
     const page = await browser.get(authUrl(connect.connectUrl, params()));
     assert.equal(page.status, 200);
     const html = await page.text();
@@ -175,7 +199,10 @@ describe('Connect sandbox: the implicit flow', () => {
     await runImplicitFlow(browser, connect.connectUrl, params());
     const html = await (await browser.get(authUrl(connect.connectUrl, params()))).text();
     await consent(browser, connect.connectUrl, html, 'allow');
-    const replay = await browser.post(`${connect.connectUrl}/consent`, { ...formFields(html, '/consent'), decision: 'allow' });
+    const replay = await browser.post(`${connect.connectUrl}/consent`, {
+      ...formFields(html, '/consent'),
+      decision: 'allow',
+    });
     assert.equal(replay.status, 400);
     assert.equal(replay.headers.get('location'), null);
   });
@@ -187,18 +214,28 @@ describe('Connect sandbox: the implicit flow', () => {
     const credentials = { username: 'demo', password: 'demo' };
     const missing = await browser.post(`${connect.connectUrl}/signin`, { request: fields.request!, ...credentials });
     assert.equal(missing.status, 403);
-    const wrong = await browser.post(`${connect.connectUrl}/signin`, { ...fields, csrf: `${fields.csrf}x`, ...credentials });
+    const wrong = await browser.post(`${connect.connectUrl}/signin`, {
+      ...fields,
+      csrf: `${fields.csrf}x`,
+      ...credentials,
+    });
     assert.equal(wrong.status, 403);
     // A page's token is worth nothing to another browser (another session cookie), or to none.
     const other = new TestBrowser();
     await other.get(authUrl(connect.connectUrl, params()));
     assert.equal((await other.post(`${connect.connectUrl}/signin`, { ...fields, ...credentials })).status, 403);
-    assert.equal((await new TestBrowser().post(`${connect.connectUrl}/signin`, { ...fields, ...credentials })).status, 403);
+    assert.equal(
+      (await new TestBrowser().post(`${connect.connectUrl}/signin`, { ...fields, ...credentials })).status,
+      403,
+    );
     // Consent is protected the same way.
     await runImplicitFlow(browser, connect.connectUrl, params());
     const consentHtml = await (await browser.get(authUrl(connect.connectUrl, params()))).text();
     const consentFields = formFields(consentHtml, '/consent');
-    const forged = await browser.post(`${connect.connectUrl}/consent`, { request: consentFields.request!, decision: 'allow' });
+    const forged = await browser.post(`${connect.connectUrl}/consent`, {
+      request: consentFields.request!,
+      decision: 'allow',
+    });
     assert.equal(forged.status, 403);
     assert.equal(forged.headers.get('location'), null);
   });
@@ -221,18 +258,27 @@ describe('Connect sandbox: the implicit flow', () => {
     const html = await (await browser.get(authUrl(connect.connectUrl, request))).text();
     const out = await browser.post(`${connect.connectUrl}/logout`, formFields(html, '/logout'));
     const signIn = await (await browser.follow(out, connect.connectUrl)).text();
-    const signedIn = await browser.post(`${connect.connectUrl}/signin`, { ...formFields(signIn, '/signin'), username: 'jonas.weber', password: 'jonas' });
+    const signedIn = await browser.post(`${connect.connectUrl}/signin`, {
+      ...formFields(signIn, '/signin'),
+      username: 'jonas.weber',
+      password: 'jonas',
+    });
     const consentHtml = await (await browser.follow(signedIn, connect.connectUrl)).text();
     assert.match(consentHtml, /jonas\.weber/);
     const { fragment } = await consent(browser, connect.connectUrl, consentHtml, 'allow');
-    const { payload } = await jwtVerify(fragment.get('id_token')!, createRemoteJWKSet(new URL(`${connect.connectUrl}/jwks`)));
+    const { payload } = await jwtVerify(
+      fragment.get('id_token')!,
+      createRemoteJWKSet(new URL(`${connect.connectUrl}/jwks`)),
+    );
     assert.equal(payload.nonce, request.nonce);
     assert.equal(payload.sub, SEED_USERS.find((user) => user.username === 'jonas.weber')!.sub);
   });
 
   it('escapes hostile app names in its pages', async () => {
     const hostile = await connect.registerApp({ name: '<script>alert(1)</script>"\'&', redirectUris: [REDIRECT_URI] });
-    const html = await (await new TestBrowser().get(authUrl(connect.connectUrl, params({ client_id: hostile.app_id })))).text();
+    const html = await (
+      await new TestBrowser().get(authUrl(connect.connectUrl, params({ client_id: hostile.app_id })))
+    ).text();
     assert.doesNotMatch(html, /<script>/);
     assert.match(html, /&#60;script&#62;alert\(1\)&#60;\/script&#62;&#34;&#39;&#38;/);
   });

@@ -28,7 +28,8 @@ describe('Marketing sandbox images', () => {
   });
 
   it('answers a bad width with 400 and an unknown id with 404', async () => {
-    for (const w of ['0', '4097', 'abc', '12.5']) assert.equal((await fetch(`${marketing.origin}/images/camp-peak-rental.svg?w=${w}`)).status, 400, w);
+    for (const w of ['0', '4097', 'abc', '12.5'])
+      assert.equal((await fetch(`${marketing.origin}/images/camp-peak-rental.svg?w=${w}`)).status, 400, w);
     assert.equal((await fetch(`${marketing.origin}/images/nope.svg?w=10`)).status, 404);
   });
 });
@@ -37,16 +38,47 @@ describe('Marketing sandbox with a seed of hostile records', () => {
   it('escapes text in images and passes URLs through untouched for the client to judge', async () => {
     const seed = defaultSeed();
     seed.campaigns = [
-      { id: 'evil', businessAccountId: 'biz-evil', title: '<script>alert(1)</script> & "quotes"', subtitle: '</text><foreignObject>', description: null, objective: { type: 'coupon', price: '<b>0</b>' } },
-      { id: 'evil-url', businessAccountId: 'biz-evil', title: 'x', subtitle: null, description: null, objective: null, featuredImageUrl: 'javascript:alert(document.domain)//{width}' },
+      {
+        id: 'evil',
+        businessAccountId: 'biz-evil',
+        title: '<script>alert(1)</script> & "quotes"',
+        subtitle: '</text><foreignObject>',
+        description: null,
+        objective: { type: 'coupon', price: '<b>0</b>' },
+      },
+      {
+        id: 'evil-url',
+        businessAccountId: 'biz-evil',
+        title: 'x',
+        subtitle: null,
+        description: null,
+        objective: null,
+        featuredImageUrl: 'javascript:alert(document.domain)//{width}',
+      },
     ];
-    seed.businessAccounts = [{ id: 'biz-evil', name: 'Evil', websiteUrl: 'javascript:alert(document.domain)', address: null, description: null, phoneNumber: null, category: null, logoUrl: 'data:text/html,<script>alert(1)</script>', pending: false, customProperties: [] }];
+    seed.businessAccounts = [
+      {
+        id: 'biz-evil',
+        name: 'Evil',
+        websiteUrl: 'javascript:alert(document.domain)',
+        address: null,
+        description: null,
+        phoneNumber: null,
+        category: null,
+        logoUrl: 'data:text/html,<script>alert(1)</script>',
+        pending: false,
+        customProperties: [],
+      },
+    ];
     const marketing = await startMarketing({ marketingPort: 0, apiKey: 'k', seed });
     try {
       const svg = await (await fetch(`${marketing.origin}/images/evil.svg?w=100`)).text();
       assert.doesNotMatch(svg, /<script|<foreignObject|<\/text><foreign/);
       assert.match(svg, /&#60;script&#62;/);
-      const response = await postGraphQL<{ campaign: { content: { featuredImage: { url: string } } }; businessAccounts: { items: Array<{ websiteUrl: string; logo: { url: string } }> } }>(
+      const response = await postGraphQL<{
+        campaign: { content: { featuredImage: { url: string } } };
+        businessAccounts: { items: Array<{ websiteUrl: string; logo: { url: string } }> };
+      }>(
         marketing.marketingUrl,
         'k',
         '{ campaign(id: "evil-url") { content { featuredImage(width: 320) { url } } } businessAccounts { items { websiteUrl logo { url } } } }',

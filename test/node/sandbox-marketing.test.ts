@@ -11,7 +11,16 @@ const CAMPAIGNS = /* GraphQL */ `
     }
   }`;
 
-type CampaignPage = { campaigns: { items: Array<{ id: string; businessAccountId: string; content: { title: string; featuredImage: { url: string } | null } }>; nextToken: string | null } };
+type CampaignPage = {
+  campaigns: {
+    items: Array<{
+      id: string;
+      businessAccountId: string;
+      content: { title: string; featuredImage: { url: string } | null };
+    }>;
+    nextToken: string | null;
+  };
+};
 
 describe('Marketing sandbox', () => {
   let marketing: RunningMarketing;
@@ -47,7 +56,11 @@ describe('Marketing sandbox', () => {
 
   describe('request errors', () => {
     it('answers a body that is not JSON with 400', async () => {
-      const response = await fetch(marketing.marketingUrl, { method: 'POST', headers: { 'x-api-key': marketing.apiKey }, body: 'query { campaigns }' });
+      const response = await fetch(marketing.marketingUrl, {
+        method: 'POST',
+        headers: { 'x-api-key': marketing.apiKey },
+        body: 'query { campaigns }',
+      });
       assert.equal(response.status, 400);
       const body = (await response.json()) as { errors: unknown[] };
       assert.equal(body.errors.length, 1);
@@ -84,7 +97,10 @@ describe('Marketing sandbox', () => {
       let nextToken: string | null = null;
       let pages = 0;
       do {
-        const response: Awaited<ReturnType<typeof gql<CampaignPage>>> = await gql<CampaignPage>(CAMPAIGNS, { limit: 4, nextToken });
+        const response: Awaited<ReturnType<typeof gql<CampaignPage>>> = await gql<CampaignPage>(CAMPAIGNS, {
+          limit: 4,
+          nextToken,
+        });
         assert.equal(response.status, 200);
         assert.equal(response.body.errors, undefined);
         const page = response.body.data!.campaigns;
@@ -104,15 +120,20 @@ describe('Marketing sandbox', () => {
       const first = (await gql<CampaignPage>(CAMPAIGNS, { filter, limit: 3 })).body.data!.campaigns;
       assert.equal(first.items.length, 3);
       assert.ok(first.nextToken);
-      const second = (await gql<CampaignPage>(CAMPAIGNS, { filter, limit: 3, nextToken: first.nextToken })).body.data!.campaigns;
+      const second = (await gql<CampaignPage>(CAMPAIGNS, { filter, limit: 3, nextToken: first.nextToken })).body.data!
+        .campaigns;
       assert.equal(second.nextToken, null);
       const ids = [...first.items, ...second.items];
       assert.ok(ids.every((item) => item.businessAccountId === 'biz-harbor-coffee'));
-      assert.equal(ids.length, defaultSeed().campaigns.filter((c) => c.businessAccountId === 'biz-harbor-coffee').length);
+      assert.equal(
+        ids.length,
+        defaultSeed().campaigns.filter((c) => c.businessAccountId === 'biz-harbor-coffee').length,
+      );
     });
 
     it('returns an empty last page with a null nextToken for an unknown business account', async () => {
-      const page = (await gql<CampaignPage>(CAMPAIGNS, { filter: { businessAccountId: { eq: 'nobody' } } })).body.data!.campaigns;
+      const page = (await gql<CampaignPage>(CAMPAIGNS, { filter: { businessAccountId: { eq: 'nobody' } } })).body.data!
+        .campaigns;
       assert.deepEqual(page, { items: [], nextToken: null });
     });
 
@@ -133,7 +154,13 @@ describe('Marketing sandbox', () => {
       const [payload, mac] = token.split('.');
       const forged = `${Buffer.from(JSON.stringify({ o: 12 })).toString('base64url')}.${mac}`;
       const otherFilter = { filter: { businessAccountId: { eq: 'biz-harbor-coffee' } }, nextToken: token };
-      for (const variables of [{ nextToken: forged }, { nextToken: `${payload}.x${mac}` }, { nextToken: 'garbage' }, { nextToken: '' }, otherFilter]) {
+      for (const variables of [
+        { nextToken: forged },
+        { nextToken: `${payload}.x${mac}` },
+        { nextToken: 'garbage' },
+        { nextToken: '' },
+        otherFilter,
+      ]) {
         const response = await gql(CAMPAIGNS, variables);
         assert.equal(response.status, 200, JSON.stringify(variables));
         assert.deepEqual(errorCodes(response), ['BAD_USER_INPUT'], JSON.stringify(variables));
@@ -143,7 +170,8 @@ describe('Marketing sandbox', () => {
     it('refuses a nextToken from another sandbox', async () => {
       const other = await startMarketing({ marketingPort: 0, apiKey: 'test-key' });
       try {
-        const token = (await postGraphQL<CampaignPage>(other.marketingUrl, 'test-key', CAMPAIGNS, { limit: 2 })).body.data!.campaigns.nextToken;
+        const token = (await postGraphQL<CampaignPage>(other.marketingUrl, 'test-key', CAMPAIGNS, { limit: 2 })).body
+          .data!.campaigns.nextToken;
         assert.deepEqual(errorCodes(await gql(CAMPAIGNS, { nextToken: token })), ['BAD_USER_INPUT']);
       } finally {
         await other.close();
@@ -173,15 +201,23 @@ describe('Marketing sandbox', () => {
             content: {
               title: 'Morning latte for less',
               subtitle: 'Before 10 am, every weekday',
-              description: 'Show your coupon at the counter and get any size latte at the small price. Oat and almond milk included.',
+              description:
+                'Show your coupon at the counter and get any size latte at the small price. Oat and almond milk included.',
               featuredImage: { url: `${marketing.origin}/images/camp-harbor-morning-latte.svg?w=800` },
               objective: { __typename: 'CouponObjective', price: '2.50' },
             },
           },
         },
       });
-      const visit = await gql<{ campaign: { content: { objective: unknown } } }>(CAMPAIGN, { id: 'camp-harbor-tenth-cup', width: 10 });
-      assert.deepEqual(visit.body.data!.campaign.content.objective, { __typename: 'VisitObjective', visitsRequired: 10, reward: 'Any drink, any size' });
+      const visit = await gql<{ campaign: { content: { objective: unknown } } }>(CAMPAIGN, {
+        id: 'camp-harbor-tenth-cup',
+        width: 10,
+      });
+      assert.deepEqual(visit.body.data!.campaign.content.objective, {
+        __typename: 'VisitObjective',
+        visitsRequired: 10,
+        reward: 'Any drink, any size',
+      });
     });
 
     it('returns null for an unknown id', async () => {
@@ -204,7 +240,12 @@ describe('Marketing sandbox', () => {
           nextToken
         }
       }`;
-    type Accounts = { businessAccounts: { items: Array<{ id: string; pending: boolean; logo: { url: string } }>; nextToken: string | null } };
+    type Accounts = {
+      businessAccounts: {
+        items: Array<{ id: string; pending: boolean; logo: { url: string } }>;
+        nextToken: string | null;
+      };
+    };
 
     it('lists every field of every account, the pending one included', async () => {
       const page = (await gql<Accounts>(ACCOUNTS)).body.data!.businessAccounts;
@@ -214,9 +255,12 @@ describe('Marketing sandbox', () => {
     });
 
     it('filters out pending accounts and pages through them', async () => {
-      const first = (await gql<Accounts>(ACCOUNTS, { filter: { pending: { eq: false } }, limit: 2 })).body.data!.businessAccounts;
+      const first = (await gql<Accounts>(ACCOUNTS, { filter: { pending: { eq: false } }, limit: 2 })).body.data!
+        .businessAccounts;
       assert.ok(first.items.every((account) => !account.pending));
-      const second = (await gql<Accounts>(ACCOUNTS, { filter: { pending: { eq: false } }, limit: 2, nextToken: first.nextToken })).body.data!.businessAccounts;
+      const second = (
+        await gql<Accounts>(ACCOUNTS, { filter: { pending: { eq: false } }, limit: 2, nextToken: first.nextToken })
+      ).body.data!.businessAccounts;
       assert.ok(second.items.every((account) => !account.pending));
       const approved = defaultSeed().businessAccounts.filter((account) => !account.pending).length;
       assert.equal(first.items.length + second.items.length, Math.min(approved, 4));
@@ -224,7 +268,8 @@ describe('Marketing sandbox', () => {
   });
 
   describe('requestCoupon', () => {
-    const REQUEST_COUPON = 'mutation Claim($campaignId: ID!) { requestCoupon(campaignId: $campaignId) { coupon { code } } }';
+    const REQUEST_COUPON =
+      'mutation Claim($campaignId: ID!) { requestCoupon(campaignId: $campaignId) { coupon { code } } }';
     type Claimed = { requestCoupon: { coupon: { code: string } } };
 
     it('mints a new unique code on every call and counts it', async () => {
@@ -248,7 +293,9 @@ describe('Marketing sandbox', () => {
       const response = await gql(REQUEST_COUPON, { campaignId: 'camp-harbor-tenth-cup' });
       assert.equal(response.body.data, null);
       assert.deepEqual(errorCodes(response), ['NO_COUPON_OBJECTIVE']);
-      assert.deepEqual(errorCodes(await gql(REQUEST_COUPON, { campaignId: 'camp-harbor-cupping' })), ['NO_COUPON_OBJECTIVE']);
+      assert.deepEqual(errorCodes(await gql(REQUEST_COUPON, { campaignId: 'camp-harbor-cupping' })), [
+        'NO_COUPON_OBJECTIVE',
+      ]);
       assert.equal(marketing.stats().couponsMinted, 0);
     });
 
@@ -261,8 +308,13 @@ describe('Marketing sandbox', () => {
 
   describe('schema', () => {
     it('answers introspection with the documented types', async () => {
-      const response = await gql<{ __type: { possibleTypes: Array<{ name: string }> } }>('{ __type(name: "CampaignObjective") { possibleTypes { name } } }');
-      assert.deepEqual(response.body.data!.__type.possibleTypes.map((type) => type.name).sort(), ['CouponObjective', 'VisitObjective']);
+      const response = await gql<{ __type: { possibleTypes: Array<{ name: string }> } }>(
+        '{ __type(name: "CampaignObjective") { possibleTypes { name } } }',
+      );
+      assert.deepEqual(response.body.data!.__type.possibleTypes.map((type) => type.name).sort(), [
+        'CouponObjective',
+        'VisitObjective',
+      ]);
     });
 
     it('refuses several operations without an operationName with 400', async () => {
@@ -280,7 +332,11 @@ describe('Marketing sandbox', () => {
       await postGraphQL(marketing.marketingUrl, 'wrong', CAMPAIGNS);
       await gql('{ campaigns {');
       // Authenticated requests count even when invalid (they reached the server); unauthenticated ones do not.
-      assert.deepEqual(marketing.stats(), { couponsMinted: 0, graphqlRequests: 3, byOperation: { campaigns: 2, campaign: 1 } });
+      assert.deepEqual(marketing.stats(), {
+        couponsMinted: 0,
+        graphqlRequests: 3,
+        byOperation: { campaigns: 2, campaign: 1 },
+      });
       marketing.resetStats();
       assert.deepEqual(marketing.stats(), { couponsMinted: 0, graphqlRequests: 0, byOperation: {} });
     });

@@ -23,18 +23,34 @@ describe('Sandbox persistence and key rotation', () => {
   after(() => data.remove());
 
   it('keeps apps, keys, tokens and sessions across a restart on the same data folder', async () => {
-    let sandbox: RunningSandbox = await startSandbox({ connectPort: 0, marketingPort: 0, dataDir: data.dir, demoOrigin: 'http://localhost:5999' });
+    let sandbox: RunningSandbox = await startSandbox({
+      connectPort: 0,
+      marketingPort: 0,
+      dataDir: data.dir,
+      demoOrigin: 'http://localhost:5999',
+    });
     const port = Number(new URL(sandbox.connectUrl).port);
     const app = await sandbox.registerApp({ name: 'Survives restarts', redirectUris: [REDIRECT_URI] });
     const demoBefore = sandbox.demoApp;
     const kidsBefore = await jwksKids(sandbox.connectUrl);
     const browser = new TestBrowser();
-    const params = () => ({ client_id: app.app_id, redirect_uri: REDIRECT_URI, response_type: 'id_token token', scope: 'openid profile', nonce: randomNonce() });
+    const params = () => ({
+      client_id: app.app_id,
+      redirect_uri: REDIRECT_URI,
+      response_type: 'id_token token',
+      scope: 'openid profile',
+      nonce: randomNonce(),
+    });
     const { fragment } = await runImplicitFlow(browser, sandbox.connectUrl, params());
     await sandbox.close();
 
     // The same port again, so the browser's session cookie (named per port) still applies.
-    sandbox = await startSandbox({ connectPort: port, marketingPort: 0, dataDir: data.dir, demoOrigin: 'http://localhost:5999' });
+    sandbox = await startSandbox({
+      connectPort: port,
+      marketingPort: 0,
+      dataDir: data.dir,
+      demoOrigin: 'http://localhost:5999',
+    });
     try {
       assert.deepEqual(await jwksKids(sandbox.connectUrl), kidsBefore);
       assert.deepEqual(sandbox.demoApp, demoBefore);
@@ -54,10 +70,20 @@ describe('Sandbox persistence and key rotation', () => {
   });
 
   it('seeds the demo app with the demo origin’s pages as redirect URIs', async () => {
-    const sandbox = await startSandbox({ connectPort: 0, marketingPort: 0, dataDir: data.dir, demoOrigin: 'http://localhost:6123' });
+    const sandbox = await startSandbox({
+      connectPort: 0,
+      marketingPort: 0,
+      dataDir: data.dir,
+      demoOrigin: 'http://localhost:6123',
+    });
     try {
       assert.equal(sandbox.demoApp.app_id, 'loyalty-demo');
-      assert.deepEqual(sandbox.demoApp.redirect_uris, ['/', '/index.html', '/callback.html', '/cms.html', '/theming.html', '/events.html'].map((page) => `http://localhost:6123${page}`));
+      assert.deepEqual(
+        sandbox.demoApp.redirect_uris,
+        ['/', '/index.html', '/callback.html', '/cms.html', '/theming.html', '/events.html'].map(
+          (page) => `http://localhost:6123${page}`,
+        ),
+      );
     } finally {
       await sandbox.close();
     }
@@ -67,7 +93,13 @@ describe('Sandbox persistence and key rotation', () => {
     const sandbox = await startSandbox({ connectPort: 0, marketingPort: 0, dataDir: data.dir });
     try {
       const app = await sandbox.registerApp({ name: 'Rotation', redirectUris: [REDIRECT_URI] });
-      const params = () => ({ client_id: app.app_id, redirect_uri: REDIRECT_URI, response_type: 'id_token token', scope: 'openid', nonce: randomNonce() });
+      const params = () => ({
+        client_id: app.app_id,
+        redirect_uri: REDIRECT_URI,
+        response_type: 'id_token token',
+        scope: 'openid',
+        nonce: randomNonce(),
+      });
       const jwks = () => createRemoteJWKSet(new URL(`${sandbox.connectUrl}/jwks`));
       const before = (await runImplicitFlow(new TestBrowser(), sandbox.connectUrl, params())).fragment.get('id_token')!;
       const oldKid = decodeProtectedHeader(before).kid!;
@@ -101,7 +133,11 @@ describe('Sandbox persistence and key rotation', () => {
     try {
       assert.notEqual(a.connectUrl, b.connectUrl);
       assert.notEqual(a.marketingUrl, b.marketingUrl);
-      await fetch(a.marketingUrl, { method: 'POST', headers: { 'x-api-key': 'a', 'content-type': 'application/json' }, body: '{"query":"{ campaigns { nextToken } }"}' });
+      await fetch(a.marketingUrl, {
+        method: 'POST',
+        headers: { 'x-api-key': 'a', 'content-type': 'application/json' },
+        body: '{"query":"{ campaigns { nextToken } }"}',
+      });
       assert.deepEqual(a.stats(), { couponsMinted: 0, graphqlRequests: 1, byOperation: { campaigns: 1 } });
       assert.equal(b.stats().graphqlRequests, 0);
     } finally {

@@ -15,7 +15,10 @@ import { signInAs, type SignedInTokens } from './support/shopper.ts';
 const REDIRECT_URI = 'http://localhost:7100/callback';
 
 async function refusal(promise: Promise<unknown>, code: string): Promise<ShopperVerificationError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   assert.ok(error instanceof ShopperVerificationError, `expected a refusal, got ${String(error)}`);
   assert.equal(error.code, code, error.message);
   return error;
@@ -55,7 +58,10 @@ describe('verifyShopper', () => {
     assert.equal(shopper.username, 'demo');
     assert.match(shopper.loyaltyId, /^0x[0-9a-f]{40}$/i);
     assert.equal(typeof shopper.sub, 'string');
-    assert.ok(shopper.expiresAt > Date.now() && shopper.expiresAt <= Date.now() + 3600_000, `expiresAt ${shopper.expiresAt}`);
+    assert.ok(
+      shopper.expiresAt > Date.now() && shopper.expiresAt <= Date.now() + 3600_000,
+      `expiresAt ${shopper.expiresAt}`,
+    );
   });
 
   it('refuses the tokens Connect issued to another registered app', async () => {
@@ -64,7 +70,10 @@ describe('verifyShopper', () => {
     assert.equal(error.status, 401);
     assert.match(error.message, /aud/);
     // The same tokens are good for the app they were issued to.
-    assert.equal((await verifyShopper(foreign, { connectUrl: connect.connectUrl, clientId: otherAppId })).username, 'demo');
+    assert.equal(
+      (await verifyShopper(foreign, { connectUrl: connect.connectUrl, clientId: otherAppId })).username,
+      'demo',
+    );
   });
 
   it('refuses missing, malformed, mismatched and forged tokens', async () => {
@@ -74,20 +83,34 @@ describe('verifyShopper', () => {
     await refusal(verifyShopper({ idToken: 42, accessToken: demo.accessToken } as never, options), 'invalid_token');
     await refusal(verifyShopper({ idToken: 'not.a.jwt', accessToken: demo.accessToken }, options), 'invalid_token');
     const jonas = await signIn('jonas.weber', 'jonas');
-    assert.match((await refusal(verifyShopper({ idToken: demo.idToken, accessToken: jonas.accessToken }, options), 'invalid_token')).message, /at_hash/);
+    assert.match(
+      (
+        await refusal(
+          verifyShopper({ idToken: demo.idToken, accessToken: jonas.accessToken }, options),
+          'invalid_token',
+        )
+      ).message,
+      /at_hash/,
+    );
     // Signed with a key of our own that claims the sandbox's kid: the signature does not verify.
     const [header] = demo.idToken.split('.');
     const { kid } = JSON.parse(Buffer.from(header!, 'base64url').toString()) as { kid: string };
     const { generateKeyPair } = await import('jose');
     const { privateKey } = await generateKeyPair('RS256');
-    const payload = JSON.parse(Buffer.from(demo.idToken.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
+    const payload = JSON.parse(Buffer.from(demo.idToken.split('.')[1]!, 'base64url').toString()) as Record<
+      string,
+      unknown
+    >;
     const forged = await new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid }).sign(privateKey);
     await refusal(verifyShopper({ idToken: forged, accessToken: demo.accessToken }, options), 'invalid_token');
   });
 
   it('refuses a sign-in without the profile scope (no loyalty ID to reward)', async () => {
     const tokens = await signIn('amelia.chen', 'amelia', clientId, 'openid');
-    assert.match((await refusal(verifyShopper(tokens, { connectUrl: connect.connectUrl, clientId }), 'invalid_token')).message, /profile scope/);
+    assert.match(
+      (await refusal(verifyShopper(tokens, { connectUrl: connect.connectUrl, clientId }), 'invalid_token')).message,
+      /profile scope/,
+    );
   });
 
   it('keeps discovery, keys and /me answers: many checks of one sign-in cost one /me call', async () => {
@@ -96,7 +119,10 @@ describe('verifyShopper', () => {
     const shoppers = await Promise.all([verify(demo), verify(demo), verify(demo)]);
     await verify(demo);
     assert.deepEqual(new Set(shoppers.map((shopper) => shopper.loyaltyId)).size, 1);
-    assert.deepEqual({ me: calls.me - before.me, jwks: calls.jwks - before.jwks, discovery: calls.discovery - before.discovery }, { me: 1, jwks: 1, discovery: 1 });
+    assert.deepEqual(
+      { me: calls.me - before.me, jwks: calls.jwks - before.jwks, discovery: calls.discovery - before.discovery },
+      { me: 1, jwks: 1, discovery: 1 },
+    );
   });
 
   it('follows a key rotation (a new kid refetches the keys), yet made-up kids cannot make every check a fetch', async () => {
@@ -105,23 +131,38 @@ describe('verifyShopper', () => {
     const jwksBefore = calls.jwks;
     await connect.addSigningKey();
     const rotated = await signIn();
-    assert.notEqual(JSON.parse(Buffer.from(rotated.idToken.split('.')[0]!, 'base64url').toString()).kid, JSON.parse(Buffer.from(demo.idToken.split('.')[0]!, 'base64url').toString()).kid);
+    assert.notEqual(
+      JSON.parse(Buffer.from(rotated.idToken.split('.')[0]!, 'base64url').toString()).kid,
+      JSON.parse(Buffer.from(demo.idToken.split('.')[0]!, 'base64url').toString()).kid,
+    );
     assert.equal((await verify(rotated)).username, 'demo');
     assert.equal((await verify(demo)).username, 'demo', 'tokens signed before the rotation still verify');
     assert.equal(calls.jwks - jwksBefore, 1);
     // Tokens signed by the sandbox's newest key but naming kids nobody published.
-    const keys = JSON.parse(readFileSync(join(data.dir, 'keys.json'), 'utf8')) as { keys: { privateJwk: Record<string, unknown> }[] };
+    const keys = JSON.parse(readFileSync(join(data.dir, 'keys.json'), 'utf8')) as {
+      keys: { privateJwk: Record<string, unknown> }[];
+    };
     const signingKey = await importJWK(keys.keys.at(-1)!.privateJwk as never, 'RS256');
-    const payload = JSON.parse(Buffer.from(rotated.idToken.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
+    const payload = JSON.parse(Buffer.from(rotated.idToken.split('.')[1]!, 'base64url').toString()) as Record<
+      string,
+      unknown
+    >;
     for (const kid of ['made-up-1', 'made-up-2', 'made-up-3']) {
       const idToken = await new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid }).sign(signingKey);
       await refusal(verify({ idToken, accessToken: rotated.accessToken }), 'invalid_token');
     }
-    assert.equal(calls.jwks - jwksBefore, 1, 'after the refetch for the rotation, none for other unknown kids during the cooldown');
+    assert.equal(
+      calls.jwks - jwksBefore,
+      1,
+      'after the refetch for the rotation, none for other unknown kids during the cooldown',
+    );
   });
 
   it('says connect_unavailable (502) when Connect cannot be reached, and checks its options', async () => {
-    const error = await refusal(verifyShopper(demo, { connectUrl: 'http://127.0.0.1:9/', clientId, timeoutMs: 2000 }), 'connect_unavailable');
+    const error = await refusal(
+      verifyShopper(demo, { connectUrl: 'http://127.0.0.1:9/', clientId, timeoutMs: 2000 }),
+      'connect_unavailable',
+    );
     assert.equal(error.status, 502);
     assert.throws(() => verifyShopper(demo, { connectUrl: 'not a url', clientId }), /connectUrl/);
     assert.throws(() => verifyShopper(demo, { connectUrl: connect.connectUrl, clientId: '' }), /clientId/);

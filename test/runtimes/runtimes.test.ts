@@ -55,7 +55,9 @@ async function eventually(check: () => boolean | Promise<boolean>, what: string)
 }
 
 /** `RUNTIMES=Deno,workerd` runs only the runtimes whose names contain one of these. */
-const only = process.env.RUNTIMES?.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean);
+const only = process.env.RUNTIMES?.split(',')
+  .map((name) => name.trim().toLowerCase())
+  .filter(Boolean);
 
 for (const runtime of RUNTIMES.filter(({ name }) => !only || only.some((part) => name.toLowerCase().includes(part)))) {
   describe(`Marketing proxy in ${runtime.name}`, () => {
@@ -100,15 +102,25 @@ for (const runtime of RUNTIMES.filter(({ name }) => !only || only.some((part) =>
     it('answers listed origins with CORS headers and refuses other origins without them', async () => {
       const preflight = await call(url, {
         method: 'OPTIONS',
-        headers: { origin: ALLOWED_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, idempotency-key' },
+        headers: {
+          origin: ALLOWED_ORIGIN,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type, idempotency-key',
+        },
       });
       assert.ok(preflight.status === 204 || preflight.status === 200, `preflight ${preflight.status}`);
       assert.equal(preflight.headers['access-control-allow-origin'], ALLOWED_ORIGIN);
       assert.match(String(preflight.headers['access-control-allow-headers']), /idempotency-key/);
-      const allowed = await call(url, { body: { operation: 'campaign', variables: { id: COUPON_CAMPAIGN } }, headers: { origin: ALLOWED_ORIGIN } });
+      const allowed = await call(url, {
+        body: { operation: 'campaign', variables: { id: COUPON_CAMPAIGN } },
+        headers: { origin: ALLOWED_ORIGIN },
+      });
       assert.equal(allowed.status, 200);
       assert.equal(allowed.headers['access-control-allow-origin'], ALLOWED_ORIGIN);
-      const evil = await call(url, { body: { operation: 'campaign', variables: { id: COUPON_CAMPAIGN } }, headers: { origin: 'https://evil.example' } });
+      const evil = await call(url, {
+        body: { operation: 'campaign', variables: { id: COUPON_CAMPAIGN } },
+        headers: { origin: 'https://evil.example' },
+      });
       assert.deepEqual([evil.status, evil.body.error.code], [403, 'origin_not_allowed']);
       assert.equal(evil.headers['access-control-allow-origin'], undefined);
     });
@@ -126,7 +138,8 @@ for (const runtime of RUNTIMES.filter(({ name }) => !only || only.some((part) =>
       const stale = await query({ businessAccountId: 'biz-harbor-coffee', limit: 3 });
       assert.deepEqual([stale.status, stale.headers['x-cache']], [200, 'STALE']);
       // The refresh runs after the stale answer went out: it must still complete (workerd ends a request's work when it answers).
-      const refreshed = async () => (await query({ businessAccountId: 'biz-harbor-coffee', limit: 3 })).headers['x-cache'] === 'HIT';
+      const refreshed = async () =>
+        (await query({ businessAccountId: 'biz-harbor-coffee', limit: 3 })).headers['x-cache'] === 'HIT';
       await eventually(refreshed, 'the stale answer was never refreshed');
       assert.equal((sandbox.stats().byOperation.campaigns ?? 0) - loadsBefore, 2, 'one background request');
     });
@@ -134,15 +147,23 @@ for (const runtime of RUNTIMES.filter(({ name }) => !only || only.some((part) =>
     it('mints one coupon for concurrent requests under one Idempotency-Key', async () => {
       const before = sandbox.stats().couponsMinted;
       const key = `concurrent-${crypto.randomUUID()}`;
-      const replies = await Promise.all(Array.from({ length: 6 }, () => requestCoupon(url, COUPON_CAMPAIGN, { key, from: '127.0.0.11' })));
-      assert.ok(replies.every((reply) => reply.status === 200), replies.map((reply) => reply.text).join('\n'));
+      const replies = await Promise.all(
+        Array.from({ length: 6 }, () => requestCoupon(url, COUPON_CAMPAIGN, { key, from: '127.0.0.11' })),
+      );
+      assert.ok(
+        replies.every((reply) => reply.status === 200),
+        replies.map((reply) => reply.text).join('\n'),
+      );
       assert.equal(new Set(replies.map((reply) => reply.body.data.requestCoupon.coupon.code)).size, 1);
       assert.equal(replies.filter((reply) => reply.headers['idempotent-replayed'] === 'true').length, 5);
       assert.equal(sandbox.stats().couponsMinted - before, 1);
     });
 
     it('never follows an upstream redirect: 502, and the key stays with the configured upstream', async () => {
-      const reply = await requestCoupon(url, FAILING_CAMPAIGNS.redirect, { key: crypto.randomUUID(), from: '127.0.0.12' });
+      const reply = await requestCoupon(url, FAILING_CAMPAIGNS.redirect, {
+        key: crypto.randomUUID(),
+        from: '127.0.0.12',
+      });
       assert.deepEqual([reply.status, reply.body.error.code], [502, 'upstream_error'], reply.text);
       assert.deepEqual(switchboard.keysSeenByTrap, []);
     });
@@ -160,7 +181,10 @@ for (const runtime of RUNTIMES.filter(({ name }) => !only || only.some((part) =>
       }
       assert.deepEqual([refused.status, refused.body.error.code], [502, 'upstream_unavailable'], refused.text);
       assert.doesNotMatch(refused.body.error.message, /may have created a coupon/);
-      await eventually(() => accessLog(host).some((entry) => entry.error === 'upstream_unavailable' && !!entry.detail), 'no detail logged');
+      await eventually(
+        () => accessLog(host).some((entry) => entry.error === 'upstream_unavailable' && !!entry.detail),
+        'no detail logged',
+      );
       const retried = await requestCoupon(url, COUPON_CAMPAIGN, { key, from: '127.0.0.13' });
       assert.equal(retried.status, 200, retried.text);
       assert.equal(retried.headers['idempotent-replayed'], undefined);
@@ -185,12 +209,20 @@ for (const runtime of RUNTIMES.filter(({ name }) => !only || only.some((part) =>
       assert.ok(!host.output().includes(TEST_API_KEY), 'the host printed the key');
     });
 
-    it('counts each shopper\'s own address: one abuser does not block the others', { skip: runtime.noClientAddress }, async () => {
-      const abuser = [];
-      for (let index = 0; index <= PER_ADDRESS_LIMIT; index += 1) abuser.push(await requestCoupon(url, COUPON_CAMPAIGN, { from: '127.0.0.16' }));
-      assert.deepEqual(abuser.map((reply) => reply.status), [...Array<number>(PER_ADDRESS_LIMIT).fill(200), 429]);
-      const neighbour = await requestCoupon(url, COUPON_CAMPAIGN, { from: '127.0.0.17' });
-      assert.equal(neighbour.status, 200, neighbour.text);
-    });
+    it(
+      "counts each shopper's own address: one abuser does not block the others",
+      { skip: runtime.noClientAddress },
+      async () => {
+        const abuser = [];
+        for (let index = 0; index <= PER_ADDRESS_LIMIT; index += 1)
+          abuser.push(await requestCoupon(url, COUPON_CAMPAIGN, { from: '127.0.0.16' }));
+        assert.deepEqual(
+          abuser.map((reply) => reply.status),
+          [...Array<number>(PER_ADDRESS_LIMIT).fill(200), 429],
+        );
+        const neighbour = await requestCoupon(url, COUPON_CAMPAIGN, { from: '127.0.0.17' });
+        assert.equal(neighbour.status, 200, neighbour.text);
+      },
+    );
   });
 }

@@ -18,5 +18,7 @@ export async function axeViolations(page: Page): Promise<string[]> {
     const result = await axe.run(document);
     return result.violations;
   });
-  return violations.map((v) => `${v.id} (${v.impact ?? 'n/a'}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+  return violations.map(
+    (v) => `${v.id} (${v.impact ?? 'n/a'}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`,
+  );
 }

@@ -15,7 +15,14 @@ export type DemoStack = RunningStack;
 
 export async function startDemoStack(options: StackOptions = {}): Promise<DemoStack> {
   const dataDir = await mkdtemp(join(tmpdir(), 'loyalty-e2e-'));
-  const stack = await startStack({ connectPort: 0, marketingPort: 0, demoPort: 0, dataDir, accessLog: false, ...options });
+  const stack = await startStack({
+    connectPort: 0,
+    marketingPort: 0,
+    demoPort: 0,
+    dataDir,
+    accessLog: false,
+    ...options,
+  });
   return {
     ...stack,
     async close() {

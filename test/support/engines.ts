@@ -21,7 +21,10 @@ export function enginePaths(env: NodeJS.ProcessEnv = process.env) {
   return {
     chromium: [env.CHROME_PATH || '/usr/bin/chromium'],
     firefox: [env.FIREFOX_PATH || '/usr/bin/firefox-esr'],
-    webkit: [env.WEBKIT_DRIVER_PATH || '/usr/bin/WebKitWebDriver', env.WEBKIT_BROWSER_PATH || '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser'],
+    webkit: [
+      env.WEBKIT_DRIVER_PATH || '/usr/bin/WebKitWebDriver',
+      env.WEBKIT_BROWSER_PATH || '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+    ],
   } satisfies Record<Engine, string[]>;
 }
 
@@ -46,14 +49,27 @@ export function launcherFor(engine: Engine): BrowserLauncher {
       launchOptions: {
         executablePath: paths.chromium[0],
         headless: true,
-        args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+        args: [
+          '--headless=new',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
       },
     });
   }
   if (engine === 'firefox') {
     // Puppeteer turns Firefox's popup blocker off; shoppers have it on, so it stays on here.
     return puppeteerLauncher({
-      launchOptions: { browser: 'firefox', executablePath: paths.firefox[0], headless: true, extraPrefsFirefox: { 'dom.disable_open_during_load': true } },
+      launchOptions: {
+        browser: 'firefox',
+        executablePath: paths.firefox[0],
+        headless: true,
+        extraPrefsFirefox: { 'dom.disable_open_during_load': true },
+      },
     });
   }
   return new WebKitLauncher();
@@ -72,9 +88,13 @@ async function freePort(): Promise<number> {
  * `-displayfd`). Its built-in fonts suffice (WebKit draws text with fontconfig), so no X font package is needed.
  */
 function startXvfb(): Promise<{ display: string; process: ChildProcess }> {
-  const xvfb = spawn(process.env.XVFB_PATH || '/usr/bin/Xvfb', ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp', '-fp', 'built-ins'], {
-    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-  });
+  const xvfb = spawn(
+    process.env.XVFB_PATH || '/usr/bin/Xvfb',
+    ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp', '-fp', 'built-ins'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let written = '';
     xvfb.stdio[3]!.on('data', (chunk: Buffer) => {
@@ -143,7 +163,9 @@ class WebKitLauncher extends WebdriverLauncher {
   /** The launcher's own options object, completed with the driver's address once it listens. */
   private readonly driverOptions: Capabilities.WebdriverIOConfig;
 
-  constructor(driverOptions: Capabilities.WebdriverIOConfig = { logLevel: 'error', capabilities: webKitCapabilities() }) {
+  constructor(
+    driverOptions: Capabilities.WebdriverIOConfig = { logLevel: 'error', capabilities: webKitCapabilities() },
+  ) {
     super(driverOptions);
     this.driverOptions = driverOptions;
   }

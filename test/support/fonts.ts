@@ -41,7 +41,11 @@ export async function assertDrawnIn(page: Page, font: FontFamily): Promise<void>
     const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '#font-probe' });
     const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
     const drawnIn = fonts.map((used) => used.familyName);
-    assert.deepEqual(drawnIn, [font.family], `the page was to be drawn in ${font.family} but was drawn in ${drawnIn.join(', ')}: install ${font.debianPackage}`);
+    assert.deepEqual(
+      drawnIn,
+      [font.family],
+      `the page was to be drawn in ${font.family} but was drawn in ${drawnIn.join(', ')}: install ${font.debianPackage}`,
+    );
   } finally {
     await cdp.detach();
     await page.evaluate(() => document.getElementById('font-probe')?.remove());

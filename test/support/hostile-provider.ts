@@ -41,7 +41,12 @@ interface SigningKey {
 
 async function newKey(kid: string): Promise<SigningKey> {
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
-  return { kid, privateKey, publicJwk: { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' }, publicPem: await exportSPKI(publicKey) };
+  return {
+    kid,
+    privateKey,
+    publicJwk: { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' },
+    publicPem: await exportSPKI(publicKey),
+  };
 }
 
 const b64url = (data: Buffer | string): string => Buffer.from(data).toString('base64url');
@@ -50,8 +55,20 @@ function atHash(accessToken: string): string {
   return b64url(createHash('sha256').update(accessToken, 'ascii').digest().subarray(0, 16));
 }
 
-function send(res: ServerResponse, status: number, body: string, type = 'application/json', extra: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': type, 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type', 'cache-control': 'no-store', ...extra });
+function send(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  type = 'application/json',
+  extra: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    'content-type': type,
+    'access-control-allow-origin': '*',
+    'access-control-allow-headers': 'content-type',
+    'cache-control': 'no-store',
+    ...extra,
+  });
   res.end(body);
 }
 
@@ -61,7 +78,13 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   return text ? (JSON.parse(text) as Record<string, unknown>) : {};
 }
 
-export async function startHostileProvider({ redirectUris, clientId = 'hostile-test-app' }: { redirectUris: string[]; clientId?: string }): Promise<HostileProvider> {
+export async function startHostileProvider({
+  redirectUris,
+  clientId = 'hostile-test-app',
+}: {
+  redirectUris: string[];
+  clientId?: string;
+}): Promise<HostileProvider> {
   const first = await newKey('key-1');
   const rotated = await newKey('key-2');
   const unpublished = await newKey('key-unpublished');
@@ -78,40 +101,98 @@ export async function startHostileProvider({ redirectUris, clientId = 'hostile-t
   async function buildResponse(request: URLSearchParams, forced: Scenario = scenario): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
     const accessToken = b64url(randomBytes(24));
-    const claims: JWTPayload = { iss: url, aud: clientId, sub: subject, iat: now, exp: now + 300, nonce: request.get('nonce') ?? '', at_hash: atHash(accessToken) };
+    const claims: JWTPayload = {
+      iss: url,
+      aud: clientId,
+      sub: subject,
+      iat: now,
+      exp: now + 300,
+      nonce: request.get('nonce') ?? '',
+      at_hash: atHash(accessToken),
+    };
     let key = published[0]!;
     let header: { alg: string; kid?: string } = { alg: 'RS256', kid: key.kid };
     let state = request.get('state') ?? '';
     switch (forced) {
-      case 'valid-no-kid': header = { alg: 'RS256' }; break;
-      case 'wrong-iss': claims.iss = `${url}/other`; break;
-      case 'wrong-aud': claims.aud = 'another-app'; break;
-      case 'expired': claims.iat = now - 900; claims.exp = now - 120; break;
-      case 'expired-within-skew': claims.iat = now - 900; claims.exp = now - 30; break;
-      case 'missing-iat': delete claims.iat; break;
-      case 'future-iat': claims.iat = now + 3600; claims.exp = now + 20 * 365 * 86400; break;
-      case 'foreign-azp': claims.azp = 'another-app'; break;
-      case 'missing-sub': delete claims.sub; break;
-      case 'wrong-nonce': claims.nonce = b64url(createHash('sha256').update('another value').digest()); break;
-      case 'missing-nonce': delete claims.nonce; break;
-      case 'wrong-at-hash': claims.at_hash = atHash('another token'); break;
-      case 'missing-at-hash': delete claims.at_hash; break;
-      case 'bad-signature': key = impostor; break;
-      case 'unknown-kid': key = unpublished; header = { alg: 'RS256', kid: unpublished.kid }; break;
-      case 'rotate-keys': published = [rotated]; key = rotated; header = { alg: 'RS256', kid: rotated.kid }; break;
-      case 'forged-state': state = b64url(randomBytes(32)); break;
-      default: break;
+      case 'valid-no-kid':
+        header = { alg: 'RS256' };
+        break;
+      case 'wrong-iss':
+        claims.iss = `${url}/other`;
+        break;
+      case 'wrong-aud':
+        claims.aud = 'another-app';
+        break;
+      case 'expired':
+        claims.iat = now - 900;
+        claims.exp = now - 120;
+        break;
+      case 'expired-within-skew':
+        claims.iat = now - 900;
+        claims.exp = now - 30;
+        break;
+      case 'missing-iat':
+        delete claims.iat;
+        break;
+      case 'future-iat':
+        claims.iat = now + 3600;
+        claims.exp = now + 20 * 365 * 86400;
+        break;
+      case 'foreign-azp':
+        claims.azp = 'another-app';
+        break;
+      case 'missing-sub':
+        delete claims.sub;
+        break;
+      case 'wrong-nonce':
+        claims.nonce = b64url(createHash('sha256').update('another value').digest());
+        break;
+      case 'missing-nonce':
+        delete claims.nonce;
+        break;
+      case 'wrong-at-hash':
+        claims.at_hash = atHash('another token');
+        break;
+      case 'missing-at-hash':
+        delete claims.at_hash;
+        break;
+      case 'bad-signature':
+        key = impostor;
+        break;
+      case 'unknown-kid':
+        key = unpublished;
+        header = { alg: 'RS256', kid: unpublished.kid };
+        break;
+      case 'rotate-keys':
+        published = [rotated];
+        key = rotated;
+        header = { alg: 'RS256', kid: rotated.kid };
+        break;
+      case 'forged-state':
+        state = b64url(randomBytes(32));
+        break;
+      default:
+        break;
     }
     let idToken: string;
     if (forced === 'alg-none') {
       idToken = `${b64url(JSON.stringify({ alg: 'none', typ: 'JWT' }))}.${b64url(JSON.stringify(claims))}.`;
     } else if (forced === 'hs256-public-key') {
-      idToken = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', kid: first.kid }).sign(new TextEncoder().encode(first.publicPem));
+      idToken = await new SignJWT(claims)
+        .setProtectedHeader({ alg: 'HS256', kid: first.kid })
+        .sign(new TextEncoder().encode(first.publicPem));
     } else {
       idToken = await new SignJWT(claims).setProtectedHeader(header).sign(key.privateKey);
     }
     const scope = forced === 'no-profile-scope' ? 'openid' : (request.get('scope') ?? 'openid');
-    const fragment = new URLSearchParams({ id_token: idToken, access_token: accessToken, token_type: 'Bearer', expires_in: '3600', scope, state });
+    const fragment = new URLSearchParams({
+      id_token: idToken,
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: '3600',
+      scope,
+      state,
+    });
     return fragment.toString();
   }
 
@@ -120,17 +201,22 @@ export async function startHostileProvider({ redirectUris, clientId = 'hostile-t
     if (req.method === 'OPTIONS') return send(res, 204, '');
     switch (reqUrl.pathname) {
       case '/.well-known/openid-configuration': {
-        const algorithms = scenario === 'alg-none' || scenario === 'hs256-public-key' ? ['RS256', 'HS256', 'none'] : ['RS256'];
-        return send(res, 200, JSON.stringify({
-          issuer: url,
-          authorization_endpoint: `${url}/auth`,
-          jwks_uri: `${url}/jwks`,
-          userinfo_endpoint: `${url}/me`,
-          response_types_supported: ['id_token token'],
-          subject_types_supported: ['public'],
-          id_token_signing_alg_values_supported: algorithms,
-          scopes_supported: ['openid', 'profile'],
-        }));
+        const algorithms =
+          scenario === 'alg-none' || scenario === 'hs256-public-key' ? ['RS256', 'HS256', 'none'] : ['RS256'];
+        return send(
+          res,
+          200,
+          JSON.stringify({
+            issuer: url,
+            authorization_endpoint: `${url}/auth`,
+            jwks_uri: `${url}/jwks`,
+            userinfo_endpoint: `${url}/me`,
+            response_types_supported: ['id_token token'],
+            subject_types_supported: ['public'],
+            id_token_signing_alg_values_supported: algorithms,
+            scopes_supported: ['openid', 'profile'],
+          }),
+        );
       }
       case '/jwks':
         stats.jwksFetches++;
@@ -146,19 +232,37 @@ export async function startHostileProvider({ redirectUris, clientId = 'hostile-t
         const request = reqUrl.searchParams;
         stats.authRequests.push(Object.fromEntries(request));
         const redirectUri = request.get('redirect_uri') ?? '';
-        if (request.get('client_id') !== clientId || !redirectUris.includes(redirectUri)) return send(res, 400, 'unknown client or redirect_uri', 'text/plain');
-        if (request.get('response_type') !== 'id_token token' || !request.get('nonce') || !request.get('scope')?.split(' ').includes('openid')) {
+        if (request.get('client_id') !== clientId || !redirectUris.includes(redirectUri))
+          return send(res, 400, 'unknown client or redirect_uri', 'text/plain');
+        if (
+          request.get('response_type') !== 'id_token token' ||
+          !request.get('nonce') ||
+          !request.get('scope')?.split(' ').includes('openid')
+        ) {
           return send(res, 400, 'invalid implicit request', 'text/plain');
         }
         if (scenario === 'hold') {
           heldRequest = request;
-          return send(res, 200, '<!doctype html><title>Held</title><p>Held sign-in</p><script>setTimeout(() => window.close(), 1500)</script>', 'text/html');
+          return send(
+            res,
+            200,
+            '<!doctype html><title>Held</title><p>Held sign-in</p><script>setTimeout(() => window.close(), 1500)</script>',
+            'text/html',
+          );
         }
         let fragment: string;
         if (scenario === 'access-denied') {
-          fragment = new URLSearchParams({ error: 'access_denied', error_description: 'The user cancelled', state: request.get('state') ?? '' }).toString();
+          fragment = new URLSearchParams({
+            error: 'access_denied',
+            error_description: 'The user cancelled',
+            state: request.get('state') ?? '',
+          }).toString();
         } else if (scenario === 'server-error') {
-          fragment = new URLSearchParams({ error: 'temporarily_unavailable', error_description: 'Down for maintenance', state: request.get('state') ?? '' }).toString();
+          fragment = new URLSearchParams({
+            error: 'temporarily_unavailable',
+            error_description: 'Down for maintenance',
+            state: request.get('state') ?? '',
+          }).toString();
         } else if (scenario === 'replay-previous' && lastResponse) {
           fragment = lastResponse;
         } else {
@@ -171,14 +275,17 @@ export async function startHostileProvider({ redirectUris, clientId = 'hostile-t
       case '/__hostile/forge': {
         // A page of another origin trying to pass a well-formed, validly signed response to the opener's
         // window; oidc-client-ts must ignore it because of its origin.
-        const forged = heldRequest ? `${heldRequest.get('redirect_uri')}#${await buildResponse(heldRequest, 'valid')}` : '';
+        const forged = heldRequest
+          ? `${heldRequest.get('redirect_uri')}#${await buildResponse(heldRequest, 'valid')}`
+          : '';
         const script = `parent.postMessage({ source: 'oidc-client', url: ${JSON.stringify(forged)}, keepOpen: false }, '*');`;
         return send(res, 200, `<!doctype html><title>Forger</title><script>${script}</script>`, 'text/html');
       }
       case '/__hostile/scenario': {
         const body = await readJson(req);
         const next = body.scenario as Scenario;
-        if (!SCENARIOS.includes(next)) return send(res, 400, JSON.stringify({ error: `unknown scenario ${String(next)}` }));
+        if (!SCENARIOS.includes(next))
+          return send(res, 400, JSON.stringify({ error: `unknown scenario ${String(next)}` }));
         scenario = next;
         if (body.reset) {
           published = [first];
@@ -222,7 +329,8 @@ export function hostileProviderPlugin() {
       env = JSON.stringify({ url: provider.url, clientId: provider.clientId, redirectUri });
     },
     serve(context: { path: string }) {
-      if (context.path === '/__hostile.json') return { body: env, type: 'application/json', headers: { 'cache-control': 'no-store' } };
+      if (context.path === '/__hostile.json')
+        return { body: env, type: 'application/json', headers: { 'cache-control': 'no-store' } };
       return undefined;
     },
     async serverStop() {

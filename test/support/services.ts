@@ -7,7 +7,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultSeed, startMarketing, startSandbox, type RunningMarketing, type RunningSandbox } from '../../src/sandbox/index.ts';
+import {
+  defaultSeed,
+  startMarketing,
+  startSandbox,
+  type RunningMarketing,
+  type RunningSandbox,
+} from '../../src/sandbox/index.ts';
 import { hostileBusinessAccounts, hostileCampaigns } from '../browser/marketing/hostile-seed.ts';
 import { createMarketingProxy } from '../../src/proxy/index.ts';
 import type { PageFillLimits } from '../../src/proxy/pages.ts';
@@ -42,7 +48,10 @@ export async function startTestServices({ testOrigin }: { testOrigin: string }):
     connectPort: 0,
     marketingPort: 0,
     dataDir,
-    seed: { businessAccounts: [...seed.businessAccounts, ...hostileBusinessAccounts], campaigns: [...seed.campaigns, ...hostileCampaigns] },
+    seed: {
+      businessAccounts: [...seed.businessAccounts, ...hostileBusinessAccounts],
+      campaigns: [...seed.campaigns, ...hostileCampaigns],
+    },
   });
   const redirectUri = `${testOrigin}/test/browser/fixtures/callback.html`;
   const app = await sandbox.registerApp({ name: 'Widget tests', redirectUris: [redirectUri, `${testOrigin}/`] });
@@ -55,7 +64,11 @@ export async function startTestServices({ testOrigin }: { testOrigin: string }):
         connectUrl: sandbox.connectUrl,
         // One browser is one anonymous shopper to the proxy; the suites claim more coupons than the
         // production default of 10 per 10 minutes allows.
-        rateLimits: { perShopper: { limit: 200, windowSeconds: 600 }, perAddress: { limit: 500, windowSeconds: 600 }, queryMisses: { limit: 5000, windowSeconds: 600 } },
+        rateLimits: {
+          perShopper: { limit: 200, windowSeconds: 600 },
+          perAddress: { limit: 500, windowSeconds: 600 },
+          queryMisses: { limit: 5000, windowSeconds: 600 },
+        },
         // The access log is the proxy's own concern (tested in test/node); here it would bury the results.
         logger: () => {},
       }),

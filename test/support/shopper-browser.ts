@@ -34,7 +34,12 @@ export interface ShopperBrowser {
 }
 
 /** Polls an expression in the window until it is truthy. */
-export async function waitFor(window: ShopperWindow, expression: string, what: string, timeout = 10_000): Promise<void> {
+export async function waitFor(
+  window: ShopperWindow,
+  expression: string,
+  what: string,
+  timeout = 10_000,
+): Promise<void> {
   const deadline = Date.now() + timeout;
   for (;;) {
     try {
@@ -138,7 +143,16 @@ async function launchWebKit(): Promise<ShopperBrowser> {
       within(handle, async () => {
         const [x, y] = (await driver.execute(`return ${centreOf(elementExpression)};`)) as [number, number];
         await driver.performActions([
-          { type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' }, actions: [{ type: 'pointerMove', duration: 0, origin: 'viewport', x, y }, { type: 'pointerDown', button: 0 }, { type: 'pointerUp', button: 0 }] },
+          {
+            type: 'pointer',
+            id: 'mouse',
+            parameters: { pointerType: 'mouse' },
+            actions: [
+              { type: 'pointerMove', duration: 0, origin: 'viewport', x, y },
+              { type: 'pointerDown', button: 0 },
+              { type: 'pointerUp', button: 0 },
+            ],
+          },
         ]);
         await driver.releaseActions();
       }),

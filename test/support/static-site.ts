@@ -51,7 +51,8 @@ export async function startStaticSite(options: StaticSiteOptions): Promise<Stati
     const file = await readFile(join('test/e2e/fixtures', c.req.param('page'))).catch(() => undefined);
     if (!file) return next();
     let page = file.toString('utf8');
-    for (const [placeholder, value] of Object.entries(options.replacements ?? {})) page = page.replaceAll(placeholder, value);
+    for (const [placeholder, value] of Object.entries(options.replacements ?? {}))
+      page = page.replaceAll(placeholder, value);
     return c.html(page);
   });
   if (options.demo) {

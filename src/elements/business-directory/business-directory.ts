@@ -102,15 +102,17 @@ export class BusinessDirectory extends LitElement {
     const failure = failureOf(accounts.first);
     const visible = this.visible;
     return html`<section part="base" aria-label=${locale.t('directory.label')} aria-busy=${waiting ? 'true' : 'false'}>
-      ${waiting
-        ? html`<div class="list skeletons">${renderSkeleton(3, 'card-skeleton')}</div>`
-        : failure
-          ? renderFailure(this, locale, failure, () => void accounts.first.run())
-          : visible.length === 0 && !accounts.nextToken
-            ? html`<p part="empty">${locale.t('directory.empty')}</p>`
-            : html`<ul part="list" class="list">
+      ${
+        waiting
+          ? html`<div class="list skeletons">${renderSkeleton(3, 'card-skeleton')}</div>`
+          : failure
+            ? renderFailure(this, locale, failure, () => void accounts.first.run())
+            : visible.length === 0 && !accounts.nextToken
+              ? html`<p part="empty">${locale.t('directory.empty')}</p>`
+              : html`<ul part="list" class="list">
                 ${visible.map((account) => html`<li part="item">${this.renderAccount(account)}</li>`)}
-              </ul>`}
+              </ul>`
+      }
       ${waiting || failure ? nothing : this.renderFooter(visible.length)}
     </section>`;
   }
@@ -121,31 +123,39 @@ export class BusinessDirectory extends LitElement {
     const street = address?.streetAddress;
     const locality = address ? [address.postalCode, address.city].filter(Boolean).join(' ') : '';
     return html`<article part="card" class="card" tabindex="-1">
-      ${account.logoUrl
-        ? html`<img part="logo" class="logo" src=${account.logoUrl} alt="" width="48" height="48" loading="lazy" decoding="async" referrerpolicy="no-referrer" />`
-        : nothing}
+      ${
+        account.logoUrl
+          ? html`<img part="logo" class="logo" src=${account.logoUrl} alt="" width="48" height="48" loading="lazy" decoding="async" referrerpolicy="no-referrer" />`
+          : nothing
+      }
       <h3 part="name" class="name" dir="auto">${account.name}</h3>
       ${account.category ? html`<p part="category" class="category">${account.category}</p>` : nothing}
       ${account.description ? html`<p part="description" dir="auto">${account.description}</p>` : nothing}
       ${street || locality ? html`<address part="address">${street}${street && locality ? html`<br />` : nothing}${locality}</address>` : nothing}
-      ${account.phoneNumber
-        ? html`<p>
-            <span class="visually-hidden">${this.locale.t('directory.phone')}: </span>${tel
-              ? html`<a part="phone" href=${tel}>${account.phoneNumber}</a>`
-              : account.phoneNumber}
+      ${
+        account.phoneNumber
+          ? html`<p>
+            <span class="visually-hidden">${this.locale.t('directory.phone')}: </span>${
+              tel ? html`<a part="phone" href=${tel}>${account.phoneNumber}</a>` : account.phoneNumber
+            }
           </p>`
-        : nothing}
-      ${websiteUrl
-        ? html`<p>
+          : nothing
+      }
+      ${
+        websiteUrl
+          ? html`<p>
             <span class="visually-hidden">${this.locale.t('directory.website')}: </span
             ><a part="website" href=${websiteUrl} target="_blank" rel="noopener noreferrer">${new URL(websiteUrl).host}</a>
           </p>`
-        : nothing}
-      ${account.customProperties.length
-        ? html`<dl part="properties" class="properties">
+          : nothing
+      }
+      ${
+        account.customProperties.length
+          ? html`<dl part="properties" class="properties">
             ${account.customProperties.map(({ key, value }) => html`<div><dt>${propertyLabel(key)}</dt><dd>${value}</dd></div>`)}
           </dl>`
-        : nothing}
+          : nothing
+      }
     </article>`;
   }
 
@@ -167,10 +177,11 @@ export class BusinessDirectory extends LitElement {
     const { accounts, locale } = this;
     const moreFailure = failureOf(accounts.more);
     return html`<div class="footer">
-        ${moreFailure
-          ? renderFailure(this, locale, moreFailure, () => accounts.loadMore())
-          : accounts.nextToken
-            ? html`<button
+        ${
+          moreFailure
+            ? renderFailure(this, locale, moreFailure, () => accounts.loadMore())
+            : accounts.nextToken
+              ? html`<button
                 part="load-more-button"
                 class="button secondary"
                 type="button"
@@ -179,7 +190,8 @@ export class BusinessDirectory extends LitElement {
               >
                 ${locale.t(accounts.loadingMore ? 'directory.loadingMore' : 'directory.more')}
               </button>`
-            : nothing}
+              : nothing
+        }
       </div>
       <p class="visually-hidden" role="status">${count ? locale.t('directory.count', { count }) : ''}</p>`;
   }

@@ -13,7 +13,9 @@ export function propertyLabel(key: string): string {
     .split(/[\s_-]+/u)
     .filter(Boolean);
   if (words.length === 0) return key;
-  const shown = words.map((word, index) => (word === word.toUpperCase() && word.length > 1 ? word : index === 0 ? word : word.toLowerCase()));
+  const shown = words.map((word, index) =>
+    word === word.toUpperCase() && word.length > 1 ? word : index === 0 ? word : word.toLowerCase(),
+  );
   const first = shown[0]!;
   shown[0] = first.charAt(0).toUpperCase() + first.slice(1);
   return shown.join(' ');

@@ -1,5 +1,11 @@
 import { css, unsafeCSS } from 'lit';
-import { FIXED_LINE_HEIGHT, SLIDE_FIELD_GAP, SLIDE_LINES, SLIDE_TITLE_SIZE, slideBodyHeight } from '../../shared/loading-sizes.ts';
+import {
+  FIXED_LINE_HEIGHT,
+  SLIDE_FIELD_GAP,
+  SLIDE_LINES,
+  SLIDE_TITLE_SIZE,
+  slideBodyHeight,
+} from '../../shared/loading-sizes.ts';
 
 export const campaignCarouselStyles = css`
   :host {

@@ -105,9 +105,18 @@ export class CampaignCarousel extends LitElement {
     this,
     ([endpoint, businessAccountId, limit], nextToken, signal) =>
       clientFor(endpoint).campaigns({ businessAccountId, limit, nextToken }, { signal }),
-    () => [resolveEndpoint(this.endpoint), this.businessAccountId?.trim() || undefined, pageSize(this, this.limit, 6)] as const,
+    () =>
+      [
+        resolveEndpoint(this.endpoint),
+        this.businessAccountId?.trim() || undefined,
+        pageSize(this, this.limit, 6),
+      ] as const,
   );
-  private readonly rotation = new Rotation(this, () => (this.campaigns.items.length > 1 ? this.autoplay : 0), () => this.advance());
+  private readonly rotation = new Rotation(
+    this,
+    () => (this.campaigns.items.length > 1 ? this.autoplay : 0),
+    () => this.advance(),
+  );
   /** A pointer is pressing the rotation button, whose click (not the focus the press gives it) decides. */
   private pressingRotation = false;
   private observer?: IntersectionObserver;
@@ -149,7 +158,8 @@ export class CampaignCarousel extends LitElement {
     const track = scroller.getBoundingClientRect();
     const rtl = this.locale.rtl;
     // While a slide has keyboard focus it stays the current one (roving tabindex), whatever the scroll says.
-    if ((this.renderRoot as ShadowRoot).activeElement?.matches('.slide') !== true) this.current = nearestSlide(slides, track, rtl);
+    if ((this.renderRoot as ShadowRoot).activeElement?.matches('.slide') !== true)
+      this.current = nearestSlide(slides, track, rtl);
     this.atEnd = fullyInView(last, track, rtl);
   }
 
@@ -167,7 +177,8 @@ export class CampaignCarousel extends LitElement {
     if (!scroller || !slide) return;
     scrollToSlide(scroller, slide, this.locale.rtl);
     this.current = Number(slide.dataset.index);
-    if (announce) this.announcement = `${slide.getAttribute('aria-label')}: ${slide.querySelector('h3')?.textContent ?? ''}`;
+    if (announce)
+      this.announcement = `${slide.getAttribute('aria-label')}: ${slide.querySelector('h3')?.textContent ?? ''}`;
   }
 
   /**
@@ -199,7 +210,9 @@ export class CampaignCarousel extends LitElement {
     const path = event.composedPath();
     // Controls inside a slide (the coupon claim) do their own thing.
     if (path.some((node) => node instanceof HTMLElement && node.localName === 'coupon-claim')) return;
-    const slide = path.find((node): node is HTMLElement => node instanceof HTMLElement && node.dataset.index !== undefined);
+    const slide = path.find(
+      (node): node is HTMLElement => node instanceof HTMLElement && node.dataset.index !== undefined,
+    );
     if (slide) this.select(this.campaigns.items[Number(slide.dataset.index)]);
   }
 
@@ -225,7 +238,12 @@ export class CampaignCarousel extends LitElement {
     const index = Number(slide.dataset.index);
     const forward = this.locale.rtl ? 'ArrowLeft' : 'ArrowRight';
     const backward = this.locale.rtl ? 'ArrowRight' : 'ArrowLeft';
-    const targets: Record<string, number> = { [forward]: index + 1, [backward]: index - 1, Home: 0, End: this.slides.length - 1 };
+    const targets: Record<string, number> = {
+      [forward]: index + 1,
+      [backward]: index - 1,
+      Home: 0,
+      End: this.slides.length - 1,
+    };
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
       this.select(this.campaigns.items[index]);
@@ -248,7 +266,8 @@ export class CampaignCarousel extends LitElement {
       // The next page loads when the last slide comes into view, not before; after a failure only
       // the retry button tries again (no loop of automatic retries against a failing network).
       this.observer = new IntersectionObserver(
-        (entries) => entries.some((entry) => entry.isIntersecting) && !failureOf(this.campaigns.more) && this.campaigns.loadMore(),
+        (entries) =>
+          entries.some((entry) => entry.isIntersecting) && !failureOf(this.campaigns.more) && this.campaigns.loadMore(),
         { root: scroller, threshold: 0.5 },
       );
     }
@@ -276,14 +295,16 @@ export class CampaignCarousel extends LitElement {
       @pointerleave=${() => this.rotation.hover(false)}
       @focusin=${this.onFocusin}
     >
-      ${waiting
-        ? html`<div class="controls"></div>
+      ${
+        waiting
+          ? html`<div class="controls"></div>
             <div class="slides">${this.renderPlaceholders(3)}</div>`
-        : failure
-          ? renderFailure(this, locale, failure, () => void campaigns.first.run())
-          : campaigns.items.length === 0
-            ? html`<p part="empty">${locale.t('carousel.empty')}</p>`
-            : this.renderCarousel(campaigns.items)}
+          : failure
+            ? renderFailure(this, locale, failure, () => void campaigns.first.run())
+            : campaigns.items.length === 0
+              ? html`<p part="empty">${locale.t('carousel.empty')}</p>`
+              : this.renderCarousel(campaigns.items)
+      }
       <p class="visually-hidden" role="status">${this.announcement}</p>
     </section>`;
   }
@@ -293,14 +314,16 @@ export class CampaignCarousel extends LitElement {
     const moreFailure = failureOf(campaigns.more);
     const arrow = (glyph: string) => html`<span class="arrow" aria-hidden="true">${glyph}</span>`;
     return html`<div part="controls" class="controls">
-        ${rotation.enabled
-          ? html`<button part="rotation-button" class="icon-button" type="button" aria-label=${locale.t(rotation.playing ? 'carousel.stop' : 'carousel.start')}
+        ${
+          rotation.enabled
+            ? html`<button part="rotation-button" class="icon-button" type="button" aria-label=${locale.t(rotation.playing ? 'carousel.stop' : 'carousel.start')}
               @pointerdown=${(event: PointerEvent) => (this.pressingRotation = event.button === 0)}
               @pointercancel=${() => (this.pressingRotation = false)}
               @click=${this.onRotationClick}>
               <span aria-hidden="true">${rotation.playing ? '❚❚' : '▶'}</span>
             </button>`
-          : nothing}
+            : nothing
+        }
         <button part="previous-button" class="icon-button" type="button" aria-controls="slides" aria-label=${locale.t('carousel.previous')} ?disabled=${this.current === 0} @click=${() => this.goTo(this.current - 1, true)}>
           ${arrow('‹')}
         </button>
@@ -328,7 +351,10 @@ export class CampaignCarousel extends LitElement {
 
   private renderSlide(campaign: Campaign, index: number, count: number): TemplateResult {
     const { images, objective } = campaign;
-    const price = objective.kind === 'coupon' ? formatPrice(objective.price, this.locale.lang, currencyOf(this, this.currency)) : '';
+    const price =
+      objective.kind === 'coupon'
+        ? formatPrice(objective.price, this.locale.lang, currencyOf(this, this.currency))
+        : '';
     const fallback = images.find((image) => image.width >= 640) ?? images.at(-1);
     return html`<div
       part="slide"
@@ -340,8 +366,9 @@ export class CampaignCarousel extends LitElement {
       data-index=${index}
     >
       <div part="media" class="media">
-        ${fallback
-          ? html`<img
+        ${
+          fallback
+            ? html`<img
               part="image"
               src=${fallback.url}
               srcset=${images.map((image) => `${image.url} ${image.width}w`).join(', ')}
@@ -352,16 +379,19 @@ export class CampaignCarousel extends LitElement {
               loading="lazy"
               decoding="async"
             />`
-          : nothing}
+            : nothing
+        }
       </div>
       <div class="body ${this.claim ? 'with-claim' : ''}">
         <h3 part="title" dir="auto">${campaign.title}</h3>
         ${campaign.subtitle ? html`<p part="subtitle" class="subtitle" dir="auto">${campaign.subtitle}</p>` : nothing}
         ${campaign.description ? html`<p part="description" class="description" dir="auto">${campaign.description}</p>` : nothing}
         ${price ? html`<p part="price" class="price">${price}</p>` : nothing}
-        ${this.claim && objective.kind === 'coupon'
-          ? html`<coupon-claim compact campaign-id=${campaign.id} .campaign=${campaign} endpoint=${this.endpoint ?? nothing} currency=${this.currency ?? nothing}></coupon-claim>`
-          : nothing}
+        ${
+          this.claim && objective.kind === 'coupon'
+            ? html`<coupon-claim compact campaign-id=${campaign.id} .campaign=${campaign} endpoint=${this.endpoint ?? nothing} currency=${this.currency ?? nothing}></coupon-claim>`
+            : nothing
+        }
       </div>
     </div>`;
   }

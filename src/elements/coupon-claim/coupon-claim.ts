@@ -182,14 +182,20 @@ export class CouponClaim extends LitElement {
       this.claimError = error;
       this.failedAnother = another;
       const code = error instanceof MarketingError ? error.code : 'unknown';
-      emit<CouponClaimErrorDetail>(this, 'coupon-claim-error', { campaignId, code, message: errorMessage(this.locale, error) });
+      emit<CouponClaimErrorDetail>(this, 'coupon-claim-error', {
+        campaignId,
+        code,
+        message: errorMessage(this.locale, error),
+      });
     } finally {
       this.claiming = false;
     }
     // The button that had focus is gone: keep keyboard users on what replaced it.
     if (hadFocus) {
       await this.updateComplete;
-      this.renderRoot.querySelector<HTMLElement>('[part~="copy-button"], [part~="retry-button"], [part~="signin-button"]')?.focus();
+      this.renderRoot
+        .querySelector<HTMLElement>('[part~="copy-button"], [part~="retry-button"], [part~="signin-button"]')
+        ?.focus();
     }
   }
 
@@ -216,22 +222,29 @@ export class CouponClaim extends LitElement {
     const task = this.campaignTask;
     const failure = failureOf(task);
     return html`<div part="base" class="base" aria-busy=${isWaiting(task) ? 'true' : 'false'}>
-      ${isWaiting(task)
-        ? html`${this.compact ? nothing : renderSkeleton(2, 'text')}${renderSkeleton(1, 'line')}`
-        : failure || !task.value
-          ? renderFailure(this, this.locale, failure, () => void task.run())
-          : this.renderCampaign(task.value)}
+      ${
+        isWaiting(task)
+          ? html`${this.compact ? nothing : renderSkeleton(2, 'text')}${renderSkeleton(1, 'line')}`
+          : failure || !task.value
+            ? renderFailure(this, this.locale, failure, () => void task.run())
+            : this.renderCampaign(task.value)
+      }
       <p class="visually-hidden" role="status">${this.announcement}</p>
     </div>`;
   }
 
   private renderCampaign(campaign: Campaign): TemplateResult {
     const { objective } = campaign;
-    const price = objective.kind === 'coupon' ? formatPrice(objective.price, this.locale.lang, currencyOf(this, this.currency)) : '';
-    return html`${this.compact
-      ? nothing
-      : html`<p part="title" class="title" dir="auto">${campaign.title}</p>
-          ${price ? html`<p part="price" class="price">${price}</p>` : nothing}`}
+    const price =
+      objective.kind === 'coupon'
+        ? formatPrice(objective.price, this.locale.lang, currencyOf(this, this.currency))
+        : '';
+    return html`${
+      this.compact
+        ? nothing
+        : html`<p part="title" class="title" dir="auto">${campaign.title}</p>
+          ${price ? html`<p part="price" class="price">${price}</p>` : nothing}`
+    }
     ${objective.kind === 'coupon' ? this.renderClaim() : html`<p part="message">${this.locale.t('coupon.none')}</p>`}`;
   }
 
@@ -242,17 +255,20 @@ export class CouponClaim extends LitElement {
     const claiming = this.claiming || isClaiming(id, this.shopper);
     // The proxy wants a (new) sign-in: offer it rather than a retry that cannot succeed.
     const refused = this.claimError instanceof MarketingError && this.claimError.status === 401 && !claiming;
-    if (this.claimError && !claiming && !refused) return renderFailure(this, locale, this.claimError, () => void this.claim(this.failedAnother));
+    if (this.claimError && !claiming && !refused)
+      return renderFailure(this, locale, this.claimError, () => void this.claim(this.failedAnother));
     if (kept && !claiming) {
       return html`<div part="coupon" class="coupon">
         <span class="code-label">${locale.t('coupon.codeLabel')}</span>
         <strong part="code" class="code">${kept.code}</strong>
         <button part="copy-button" class="button" type="button" @click=${() => void this.copy(kept.code)}>${locale.t('coupon.copy')}</button>
-        ${this.allowMultiple
-          ? html`<button part="another-button" class="button secondary" type="button" @click=${() => void this.claim(true)}>
+        ${
+          this.allowMultiple
+            ? html`<button part="another-button" class="button secondary" type="button" @click=${() => void this.claim(true)}>
               ${locale.t('coupon.another')}
             </button>`
-          : nothing}
+            : nothing
+        }
         ${this.copyFailed ? html`<p part="message">${locale.t('coupon.copyFailed')}</p>` : nothing}
       </div>`;
     }

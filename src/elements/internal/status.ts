@@ -48,17 +48,29 @@ function relativeTime(lang: string, seconds: number): string {
  * the developer in the console, once, and has no retry button, since trying again cannot help until
  * the set-up is corrected.
  */
-export function renderFailure(host: HTMLElement, locale: LocaleController, error: unknown, retry: () => void): TemplateResult {
+export function renderFailure(
+  host: HTMLElement,
+  locale: LocaleController,
+  error: unknown,
+  retry: () => void,
+): TemplateResult {
   const config = error instanceof MarketingError && isSetupFailure(error);
   if (config) {
-    warnOnce(host, error.code === 'config' ? error.message : `The Marketing proxy reports a set-up problem (${error.code}): ${error.message} Run "loyalty-proxy doctor" where the proxy runs.`);
+    warnOnce(
+      host,
+      error.code === 'config'
+        ? error.message
+        : `The Marketing proxy reports a set-up problem (${error.code}): ${error.message} Run "loyalty-proxy doctor" where the proxy runs.`,
+    );
   }
   const onRetry = (event: Event): void => retryKeepingFocus(host, event, retry);
   return html`<div part="error" class="error" role="alert">
     <p>${errorMessage(locale, error)}</p>
-    ${config
-      ? nothing
-      : html`<button part="retry-button" class="button secondary" type="button" @click=${onRetry}>${locale.t('marketing.retry')}</button>`}
+    ${
+      config
+        ? nothing
+        : html`<button part="retry-button" class="button secondary" type="button" @click=${onRetry}>${locale.t('marketing.retry')}</button>`
+    }
   </div>`;
 }
 
@@ -107,6 +119,9 @@ export function currencyOf(host: HTMLElement, value: string | undefined): string
   if (!code) return undefined;
   const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('currency') : undefined;
   if (/^[A-Z]{3}$/.test(code) && (!known || known.includes(code))) return code;
-  warnOnce(host, `currency="${value}" is not an ISO 4217 currency code such as EUR; prices are shown as the loyalty service gives them.`);
+  warnOnce(
+    host,
+    `currency="${value}" is not an ISO 4217 currency code such as EUR; prices are shown as the loyalty service gives them.`,
+  );
   return undefined;
 }

@@ -14,7 +14,10 @@ import { warnOnce } from '../../shared/warn.ts';
  */
 export function pageSize(host: HTMLElement, value: number, fallback: number): number {
   if (Number.isInteger(value) && value >= 1 && value <= 50) return value;
-  warnOnce(host, `limit="${host.getAttribute('limit') ?? String(value)}" is not a whole number from 1 to 50; loading ${fallback} at a time.`);
+  warnOnce(
+    host,
+    `limit="${host.getAttribute('limit') ?? String(value)}" is not a whole number from 1 to 50; loading ${fallback} at a time.`,
+  );
   return fallback;
 }
 
@@ -25,7 +28,11 @@ export function failureOf(task: Task): unknown {
 
 /** Whether there is nothing to show yet (not started, running, or aborted while the element was away). */
 export function isWaiting(task: Task): boolean {
-  return task.status === TaskStatus.INITIAL || task.status === TaskStatus.PENDING || (task.status === TaskStatus.ERROR && isAbortError(task.error));
+  return (
+    task.status === TaskStatus.INITIAL ||
+    task.status === TaskStatus.PENDING ||
+    (task.status === TaskStatus.ERROR && isAbortError(task.error))
+  );
 }
 
 /** Aborts the running tasks when the host is disconnected and runs them again when it is reconnected. */
@@ -52,7 +59,11 @@ export class AbortOnDisconnect implements ReactiveController {
   }
 }
 
-export type PageLoader<A extends ReadonlyArray<unknown>, T> = (args: A, nextToken: string | null, signal: AbortSignal) => Promise<Page<T>>;
+export type PageLoader<A extends ReadonlyArray<unknown>, T> = (
+  args: A,
+  nextToken: string | null,
+  signal: AbortSignal,
+) => Promise<Page<T>>;
 
 /**
  * How many pages in a row one load reads while they show nothing but still carry a `nextToken`.
@@ -91,7 +102,12 @@ export class PagedList<const A extends ReadonlyArray<unknown>, T> {
   readonly more: Task<readonly [], void>;
   private args: A | undefined;
 
-  constructor(host: ReactiveControllerHost, load: PageLoader<A, T>, args: () => A, shows: (item: T) => boolean = () => true) {
+  constructor(
+    host: ReactiveControllerHost,
+    load: PageLoader<A, T>,
+    args: () => A,
+    shows: (item: T) => boolean = () => true,
+  ) {
     this.first = new Task(host, {
       args,
       task: async (current, { signal }) => {

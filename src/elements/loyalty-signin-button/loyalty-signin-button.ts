@@ -6,7 +6,14 @@ import { safeUrl } from '../../shared/safe-url.ts';
 import { warnOnce } from '../../shared/warn.ts';
 import { captureSignInResponse, takeCapturedResponse, type PendingRequest } from '../../connect/callback.ts';
 import { SignInError, signInErrorCode, type SignInErrorCode } from '../../connect/errors.ts';
-import { finishSignIn, forgetSignIn, prefetchWhenLikely, startSignIn, type SignInMode, type SignInOutcome } from '../../connect/launcher.ts';
+import {
+  finishSignIn,
+  forgetSignIn,
+  prefetchWhenLikely,
+  startSignIn,
+  type SignInMode,
+  type SignInOutcome,
+} from '../../connect/launcher.ts';
 import type { SignInResult } from '../../connect/client.ts';
 import { normalizeScope, type ConnectOptions } from '../../connect/options.ts';
 import { session, type LoyaltyUser, type SessionChangeReason, type SessionStorageKind } from '../../connect/session.ts';
@@ -227,7 +234,10 @@ export class LoyaltySigninButton extends LitElement {
   /** `storage` as one of the kinds; anything else keeps the default, sessionStorage. */
   private get storageKind(): SessionStorageKind {
     if (STORAGES.includes(this.storage)) return this.storage;
-    warnOnce(this, `storage="${this.storage}" is not one of ${STORAGES.join(', ')}; the session is kept in sessionStorage.`);
+    warnOnce(
+      this,
+      `storage="${this.storage}" is not one of ${STORAGES.join(', ')}; the session is kept in sessionStorage.`,
+    );
     return 'session';
   }
 
@@ -262,7 +272,8 @@ export class LoyaltySigninButton extends LitElement {
 
   private connectOptions(): ConnectOptions {
     const authority = safeUrl(this.authority.trim())?.replace(/\/$/, '');
-    if (!authority) throw new SignInError('config', `authority="${this.authority}" is not an https URL (or http on localhost).`);
+    if (!authority)
+      throw new SignInError('config', `authority="${this.authority}" is not an https URL (or http on localhost).`);
     const clientId = this.clientId.trim();
     if (!clientId) throw new SignInError('config', 'client-id is missing: use the app_id of your registered app.');
     const redirectUri = this.redirectUri.trim() || `${location.origin}${location.pathname}`;
@@ -273,11 +284,19 @@ export class LoyaltySigninButton extends LitElement {
       throw new SignInError('config', `redirect-uri="${redirectUri}" is not a URL.`);
     }
     if (redirect.origin !== location.origin) {
-      throw new SignInError('config', `redirect-uri must be a page of this site (${location.origin}) so the sign-in can come back here.`);
+      throw new SignInError(
+        'config',
+        `redirect-uri must be a page of this site (${location.origin}) so the sign-in can come back here.`,
+      );
     }
     // Sent exactly as registered: an absolute address as written, a relative one resolved on this page.
     const absolute = /^https?:\/\//i.test(redirectUri);
-    return { authority, clientId, redirectUri: absolute ? redirectUri : redirect.href, scope: normalizeScope(this.scope) };
+    return {
+      authority,
+      clientId,
+      redirectUri: absolute ? redirectUri : redirect.href,
+      scope: normalizeScope(this.scope),
+    };
   }
 
   private finishRedirect(responseUrl: string): void {
@@ -298,7 +317,10 @@ export class LoyaltySigninButton extends LitElement {
   private fail(error: unknown): void {
     const code = signInErrorCode(error);
     this.failure = code;
-    emit<LoyaltySigninErrorDetail>(this, 'loyalty-signin-error', { code, message: error instanceof Error ? error.message : String(error) });
+    emit<LoyaltySigninErrorDetail>(this, 'loyalty-signin-error', {
+      code,
+      message: error instanceof Error ? error.message : String(error),
+    });
   }
 
   private onSessionChange(user: LoyaltyUser | null, reason: SessionChangeReason): void {
@@ -309,12 +331,15 @@ export class LoyaltySigninButton extends LitElement {
     if ((actingButton ?? buttons[0]) !== this) return;
     if (user) {
       const profile = user.scope.split(' ').includes('profile');
-      emit<LoyaltySigninDetail>(this, 'loyalty-signin', { user, profile, reason: reason === 'restored' ? 'restored' : 'signin' });
+      emit<LoyaltySigninDetail>(this, 'loyalty-signin', {
+        user,
+        profile,
+        reason: reason === 'restored' ? 'restored' : 'signin',
+      });
     } else {
       emit<LoyaltySignoutDetail>(this, 'loyalty-signout', { reason: reason === 'expired' ? 'expired' : 'signout' });
     }
   }
-
 
   private unavailableText(): string {
     if (this.unavailableReason.trim()) return this.unavailableReason.trim();
@@ -328,7 +353,9 @@ export class LoyaltySigninButton extends LitElement {
       ? html`<p part="message" role="alert">${this.locale.t(`signin.error.${this.failure}`)}</p>`
       : html`<p part="message" role="alert" hidden></p>`;
     if (user) {
-      const name = user.username ? this.locale.t('signin.signed-in-as', { username: user.username }) : this.locale.t('signin.signed-in');
+      const name = user.username
+        ? this.locale.t('signin.signed-in-as', { username: user.username })
+        : this.locale.t('signin.signed-in');
       return html`<div class="row">
           <span part="user">${name}</span>
           <button part="signout" type="button" @click=${() => this.signOut()}>${this.locale.t('signin.signout')}</button>
@@ -349,10 +376,12 @@ export class LoyaltySigninButton extends LitElement {
         <span part="label"><slot>${this.locale.t('signin.label')}</slot></span>
       </button>
       <span class="visually-hidden" role="status">${this.pending ? pendingLabel : ''}</span>
-      ${this.unavailable
-        ? html`<p part="message" id="reason">${this.unavailableText()}</p>`
-        : misconfigured
-          ? html`<p part="message" id="reason">${this.locale.t('signin.error.config')}</p>`
-          : error}`;
+      ${
+        this.unavailable
+          ? html`<p part="message" id="reason">${this.unavailableText()}</p>`
+          : misconfigured
+            ? html`<p part="message" id="reason">${this.locale.t('signin.error.config')}</p>`
+            : error
+      }`;
   }
 }

@@ -26,7 +26,18 @@ export interface ConnectServer {
 }
 
 /** Every claim Connect issues: in the ID token, or from /me (`username`, `loyaltyId` with `profile`). */
-export const CLAIMS_SUPPORTED = ['iss', 'sub', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', 'username', 'loyaltyId'];
+export const CLAIMS_SUPPORTED = [
+  'iss',
+  'sub',
+  'aud',
+  'exp',
+  'iat',
+  'auth_time',
+  'nonce',
+  'at_hash',
+  'username',
+  'loyaltyId',
+];
 
 /** OpenID Connect Discovery 1.0 §3, listing only what this provider really does. */
 export function discoveryDocument(issuer: string) {
@@ -79,7 +90,13 @@ export function createConnectApp(deps: ConnectDeps): ConnectServer {
   const withCors = cors({ origin: '*', allowMethods: ['GET', 'OPTIONS'], maxAge: 600 });
   app.use('/.well-known/openid-configuration', withCors);
   app.use('/jwks', withCors);
-  app.use('*', bodyLimit({ maxSize: 16 * 1024, onError: (c) => sendPage(c, errorPage('Request too large', 'The form data is too large.'), 413) }));
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: 16 * 1024,
+      onError: (c) => sendPage(c, errorPage('Request too large', 'The form data is too large.'), 413),
+    }),
+  );
 
   app.get('/.well-known/openid-configuration', (c) => {
     c.header('Cache-Control', 'public, max-age=300');
@@ -90,7 +107,9 @@ export function createConnectApp(deps: ConnectDeps): ConnectServer {
     c.header('Cache-Control', 'public, max-age=60');
     return c.json(deps.keys.jwks(), 200, { 'Content-Type': 'application/jwk-set+json' });
   });
-  app.get('/assets/sandbox.css', (c) => c.body(SANDBOX_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=3600' }));
+  app.get('/assets/sandbox.css', (c) =>
+    c.body(SANDBOX_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=3600' }),
+  );
   app.get('/favicon.ico', (c) => c.body(null, 204, { 'Cache-Control': 'public, max-age=86400' }));
 
   registerAuthorizationFlow(app, ctx);

@@ -28,7 +28,10 @@ const MAX_REDIRECT_URIS = 20;
 
 export function demoRedirectUris(demoOrigin: string): string[] {
   const origin = URL.canParse(demoOrigin) ? new URL(demoOrigin).origin : 'null';
-  if (origin === 'null') throw new Error(`demoOrigin must be an http(s) origin such as http://localhost:5173, got ${JSON.stringify(demoOrigin)}`);
+  if (origin === 'null')
+    throw new Error(
+      `demoOrigin must be an http(s) origin such as http://localhost:5173, got ${JSON.stringify(demoOrigin)}`,
+    );
   return DEMO_PAGES.map((page) => `${origin}/${page}`);
 }
 
@@ -37,8 +40,10 @@ export function checkRegistration(input: RegisterAppInput): RegisterAppInput {
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (!name) throw new Error('An app needs a name');
   if (name.length > 100) throw new Error('An app name is at most 100 characters');
-  if (!Array.isArray(input.redirectUris) || input.redirectUris.length === 0) throw new Error('An app needs at least one redirect URI');
-  if (input.redirectUris.length > MAX_REDIRECT_URIS) throw new Error(`An app has at most ${MAX_REDIRECT_URIS} redirect URIs`);
+  if (!Array.isArray(input.redirectUris) || input.redirectUris.length === 0)
+    throw new Error('An app needs at least one redirect URI');
+  if (input.redirectUris.length > MAX_REDIRECT_URIS)
+    throw new Error(`An app has at most ${MAX_REDIRECT_URIS} redirect URIs`);
   for (const uri of input.redirectUris) {
     if (typeof uri !== 'string') throw new Error(`Redirect URI ${JSON.stringify(uri)} is not a string`);
     let url: URL;
@@ -48,11 +53,14 @@ export function checkRegistration(input: RegisterAppInput): RegisterAppInput {
       throw new Error(`Redirect URI ${JSON.stringify(uri)} is not an absolute URL`);
     }
     // URL parsing drops tabs and newlines silently, but the stored string is what goes into a Location header.
-    if (/[\x00-\x20\x7f]/.test(uri)) throw new Error(`Redirect URI ${JSON.stringify(uri)} must not contain spaces or control characters`);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`Redirect URI ${JSON.stringify(uri)} must use http or https`);
+    if (/[\x00-\x20\x7f]/.test(uri))
+      throw new Error(`Redirect URI ${JSON.stringify(uri)} must not contain spaces or control characters`);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw new Error(`Redirect URI ${JSON.stringify(uri)} must use http or https`);
     // The response travels in the fragment, so a registered URI cannot carry one (RFC 6749 §3.1.2).
     if (uri.includes('#')) throw new Error(`Redirect URI ${JSON.stringify(uri)} must not contain a fragment`);
-    if (url.username || url.password) throw new Error(`Redirect URI ${JSON.stringify(uri)} must not contain credentials`);
+    if (url.username || url.password)
+      throw new Error(`Redirect URI ${JSON.stringify(uri)} must not contain credentials`);
   }
   return { name, redirectUris: [...new Set(input.redirectUris)] };
 }
@@ -77,7 +85,10 @@ export class AppRegistry {
       name,
       redirect_uris: redirectUris,
     };
-    this.file.update(() => ({ apps: [] }), (file) => ({ apps: [...file.apps, app] }));
+    this.file.update(
+      () => ({ apps: [] }),
+      (file) => ({ apps: [...file.apps, app] }),
+    );
     return app;
   }
 
@@ -89,7 +100,12 @@ export class AppRegistry {
       () => ({ apps: [] }),
       (file) => {
         const existing = file.apps.find((app) => app.app_id === DEMO_APP_ID);
-        demo = { app_id: DEMO_APP_ID, app_secret: existing?.app_secret ?? randomBytes(32).toString('base64url'), name: DEMO_APP_NAME, redirect_uris };
+        demo = {
+          app_id: DEMO_APP_ID,
+          app_secret: existing?.app_secret ?? randomBytes(32).toString('base64url'),
+          name: DEMO_APP_NAME,
+          redirect_uris,
+        };
         return { apps: [demo, ...file.apps.filter((app) => app.app_id !== DEMO_APP_ID)] };
       },
     );

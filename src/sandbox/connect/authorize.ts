@@ -4,7 +4,13 @@
  * every later error goes back to the proven redirect URI as an OAuth error in the fragment.
  */
 import type { AppRegistry } from './apps.ts';
-import { KNOWN_PARAMETERS, MAX_PARAM_LENGTH, readOptionalParameters, UNSUPPORTED_FEATURES, type OptionalParameters } from './request-params.ts';
+import {
+  KNOWN_PARAMETERS,
+  MAX_PARAM_LENGTH,
+  readOptionalParameters,
+  UNSUPPORTED_FEATURES,
+  type OptionalParameters,
+} from './request-params.ts';
 
 export type ResponseType = 'id_token token' | 'id_token';
 export const SUPPORTED_SCOPES = ['openid', 'profile'] as const;
@@ -49,7 +55,11 @@ function responseTypeOf(raw: string): ResponseType | undefined {
 export function checkAuthRequest(params: URLSearchParams, apps: AppRegistry): AuthCheck {
   const clientId = single(params, 'client_id');
   if (clientId === null) return { outcome: 'page', message: 'The request has more than one client_id.' };
-  if (!clientId) return { outcome: 'page', message: 'The request has no client_id. The app that sent you here must pass its app_id as client_id.' };
+  if (!clientId)
+    return {
+      outcome: 'page',
+      message: 'The request has no client_id. The app that sent you here must pass its app_id as client_id.',
+    };
   const app = apps.find(clientId);
   if (!app) return { outcome: 'page', message: `No app is registered with the client_id “${clientId}”.` };
 
@@ -74,7 +84,8 @@ export function checkAuthRequest(params: URLSearchParams, apps: AppRegistry): Au
   });
 
   if (state === null) return fail('invalid_request', 'The request has more than one state.');
-  if (state !== undefined && state.length > MAX_PARAM_LENGTH) return fail('invalid_request', `state is longer than ${MAX_PARAM_LENGTH} characters.`);
+  if (state !== undefined && state.length > MAX_PARAM_LENGTH)
+    return fail('invalid_request', `state is longer than ${MAX_PARAM_LENGTH} characters.`);
   const repeated = KNOWN_PARAMETERS.filter((name) => params.getAll(name).length > 1);
   if (repeated.length) return fail('invalid_request', `The request has more than one ${repeated.join(', ')}.`);
   // Checked before the others, which may legitimately live only inside a request object.
@@ -83,9 +94,14 @@ export function checkAuthRequest(params: URLSearchParams, apps: AppRegistry): Au
   const rawResponseType = params.get('response_type');
   if (!rawResponseType) return fail('invalid_request', 'response_type is required: id_token token, or id_token.');
   const responseType = responseTypeOf(rawResponseType);
-  if (!responseType) return fail('unsupported_response_type', 'This response_type is not supported; use id_token token, or id_token (the implicit flow).');
+  if (!responseType)
+    return fail(
+      'unsupported_response_type',
+      'This response_type is not supported; use id_token token, or id_token (the implicit flow).',
+    );
   const responseMode = params.get('response_mode');
-  if (responseMode !== null && responseMode !== 'fragment') return fail('invalid_request', 'Only response_mode fragment is supported.');
+  if (responseMode !== null && responseMode !== 'fragment')
+    return fail('invalid_request', 'Only response_mode fragment is supported.');
 
   const requested = [...new Set((params.get('scope') ?? '').split(' ').filter(Boolean))];
   if (!requested.includes('openid')) return fail('invalid_scope', 'scope must contain openid.');
@@ -96,15 +112,30 @@ export function checkAuthRequest(params: URLSearchParams, apps: AppRegistry): Au
 
   const nonce = params.get('nonce');
   if (!nonce) return fail('invalid_request', 'nonce is required.');
-  if (nonce.length < MIN_NONCE_LENGTH) return fail('invalid_request', `nonce is too short to be unguessable; use at least ${MIN_NONCE_LENGTH} characters (for example the hash of a random value).`);
-  if (nonce.length > MAX_PARAM_LENGTH) return fail('invalid_request', `nonce is longer than ${MAX_PARAM_LENGTH} characters.`);
+  if (nonce.length < MIN_NONCE_LENGTH)
+    return fail(
+      'invalid_request',
+      `nonce is too short to be unguessable; use at least ${MIN_NONCE_LENGTH} characters (for example the hash of a random value).`,
+    );
+  if (nonce.length > MAX_PARAM_LENGTH)
+    return fail('invalid_request', `nonce is longer than ${MAX_PARAM_LENGTH} characters.`);
 
   const optional = readOptionalParameters(params);
   if (!optional.ok) return fail('invalid_request', optional.description);
 
   return {
     outcome: 'ok',
-    request: { clientId, appName: app.name, redirectUri, responseType, scopes, scopesNarrowed, nonce, ...(state !== undefined ? { state } : {}), ...optional.value },
+    request: {
+      clientId,
+      appName: app.name,
+      redirectUri,
+      responseType,
+      scopes,
+      scopesNarrowed,
+      nonce,
+      ...(state !== undefined ? { state } : {}),
+      ...optional.value,
+    },
   };
 }
 
@@ -113,7 +144,10 @@ export function checkAuthRequest(params: URLSearchParams, apps: AppRegistry): Au
  * (a quote, a character echoed from the request) becomes a plain stand-in.
  */
 export function oauthErrorText(text: string): string {
-  return text.replace(/"/g, "'").replace(/\\/g, '/').replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '?');
+  return text
+    .replace(/"/g, "'")
+    .replace(/\\/g, '/')
+    .replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '?');
 }
 
 /** The redirect URI with the response in the fragment, encoded as application/x-www-form-urlencoded. */

@@ -21,5 +21,7 @@ function render(value: Value): string {
 }
 
 export function html(strings: TemplateStringsArray, ...values: Value[]): RawHtml {
-  return new RawHtml(strings.reduce((out, string, index) => out + string + (index < values.length ? render(values[index]) : ''), ''));
+  return new RawHtml(
+    strings.reduce((out, string, index) => out + string + (index < values.length ? render(values[index]) : ''), ''),
+  );
 }

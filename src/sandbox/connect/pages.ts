@@ -27,7 +27,10 @@ ${body}
 }
 
 export function errorPage(heading: string, message: string): string {
-  return layout(heading, html`<h1>${heading}</h1><p>${message}</p><p class="muted">Go back to the app and start again. If it keeps happening, the app's sign-in settings need fixing.</p>`);
+  return layout(
+    heading,
+    html`<h1>${heading}</h1><p>${message}</p><p class="muted">Go back to the app and start again. If it keeps happening, the app's sign-in settings need fixing.</p>`,
+  );
 }
 
 export interface SignInPageInput {

@@ -17,7 +17,12 @@ export function nowSeconds(): number {
 }
 
 /** The subject of an ID token this provider issued to `clientId`, or undefined when it is not one. */
-export async function hintedSubject(keys: KeyRing, issuer: string, clientId: string, hint: string): Promise<string | undefined> {
+export async function hintedSubject(
+  keys: KeyRing,
+  issuer: string,
+  clientId: string,
+  hint: string,
+): Promise<string | undefined> {
   try {
     const { payload } = await jwtVerify(hint, createLocalJWKSet(keys.jwks()), {
       issuer,
@@ -37,20 +42,35 @@ export function needsSignIn(request: AuthRequest, session: BrowserSession, signe
   if (signedInHere) return false;
   if (request.prompt.includes('login') || request.prompt.includes('select_account')) return true;
   if (request.hintSub !== undefined && request.hintSub !== session.sub) return true;
-  if (request.maxAge !== undefined && (request.maxAge === 0 || nowSeconds() - session.authTime > request.maxAge)) return true;
+  if (request.maxAge !== undefined && (request.maxAge === 0 || nowSeconds() - session.authTime > request.maxAge))
+    return true;
   return false;
 }
 
-export type SilentAnswer = { issue: true } | { issue: false; error: 'login_required' | 'consent_required'; description: string };
+export type SilentAnswer =
+  { issue: true } | { issue: false; error: 'login_required' | 'consent_required'; description: string };
 
 /** `prompt=none`: tokens without any page, or the error that says which page would have been needed. */
-export function answerSilently(request: AuthRequest, session: BrowserSession | undefined, signedIn: boolean): SilentAnswer {
+export function answerSilently(
+  request: AuthRequest,
+  session: BrowserSession | undefined,
+  signedIn: boolean,
+): SilentAnswer {
   if (!session || !signedIn || needsSignIn(request, session, false)) {
-    return { issue: false, error: 'login_required', description: 'The user must sign in, and prompt=none does not allow showing the sign-in page.' };
+    return {
+      issue: false,
+      error: 'login_required',
+      description: 'The user must sign in, and prompt=none does not allow showing the sign-in page.',
+    };
   }
   const granted = session.consents?.[request.clientId] ?? [];
   if (!request.scopes.every((scope) => granted.includes(scope))) {
-    return { issue: false, error: 'consent_required', description: 'The user has not allowed this app these scopes in this session, and prompt=none does not allow asking.' };
+    return {
+      issue: false,
+      error: 'consent_required',
+      description:
+        'The user has not allowed this app these scopes in this session, and prompt=none does not allow asking.',
+    };
   }
   return { issue: true };
 }

@@ -16,16 +16,40 @@ const MAX_ID_TOKEN_HINT_LENGTH = 8192;
 
 /** Every parameter this provider reads; each may appear once (RFC 6749 §3.1). Others are ignored. */
 export const KNOWN_PARAMETERS = [
-  'client_id', 'redirect_uri', 'response_type', 'scope', 'nonce', 'state', 'response_mode', 'prompt', 'max_age',
-  'login_hint', 'id_token_hint', 'display', 'ui_locales', 'claims_locales', 'acr_values', 'claims',
-  'request', 'request_uri', 'registration',
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'scope',
+  'nonce',
+  'state',
+  'response_mode',
+  'prompt',
+  'max_age',
+  'login_hint',
+  'id_token_hint',
+  'display',
+  'ui_locales',
+  'claims_locales',
+  'acr_values',
+  'claims',
+  'request',
+  'request_uri',
+  'registration',
 ] as const;
 
 /** Parameters whose mere presence is refused, with the error OpenID Connect Core §3.1.2.6 names for each. */
 export const UNSUPPORTED_FEATURES = [
-  ['request', 'request_not_supported', 'Request objects (the request parameter) are not supported; send the parameters in the query.'],
+  [
+    'request',
+    'request_not_supported',
+    'Request objects (the request parameter) are not supported; send the parameters in the query.',
+  ],
   ['request_uri', 'request_uri_not_supported', 'request_uri is not supported; send the parameters in the query.'],
-  ['registration', 'registration_not_supported', 'Dynamic registration (the registration parameter) is not supported; register the app with the sandbox CLI.'],
+  [
+    'registration',
+    'registration_not_supported',
+    'Dynamic registration (the registration parameter) is not supported; register the app with the sandbox CLI.',
+  ],
 ] as const;
 
 export interface OptionalParameters {
@@ -49,7 +73,8 @@ export function readOptionalParameters(params: URLSearchParams): OptionalCheck {
   const prompt = [...new Set((rawPrompt ?? '').split(' ').filter(Boolean))];
   const unknownPrompt = prompt.filter((value) => !(PROMPT_VALUES as readonly string[]).includes(value));
   if (unknownPrompt.length) return fail(`Unknown prompt value. Supported: ${PROMPT_VALUES.join(', ')}.`);
-  if (prompt.includes('none') && prompt.length > 1) return fail('prompt=none cannot be combined with other prompt values.');
+  if (prompt.includes('none') && prompt.length > 1)
+    return fail('prompt=none cannot be combined with other prompt values.');
 
   const rawMaxAge = params.get('max_age');
   let maxAge: number | undefined;
@@ -59,12 +84,15 @@ export function readOptionalParameters(params: URLSearchParams): OptionalCheck {
   }
 
   const display = params.get('display');
-  if (display !== null && !(DISPLAY_VALUES as readonly string[]).includes(display)) return fail(`Unknown display value. Supported: ${DISPLAY_VALUES.join(', ')}.`);
+  if (display !== null && !(DISPLAY_VALUES as readonly string[]).includes(display))
+    return fail(`Unknown display value. Supported: ${DISPLAY_VALUES.join(', ')}.`);
 
   const loginHint = params.get('login_hint') ?? undefined;
-  if (loginHint !== undefined && loginHint.length > MAX_PARAM_LENGTH) return fail(`login_hint is longer than ${MAX_PARAM_LENGTH} characters.`);
+  if (loginHint !== undefined && loginHint.length > MAX_PARAM_LENGTH)
+    return fail(`login_hint is longer than ${MAX_PARAM_LENGTH} characters.`);
   const idTokenHint = params.get('id_token_hint') || undefined;
-  if (idTokenHint !== undefined && idTokenHint.length > MAX_ID_TOKEN_HINT_LENGTH) return fail('id_token_hint is too long to be an ID token of this provider.');
+  if (idTokenHint !== undefined && idTokenHint.length > MAX_ID_TOKEN_HINT_LENGTH)
+    return fail('id_token_hint is too long to be an ID token of this provider.');
 
   return {
     ok: true,

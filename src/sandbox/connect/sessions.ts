@@ -54,7 +54,12 @@ export class BrowserSessions {
 
   /** A new session, anonymous or signed in. */
   create(user?: SessionUser): BrowserSession {
-    const session: BrowserSession = { id: randomId(), csrf: randomId(), expiresAt: Date.now() + SESSION_LIFETIME_MS, ...user };
+    const session: BrowserSession = {
+      id: randomId(),
+      csrf: randomId(),
+      expiresAt: Date.now() + SESSION_LIFETIME_MS,
+      ...user,
+    };
     const { id, ...stored } = session;
     this.save((sessions) => ({ ...sessions, [digest(id)]: stored }));
     return session;
@@ -81,7 +86,9 @@ export class BrowserSessions {
       () => ({ sessions: {} }),
       (file) => {
         const live = Object.entries(change(file.sessions)).filter(([, s]) => s.expiresAt > now);
-        return { sessions: Object.fromEntries(live.sort(([, a], [, b]) => a.expiresAt - b.expiresAt).slice(-MAX_SESSIONS)) };
+        return {
+          sessions: Object.fromEntries(live.sort(([, a], [, b]) => a.expiresAt - b.expiresAt).slice(-MAX_SESSIONS)),
+        };
       },
     );
   }
@@ -104,7 +111,12 @@ export class PendingRequests {
     // A Map iterates in insertion order, so the first key is the oldest request.
     while (this.requests.size >= MAX_PENDING_REQUESTS) this.requests.delete(this.requests.keys().next().value!);
     const id = randomId();
-    this.requests.set(id, { request, sessionKey: digest(session.id), expiresAt: now + REQUEST_LIFETIME_MS, signedIn: false });
+    this.requests.set(id, {
+      request,
+      sessionKey: digest(session.id),
+      expiresAt: now + REQUEST_LIFETIME_MS,
+      signedIn: false,
+    });
     return id;
   }
 

@@ -26,7 +26,8 @@ export function resolveDemoOrigin(options: SandboxOptions): string {
 
 export function resolveTokenLifetime(options: SandboxOptions): number {
   const lifetime = options.tokenLifetimeSeconds ?? 3600;
-  if (!Number.isInteger(lifetime) || lifetime < 1) throw new Error(`tokenLifetimeSeconds must be a positive whole number, got ${lifetime}`);
+  if (!Number.isInteger(lifetime) || lifetime < 1)
+    throw new Error(`tokenLifetimeSeconds must be a positive whole number, got ${lifetime}`);
   return lifetime;
 }
 

@@ -36,7 +36,10 @@ export class SignInThrottle {
     const locked = failures >= this.options.maxFailures;
     this.attempts.delete(key); // re-inserted last, so the map's first entry is the least recently used
     if (this.attempts.size >= MAX_TRACKED_USERNAMES) this.attempts.delete(this.attempts.keys().next().value!);
-    this.attempts.set(key, { failures: locked ? 0 : failures, lockedUntil: locked ? now + this.options.lockSeconds * 1000 : 0 });
+    this.attempts.set(key, {
+      failures: locked ? 0 : failures,
+      lockedUntil: locked ? now + this.options.lockSeconds * 1000 : 0,
+    });
     return locked;
   }
 

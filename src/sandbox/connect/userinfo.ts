@@ -23,12 +23,24 @@ async function accessTokenOf(c: Context): Promise<TokenSource | undefined> {
   if (c.req.method === 'POST' && /^application\/x-www-form-urlencoded\b/i.test(c.req.header('content-type') ?? '')) {
     found.push(...new URLSearchParams(await c.req.text()).getAll('access_token'));
   }
-  if (found.length > 1) return { error: 'Send the access token once: in the query, the Authorization header or the form body, not in several.' };
+  if (found.length > 1)
+    return {
+      error: 'Send the access token once: in the query, the Authorization header or the form body, not in several.',
+    };
   return found.length ? { token: found[0]! } : undefined;
 }
 
 export function registerUserinfo(app: Hono, ctx: ConnectContext): void {
-  app.use('/me', cors({ origin: '*', allowMethods: ['GET', 'POST', 'OPTIONS'], allowHeaders: ['Authorization', 'Content-Type'], exposeHeaders: ['WWW-Authenticate'], maxAge: 600 }));
+  app.use(
+    '/me',
+    cors({
+      origin: '*',
+      allowMethods: ['GET', 'POST', 'OPTIONS'],
+      allowHeaders: ['Authorization', 'Content-Type'],
+      exposeHeaders: ['WWW-Authenticate'],
+      maxAge: 600,
+    }),
+  );
 
   app.on(['GET', 'POST'], '/me', async (c) => {
     c.header('Cache-Control', 'no-store');
@@ -42,10 +54,16 @@ export function registerUserinfo(app: Hono, ctx: ConnectContext): void {
     const user = record && ctx.users.bySub(record.sub);
     if (!record || !user) {
       c.header('WWW-Authenticate', 'Bearer error="invalid_token"');
-      const description = source?.token ? 'The access token is unknown or has expired.' : 'An access token is required (Authorization: Bearer, or access_token).';
+      const description = source?.token
+        ? 'The access token is unknown or has expired.'
+        : 'An access token is required (Authorization: Bearer, or access_token).';
       return c.json({ error: 'invalid_token', error_description: description }, 401);
     }
-    return c.json(record.scope.includes('profile') ? { sub: user.sub, username: user.username, loyaltyId: user.loyaltyId } : { sub: user.sub });
+    return c.json(
+      record.scope.includes('profile')
+        ? { sub: user.sub, username: user.username, loyaltyId: user.loyaltyId }
+        : { sub: user.sub },
+    );
   });
 
   app.all('/me', (c) => {

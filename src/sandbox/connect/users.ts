@@ -26,10 +26,30 @@ interface StoredUser extends WalletUser {
 }
 
 export const SEED_USERS: readonly SeedUser[] = [
-  { sub: 'usr_5f3a9c1e2b7d4a60', username: 'demo', password: 'demo', loyaltyId: '0x8ba1f109551bd432803012645ac136ddd64dba72' },
-  { sub: 'usr_a41c7e09d3b2f815', username: 'amelia.chen', password: 'amelia', loyaltyId: '0x71c7656ec7ab88b098defb751b7401b5f6d8976f' },
-  { sub: 'usr_0e6d2b8f4c1a9357', username: 'jonas.weber', password: 'jonas', loyaltyId: '0xdd2fd4581271e230360230f9337d5c0430bf44c0' },
-  { sub: 'usr_c98b3f5a7e2d0146', username: 'sofia.rossi', password: 'sofia', loyaltyId: '0x2546bcd3c84621e976d8185a91a922ae77ecec30' },
+  {
+    sub: 'usr_5f3a9c1e2b7d4a60',
+    username: 'demo',
+    password: 'demo',
+    loyaltyId: '0x8ba1f109551bd432803012645ac136ddd64dba72',
+  },
+  {
+    sub: 'usr_a41c7e09d3b2f815',
+    username: 'amelia.chen',
+    password: 'amelia',
+    loyaltyId: '0x71c7656ec7ab88b098defb751b7401b5f6d8976f',
+  },
+  {
+    sub: 'usr_0e6d2b8f4c1a9357',
+    username: 'jonas.weber',
+    password: 'jonas',
+    loyaltyId: '0xdd2fd4581271e230360230f9337d5c0430bf44c0',
+  },
+  {
+    sub: 'usr_c98b3f5a7e2d0146',
+    username: 'sofia.rossi',
+    password: 'sofia',
+    loyaltyId: '0x2546bcd3c84621e976d8185a91a922ae77ecec30',
+  },
 ];
 
 function hashPassword(password: string, salt = randomBytes(16)): string {

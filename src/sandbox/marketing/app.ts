@@ -24,7 +24,14 @@ import { createMarketingSchema, MarketingState } from './resolvers.ts';
 
 const MAX_BODY_BYTES = 100 * 1024;
 
-type ErrorCode = 'UNAUTHORIZED' | 'THROTTLED' | 'METHOD_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'BAD_REQUEST' | 'GRAPHQL_PARSE_FAILED' | 'GRAPHQL_VALIDATION_FAILED';
+type ErrorCode =
+  | 'UNAUTHORIZED'
+  | 'THROTTLED'
+  | 'METHOD_NOT_ALLOWED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'BAD_REQUEST'
+  | 'GRAPHQL_PARSE_FAILED'
+  | 'GRAPHQL_VALIDATION_FAILED';
 
 function errorBody(message: string, code: ErrorCode) {
   return { errors: [{ message, extensions: { code } }] };
@@ -49,7 +56,8 @@ function readRequestBody(value: unknown): GraphQLRequestBody | string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'The body must be a JSON object';
   const body = value as Record<string, unknown>;
   if (typeof body.query !== 'string' || body.query.trim() === '') return 'The body must have a "query" string';
-  if (body.variables != null && (typeof body.variables !== 'object' || Array.isArray(body.variables))) return '"variables" must be an object';
+  if (body.variables != null && (typeof body.variables !== 'object' || Array.isArray(body.variables)))
+    return '"variables" must be an object';
   if (body.operationName != null && typeof body.operationName !== 'string') return '"operationName" must be a string';
   return body as unknown as GraphQLRequestBody;
 }
@@ -82,14 +90,23 @@ async function handleGraphQL(c: Context, schema: GraphQLSchema, state: Marketing
   }
   const validationErrors = validate(schema, document);
   if (validationErrors.length > 0) {
-    return c.json({ errors: validationErrors.map((e) => ({ ...e.toJSON(), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })) }, 400);
+    return c.json(
+      { errors: validationErrors.map((e) => ({ ...e.toJSON(), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })) },
+      400,
+    );
   }
   const operation = getOperationAST(document, body.operationName ?? undefined);
   if (!operation) {
-    const message = body.operationName ? `No operation named ${JSON.stringify(body.operationName)}` : 'The document has several operations; send an operationName';
+    const message = body.operationName
+      ? `No operation named ${JSON.stringify(body.operationName)}`
+      : 'The document has several operations; send an operationName';
     return c.json(errorBody(message, 'BAD_REQUEST'), 400);
   }
-  state.countOperation(operation.selectionSet.selections.flatMap((selection) => (selection.kind === 'Field' ? [selection.name.value] : [])));
+  state.countOperation(
+    operation.selectionSet.selections.flatMap((selection) =>
+      selection.kind === 'Field' ? [selection.name.value] : [],
+    ),
+  );
 
   const result = await execute({
     schema,
@@ -113,7 +130,10 @@ export function createMarketingApp(state: MarketingState, apiKey: string): Hono 
   });
   app.use(
     '/graphql',
-    bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(errorBody(`The body is larger than ${MAX_BODY_BYTES} bytes`, 'PAYLOAD_TOO_LARGE'), 413) }),
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => c.json(errorBody(`The body is larger than ${MAX_BODY_BYTES} bytes`, 'PAYLOAD_TOO_LARGE'), 413),
+    }),
   );
   app.all('/graphql', (c) => handleGraphQL(c, schema, state, apiKey));
 
@@ -126,6 +146,8 @@ export function createMarketingApp(state: MarketingState, apiKey: string): Hono 
     }),
   );
 
-  app.get('/', (c) => c.text('Loyalty Marketing sandbox. POST GraphQL requests to /graphql with an x-api-key header.\n'));
+  app.get('/', (c) =>
+    c.text('Loyalty Marketing sandbox. POST GraphQL requests to /graphql with an x-api-key header.\n'),
+  );
   return app;
 }

@@ -46,7 +46,10 @@ function svg(width: number, height: number, viewBox: string, label: string, body
   );
 }
 
-export function campaignImageSvg(input: { title: string; subtitle: string | null; colors?: [string, string] }, width: number): string {
+export function campaignImageSvg(
+  input: { title: string; subtitle: string | null; colors?: [string, string] },
+  width: number,
+): string {
   const height = Math.round((width * CAMPAIGN_IMAGE_RATIO.height) / CAMPAIGN_IMAGE_RATIO.width);
   const [from, to] = safeColors(input.colors);
   const titleLines = wrap(input.title, 26, 2);
@@ -100,9 +103,14 @@ export type ImageSubject =
   | { kind: 'logo'; name: string | null; colors?: [string, string] };
 
 /** GET /images/<id>.svg?w=<width>: the generated image for the record `find` returns, or 400/404. */
-export function serveImage(file: string, widthParam: string | undefined, find: (id: string) => ImageSubject | undefined): Response {
+export function serveImage(
+  file: string,
+  widthParam: string | undefined,
+  find: (id: string) => ImageSubject | undefined,
+): Response {
   const width = parseImageWidth(widthParam);
-  const text = (body: string, status: number) => new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=UTF-8' } });
+  const text = (body: string, status: number) =>
+    new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=UTF-8' } });
   if (width === undefined) return text('w must be a whole number of pixels from 1 to 4096', 400);
   const id = /^(.+)\.svg$/.exec(file)?.[1];
   const subject = id === undefined ? undefined : find(id);

@@ -35,17 +35,21 @@ export class PageTokens {
   decode(scope: string, token: string): number {
     const [payload, mac, extra] = token.split('.');
     if (!payload || !mac || extra !== undefined || !this.matches(scope, payload, mac)) {
-      throw badUserInput('nextToken is not valid for this query; pass back the nextToken of the previous page unchanged, with the same filter');
+      throw badUserInput(
+        'nextToken is not valid for this query; pass back the nextToken of the previous page unchanged, with the same filter',
+      );
     }
     const offset = (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { o?: unknown }).o;
-    if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) throw badUserInput('nextToken is not valid');
+    if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0)
+      throw badUserInput('nextToken is not valid');
     return offset;
   }
 
   /** Slices one page out of `all`; `scope` names the query and filter so tokens cannot cross queries. */
   page<T>(all: readonly T[], args: PageArgs, scope: string): Page<T> {
     const limit = args.limit ?? DEFAULT_LIMIT;
-    if (limit < 1 || limit > MAX_LIMIT) throw badUserInput(`limit must be between 1 and ${MAX_LIMIT} (default ${DEFAULT_LIMIT}), got ${limit}`);
+    if (limit < 1 || limit > MAX_LIMIT)
+      throw badUserInput(`limit must be between 1 and ${MAX_LIMIT} (default ${DEFAULT_LIMIT}), got ${limit}`);
     const offset = args.nextToken == null ? 0 : this.decode(scope, args.nextToken);
     const end = offset + limit;
     return { items: all.slice(offset, end), nextToken: end < all.length ? this.encode(scope, end) : null };

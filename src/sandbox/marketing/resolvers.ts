@@ -60,7 +60,8 @@ export class MarketingServer {
 
   /** The next `count` authenticated requests are refused with 429 (a test hook). */
   throttleNext(count: number): void {
-    if (!Number.isSafeInteger(count) || count < 0) throw new Error(`throttleNext takes a whole number of requests, got ${count}`);
+    if (!Number.isSafeInteger(count) || count < 0)
+      throw new Error(`throttleNext takes a whole number of requests, got ${count}`);
     this.throttleOwed = count;
   }
 
@@ -104,11 +105,14 @@ function matches<T>(value: T, filter: Filter<T> | null | undefined): boolean {
 }
 
 function checkWidth(width: number): void {
-  if (width < 1 || width > MAX_IMAGE_WIDTH) throw badUserInput(`width must be between 1 and ${MAX_IMAGE_WIDTH}, got ${width}`);
+  if (width < 1 || width > MAX_IMAGE_WIDTH)
+    throw badUserInput(`width must be between 1 and ${MAX_IMAGE_WIDTH}, got ${width}`);
 }
 
 type CampaignsArgs = PageArgs & { filter?: { businessAccountId?: Filter<string> | null } | null };
-type BusinessAccountsArgs = PageArgs & { filter?: { category?: Filter<string> | null; pending?: Filter<boolean> | null } | null };
+type BusinessAccountsArgs = PageArgs & {
+  filter?: { category?: Filter<string> | null; pending?: Filter<boolean> | null } | null;
+};
 
 export function createMarketingSchema() {
   return buildMarketingSchema<MarketingContext>({
@@ -125,19 +129,28 @@ export function createMarketingSchema() {
         const selected = state.businessAccounts.filter(
           (account) => matches(account.category, category) && matches(account.pending, pending),
         );
-        return state.tokens.page(selected, args, `businessAccounts:${JSON.stringify([category?.eq ?? null, pending?.eq ?? null])}`);
+        return state.tokens.page(
+          selected,
+          args,
+          `businessAccounts:${JSON.stringify([category?.eq ?? null, pending?.eq ?? null])}`,
+        );
       },
     },
     Mutation: {
       requestCoupon: (_root, args: { campaignId: string }, { state }: MarketingContext) => {
         const campaign = state.campaigns.find((candidate) => candidate.id === args.campaignId);
         if (!campaign) {
-          throw new GraphQLError(`No campaign has the id ${JSON.stringify(args.campaignId)}`, { extensions: { code: 'NOT_FOUND' } });
+          throw new GraphQLError(`No campaign has the id ${JSON.stringify(args.campaignId)}`, {
+            extensions: { code: 'NOT_FOUND' },
+          });
         }
         if (campaign.objective?.type !== 'coupon') {
-          throw new GraphQLError(`Campaign ${JSON.stringify(campaign.id)} has no coupon objective, so it issues no coupons`, {
-            extensions: { code: 'NO_COUPON_OBJECTIVE' },
-          });
+          throw new GraphQLError(
+            `Campaign ${JSON.stringify(campaign.id)} has no coupon objective, so it issues no coupons`,
+            {
+              extensions: { code: 'NO_COUPON_OBJECTIVE' },
+            },
+          );
         }
         return { coupon: { code: state.mintCouponCode() } };
       },
@@ -148,7 +161,8 @@ export function createMarketingSchema() {
       featuredImage: (campaign: CampaignRecord, args: { width: number }, { state }: MarketingContext) => {
         checkWidth(args.width);
         if (campaign.featuredImageUrl === null) return null;
-        if (campaign.featuredImageUrl !== undefined) return { url: campaign.featuredImageUrl.replaceAll('{width}', String(args.width)) };
+        if (campaign.featuredImageUrl !== undefined)
+          return { url: campaign.featuredImageUrl.replaceAll('{width}', String(args.width)) };
         return { url: state.imageUrl(campaign.id, args.width) };
       },
       objective: (campaign: CampaignRecord) => {

@@ -7,7 +7,8 @@ export const seedCampaigns: CampaignRecord[] = [
     businessAccountId: 'biz-harbor-coffee',
     title: 'Morning latte for less',
     subtitle: 'Before 10 am, every weekday',
-    description: 'Show your coupon at the counter and get any size latte at the small price. Oat and almond milk included.',
+    description:
+      'Show your coupon at the counter and get any size latte at the small price. Oat and almond milk included.',
     objective: { type: 'coupon', price: '2.50' },
     colors: ['#6b3e26', '#e6c9a8'],
   },

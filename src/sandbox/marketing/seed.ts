@@ -32,8 +32,7 @@ export interface BusinessAccountRecord {
 }
 
 export type ObjectiveRecord =
-  | { type: 'coupon'; price: string | null }
-  | { type: 'visit'; visitsRequired: number; reward: string | null };
+  { type: 'coupon'; price: string | null } | { type: 'visit'; visitsRequired: number; reward: string | null };
 
 export interface CampaignRecord {
   id: string;

@@ -1,7 +1,14 @@
 /** Starts the Marketing sandbox alone (startSandbox starts it beside Connect), in either flavour. */
 import type { Hono } from 'hono';
 import { listen, resolvePort } from '../http.ts';
-import { resolveAllowedHosts, resolveApiKey, resolveFlavor, resolveHost, type SandboxFlavor, type SandboxOptions } from '../options.ts';
+import {
+  resolveAllowedHosts,
+  resolveApiKey,
+  resolveFlavor,
+  resolveHost,
+  type SandboxFlavor,
+  type SandboxOptions,
+} from '../options.ts';
 import { createAppSyncApp } from './appsync/app.ts';
 import type { AppSyncSeed } from './appsync/records.ts';
 import { AppSyncState } from './appsync/resolvers.ts';
@@ -24,7 +31,10 @@ export interface RunningMarketing {
   close(): Promise<void>;
 }
 
-function createApp(options: SandboxOptions, apiKey: string): { state: MarketingServer; app: Hono; flavor: SandboxFlavor } {
+function createApp(
+  options: SandboxOptions,
+  apiKey: string,
+): { state: MarketingServer; app: Hono; flavor: SandboxFlavor } {
   const flavor = resolveFlavor(options);
   const replaced = structuredClone(options.seed ?? {});
   // The origin is known only once the port is bound; image URLs are built per request after that.

@@ -6,16 +6,24 @@ import { MAX_EMPTY_PAGES } from '../../../src/elements/internal/tasks.ts';
 import { scriptPages, wireAccount } from './helpers.ts';
 
 // Pages as an upstream that filters after reading gives them (short, empty, with or without a cursor).
-const names = (el: BusinessDirectory) => [...el.shadowRoot!.querySelectorAll('[part~="name"]')].map((name) => name.textContent);
-const more = (el: BusinessDirectory) => el.shadowRoot!.querySelector<HTMLButtonElement>('button[part~="load-more-button"]');
+const names = (el: BusinessDirectory) =>
+  [...el.shadowRoot!.querySelectorAll('[part~="name"]')].map((name) => name.textContent);
+const more = (el: BusinessDirectory) =>
+  el.shadowRoot!.querySelector<HTMLButtonElement>('button[part~="load-more-button"]');
 
 async function loaded(el: BusinessDirectory): Promise<void> {
-  await waitUntil(() => el.shadowRoot!.querySelector('[part~="list"], [part~="empty"], [part~="error"]'), 'the directory did not load', { timeout: 8000 });
+  await waitUntil(
+    () => el.shadowRoot!.querySelector('[part~="list"], [part~="empty"], [part~="error"]'),
+    'the directory did not load',
+    { timeout: 8000 },
+  );
 }
 
 async function pageLoaded(el: BusinessDirectory): Promise<void> {
   await el.updateComplete;
-  await waitUntil(() => !more(el) || more(el)!.getAttribute('aria-disabled') === 'false', 'the page did not load', { timeout: 5000 });
+  await waitUntil(() => !more(el) || more(el)!.getAttribute('aria-disabled') === 'false', 'the page did not load', {
+    timeout: 5000,
+  });
 }
 
 describe('<business-directory> paging through short and empty pages', () => {

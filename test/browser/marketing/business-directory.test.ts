@@ -7,11 +7,17 @@ import { clientFor } from '../../../src/marketing/index.ts';
 import { recordFetches } from './helpers.ts';
 import { HOSTILE_CATEGORY, HOSTILE_TEXT } from './hostile-seed.ts';
 
-const parts = (el: BusinessDirectory, part: string) => [...el.shadowRoot!.querySelectorAll<HTMLElement>(`[part~="${part}"]`)];
+const parts = (el: BusinessDirectory, part: string) => [
+  ...el.shadowRoot!.querySelectorAll<HTMLElement>(`[part~="${part}"]`),
+];
 const names = (el: BusinessDirectory) => parts(el, 'name').map((name) => name.textContent);
 
 async function loaded(el: BusinessDirectory): Promise<void> {
-  await waitUntil(() => el.shadowRoot!.querySelector('[part~="list"], [part~="empty"], [part~="error"]'), 'the directory did not load', { timeout: 8000 });
+  await waitUntil(
+    () => el.shadowRoot!.querySelector('[part~="list"], [part~="empty"], [part~="error"]'),
+    'the directory did not load',
+    { timeout: 8000 },
+  );
 }
 
 function card(el: BusinessDirectory, name: string): HTMLElement {
@@ -27,7 +33,10 @@ describe('<business-directory>', () => {
 
   it('shows approved businesses with all their details, and never a pending one', async () => {
     const fromProxy = await clientFor('/api/marketing').businessAccounts({ limit: 50 });
-    expect(fromProxy.items.some((a) => a.pending), 'the proxy does send a pending account').to.equal(true);
+    expect(
+      fromProxy.items.some((a) => a.pending),
+      'the proxy does send a pending account',
+    ).to.equal(true);
 
     const el = await fixture<BusinessDirectory>(html`<business-directory limit="50"></business-directory>`);
     await loaded(el);
@@ -42,7 +51,11 @@ describe('<business-directory>', () => {
     const phone = harbor.querySelector<HTMLAnchorElement>('a[part~="phone"]')!;
     expect([phone.getAttribute('href'), phone.textContent]).to.deep.equal(['tel:+14155550142', '+1 415-555-0142']);
     const website = harbor.querySelector<HTMLAnchorElement>('a[part~="website"]')!;
-    expect([website.href, website.target, website.rel]).to.deep.equal(['https://harborcoffee.example/', '_blank', 'noopener noreferrer']);
+    expect([website.href, website.target, website.rel]).to.deep.equal([
+      'https://harborcoffee.example/',
+      '_blank',
+      'noopener noreferrer',
+    ]);
     const logo = harbor.querySelector<HTMLImageElement>('img[part~="logo"]')!;
     expect(logo.getAttribute('src')).to.match(/^http:\/\/localhost:\d+\//);
     const terms = [...harbor.querySelectorAll('dl[part~="properties"] dt')].map((dt) => dt.textContent);
@@ -52,13 +65,25 @@ describe('<business-directory>', () => {
   });
 
   it('reads custom property keys as words, whatever their spelling', () => {
-    const labels = ['openingHours', 'opening_hours', 'parking-spots', 'wifiSSID', 'URLPath', 'Free WiFi', 'wifi'].map(propertyLabel);
-    expect(labels).to.deep.equal(['Opening hours', 'Opening hours', 'Parking spots', 'Wifi SSID', 'URL path', 'Free WiFi', 'Wifi']);
+    const labels = ['openingHours', 'opening_hours', 'parking-spots', 'wifiSSID', 'URLPath', 'Free WiFi', 'wifi'].map(
+      propertyLabel,
+    );
+    expect(labels).to.deep.equal([
+      'Opening hours',
+      'Opening hours',
+      'Parking spots',
+      'Wifi SSID',
+      'URL path',
+      'Free WiFi',
+      'Wifi',
+    ]);
   });
 
   it('keeps a custom property value that wraps with its own key, apart from the next key', async () => {
     // A card narrower than key and value together, so the value goes below its key in any font.
-    const el = await fixture<BusinessDirectory>(html`<business-directory limit="50" style="inline-size: 12rem"></business-directory>`);
+    const el = await fixture<BusinessDirectory>(
+      html`<business-directory limit="50" style="inline-size: 12rem"></business-directory>`,
+    );
     await loaded(el);
     const entries = [...card(el, 'Harbor Coffee Roasters').querySelectorAll('dl[part~="properties"] > div')];
     const [hoursKey, hoursValue] = [...entries[0]!.children].map((child) => child.getBoundingClientRect());
@@ -70,7 +95,9 @@ describe('<business-directory>', () => {
   });
 
   it('renders hostile text as text, drops a javascript: website and an http logo, and sanitizes the tel: link', async () => {
-    const el = await fixture<BusinessDirectory>(html`<business-directory category=${HOSTILE_CATEGORY}></business-directory>`);
+    const el = await fixture<BusinessDirectory>(
+      html`<business-directory category=${HOSTILE_CATEGORY}></business-directory>`,
+    );
     await loaded(el);
     const hostile = parts(el, 'card');
     expect(hostile).to.have.length(1);
@@ -98,7 +125,9 @@ describe('<business-directory>', () => {
     const more = () => el.shadowRoot!.querySelector<HTMLButtonElement>('button[part~="load-more-button"]');
     const pageLoaded = async () => {
       await el.updateComplete;
-      await waitUntil(() => !more() || more()!.getAttribute('aria-disabled') === 'false', 'the page did not load', { timeout: 5000 });
+      await waitUntil(() => !more() || more()!.getAttribute('aria-disabled') === 'false', 'the page did not load', {
+        timeout: 5000,
+      });
     };
     expect(parts(el, 'card')).to.have.length(2);
     more()!.click();
@@ -115,7 +144,10 @@ describe('<business-directory>', () => {
       await sendKeys({ press: 'Enter' });
       await pageLoaded();
     }
-    await waitUntil(() => el.shadowRoot!.activeElement?.matches('[part~="card"]'), 'focus stays in the list when the button goes');
+    await waitUntil(
+      () => el.shadowRoot!.activeElement?.matches('[part~="card"]'),
+      'focus stays in the list when the button goes',
+    );
     expect(names(el)).to.include.members(['Harbor Coffee Roasters', 'Lumen Books', 'Peak Outfitters']);
     expect(names(el)).to.not.include('Nova Fitness Studio');
     expect(new Set(names(el)).size).to.equal(names(el).length);
@@ -137,7 +169,9 @@ describe('<business-directory>', () => {
       const pageWide = await fixture<BusinessDirectory>(html`<business-directory></business-directory>`);
       await loaded(pageWide);
       expect(parts(pageWide, 'error')).to.have.length(1);
-      const own = await fixture<BusinessDirectory>(html`<business-directory endpoint="/api/marketing"></business-directory>`);
+      const own = await fixture<BusinessDirectory>(
+        html`<business-directory endpoint="/api/marketing"></business-directory>`,
+      );
       await loaded(own);
       expect(parts(own, 'card').length).to.be.greaterThan(0);
     } finally {
@@ -161,7 +195,9 @@ describe('<business-directory>', () => {
     const el = await fixture<BusinessDirectory>(html`<business-directory limit="4"></business-directory>`);
     await loaded(el);
     await expect(el).to.be.accessible();
-    const rtl = await fixture<HTMLDivElement>(html`<div lang="ar" dir="rtl"><business-directory limit="4"></business-directory></div>`);
+    const rtl = await fixture<HTMLDivElement>(
+      html`<div lang="ar" dir="rtl"><business-directory limit="4"></business-directory></div>`,
+    );
     const inner = rtl.querySelector('business-directory')!;
     await loaded(inner);
     expect(inner.shadowRoot!.querySelector('section')!.getAttribute('aria-label')).to.equal('الأنشطة التجارية');

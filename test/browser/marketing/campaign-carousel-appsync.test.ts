@@ -7,13 +7,16 @@ import type { SandboxStats } from '../../../src/sandbox/index.ts';
 // (short, empty, with a nextToken), nulls, numeric prices and an objective type the widgets do not know.
 const ENDPOINT = '/api/appsync/marketing';
 const one = (el: Element, selector: string) => el.shadowRoot!.querySelector<HTMLElement>(selector);
-const titles = (el: CampaignCarousel) => [...el.shadowRoot!.querySelectorAll('[part~="slide"] [part~="title"]')].map((title) => title.textContent);
+const titles = (el: CampaignCarousel) =>
+  [...el.shadowRoot!.querySelectorAll('[part~="slide"] [part~="title"]')].map((title) => title.textContent);
 const nextButton = (el: CampaignCarousel) => one(el, 'button[part~="next-button"]') as HTMLButtonElement;
 /** The failure message shown, if any (as text, so a failed expectation says what went wrong). */
 const failure = (el: CampaignCarousel) => one(el, '[part~="error"]')?.textContent?.trim() ?? null;
 
 async function loaded(el: CampaignCarousel): Promise<void> {
-  await waitUntil(() => one(el, '[part~="slide"], [part~="empty"], [part~="error"]'), 'the carousel did not load', { timeout: 8000 });
+  await waitUntil(() => one(el, '[part~="slide"], [part~="empty"], [part~="error"]'), 'the carousel did not load', {
+    timeout: 8000,
+  });
 }
 
 async function appsyncStats(): Promise<SandboxStats> {
@@ -38,21 +41,36 @@ describe('<campaign-carousel> over an AppSync-shaped Marketing API', () => {
     await loaded(el);
     expect(failure(el)).to.equal(null);
     await clickThrough(el);
-    expect([...titles(el)].sort()).to.deep.equal(['20% off whole beans', 'A pastry on us', 'Morning latte for less', 'Saturday cupping session', 'Your tenth cup is free']);
+    expect([...titles(el)].sort()).to.deep.equal([
+      '20% off whole beans',
+      'A pastry on us',
+      'Morning latte for less',
+      'Saturday cupping session',
+      'Your tenth cup is free',
+    ]);
     expect(nextButton(el).disabled, 'no dead next button at the end').to.equal(true);
     expect(failure(el)).to.equal(null);
-    const latte = [...el.shadowRoot!.querySelectorAll('[part~="slide"]')].find((slide) => slide.querySelector('[part~="title"]')!.textContent === 'Morning latte for less')!;
+    const latte = [...el.shadowRoot!.querySelectorAll('[part~="slide"]')].find(
+      (slide) => slide.querySelector('[part~="title"]')!.textContent === 'Morning latte for less',
+    )!;
     expect(latte.querySelector('[part~="price"]')!.textContent, 'a numeric price').to.equal('€2.50');
-    expect((await appsyncStats()).byOperation.campaigns ?? 0, 'the pages came from the appsync sandbox').to.be.greaterThan(before);
+    expect(
+      (await appsyncStats()).byOperation.campaigns ?? 0,
+      'the pages came from the appsync sandbox',
+    ).to.be.greaterThan(before);
   });
 
   it('shows the program’s campaigns, records with nulls and unknown objectives included, accessibly', async () => {
-    const el = await fixture<CampaignCarousel>(html`<campaign-carousel endpoint=${ENDPOINT} business-account-id="biz-crumb-bakery" limit="5"></campaign-carousel>`);
+    const el = await fixture<CampaignCarousel>(
+      html`<campaign-carousel endpoint=${ENDPOINT} business-account-id="biz-crumb-bakery" limit="5"></campaign-carousel>`,
+    );
     await loaded(el);
     await clickThrough(el);
     expect(failure(el)).to.equal(null);
     expect(titles(el)).to.include.members(['Sourdough Saturday', 'Tell us your favourite loaf']);
-    const survey = [...el.shadowRoot!.querySelectorAll('[part~="slide"]')].find((slide) => slide.querySelector('[part~="title"]')!.textContent === 'Tell us your favourite loaf')!;
+    const survey = [...el.shadowRoot!.querySelectorAll('[part~="slide"]')].find(
+      (slide) => slide.querySelector('[part~="title"]')!.textContent === 'Tell us your favourite loaf',
+    )!;
     expect(survey.querySelector('[part~="price"]'), 'an objective the widgets do not know has no price').to.equal(null);
     await expect(el).to.be.accessible();
   });

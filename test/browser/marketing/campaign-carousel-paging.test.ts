@@ -6,11 +6,14 @@ import { scriptPages, wireCampaign } from './helpers.ts';
 
 // Pages as an upstream that filters after reading gives them (short, empty, with or without a cursor).
 const one = (el: Element, selector: string) => el.shadowRoot!.querySelector<HTMLElement>(selector);
-const titles = (el: CampaignCarousel) => [...el.shadowRoot!.querySelectorAll('[part~="slide"] [part~="title"]')].map((title) => title.textContent);
+const titles = (el: CampaignCarousel) =>
+  [...el.shadowRoot!.querySelectorAll('[part~="slide"] [part~="title"]')].map((title) => title.textContent);
 const nextButton = (el: CampaignCarousel) => one(el, 'button[part~="next-button"]') as HTMLButtonElement;
 
 async function loaded(el: CampaignCarousel): Promise<void> {
-  await waitUntil(() => one(el, '[part~="slide"], [part~="empty"], [part~="error"]'), 'the carousel did not load', { timeout: 8000 });
+  await waitUntil(() => one(el, '[part~="slide"], [part~="empty"], [part~="error"]'), 'the carousel did not load', {
+    timeout: 8000,
+  });
 }
 
 /** Clicks next until it is disabled (or `most` clicks), letting each load finish. */
@@ -37,7 +40,9 @@ describe('<campaign-carousel> paging through short and empty pages', () => {
 
   it('keeps loading through an empty page in the middle, ends on an empty last page, and the next button is never dead', async () => {
     script = scriptPages('campaigns', [[wireCampaign('a'), wireCampaign('b')], [], [wireCampaign('c')], []]);
-    const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="3" style="--loyalty-carousel-slide-width: 100%"></campaign-carousel>`);
+    const el = await fixture<CampaignCarousel>(
+      html`<campaign-carousel limit="3" style="--loyalty-carousel-slide-width: 100%"></campaign-carousel>`,
+    );
     await loaded(el);
     await clickThrough(el);
     expect(titles(el)).to.deep.equal(['Campaign a', 'Campaign b', 'Campaign c']);
@@ -48,14 +53,22 @@ describe('<campaign-carousel> paging through short and empty pages', () => {
 
   it(`stops after ${MAX_EMPTY_PAGES} empty pages in a row, and its next button reads on when pressed`, async () => {
     script = scriptPages('campaigns', [[wireCampaign('a')]], { endless: true });
-    const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="3" style="--loyalty-carousel-slide-width: 100%"></campaign-carousel>`);
+    const el = await fixture<CampaignCarousel>(
+      html`<campaign-carousel limit="3" style="--loyalty-carousel-slide-width: 100%"></campaign-carousel>`,
+    );
     await loaded(el);
-    await waitUntil(() => script!.asked.length === 1 + MAX_EMPTY_PAGES, 'the last slide in view reads on', { timeout: 5000 });
+    await waitUntil(() => script!.asked.length === 1 + MAX_EMPTY_PAGES, 'the last slide in view reads on', {
+      timeout: 5000,
+    });
     await aTimeout(400);
     expect(script.asked, 'then it waits').to.have.length(1 + MAX_EMPTY_PAGES);
     expect(nextButton(el).disabled, 'more may come').to.equal(false);
     nextButton(el).click();
-    await waitUntil(() => script!.asked.length === 1 + 2 * MAX_EMPTY_PAGES, 'the next button reads the following pages', { timeout: 5000 });
+    await waitUntil(
+      () => script!.asked.length === 1 + 2 * MAX_EMPTY_PAGES,
+      'the next button reads the following pages',
+      { timeout: 5000 },
+    );
     expect(titles(el)).to.deep.equal(['Campaign a']);
   });
 

@@ -9,11 +9,14 @@ import { HOSTILE_ACCOUNT_ID, HOSTILE_TEXT } from './hostile-seed.ts';
 const all = (el: Element, selector: string) => [...el.shadowRoot!.querySelectorAll<HTMLElement>(selector)];
 const one = (el: Element, selector: string) => el.shadowRoot!.querySelector<HTMLElement>(selector);
 const slides = (el: CampaignCarousel) => all(el, '[part~="slide"]');
-const focusedIndex = (el: CampaignCarousel) => Number((el.shadowRoot!.activeElement as HTMLElement | null)?.dataset.index);
+const focusedIndex = (el: CampaignCarousel) =>
+  Number((el.shadowRoot!.activeElement as HTMLElement | null)?.dataset.index);
 const currentIndex = (el: CampaignCarousel) => slides(el).findIndex((slide) => slide.tabIndex === 0);
 
 async function loaded(el: CampaignCarousel): Promise<void> {
-  await waitUntil(() => one(el, '[part~="slide"], [part~="empty"], [part~="error"]'), 'the carousel did not load', { timeout: 8000 });
+  await waitUntil(() => one(el, '[part~="slide"], [part~="empty"], [part~="error"]'), 'the carousel did not load', {
+    timeout: 8000,
+  });
 }
 
 function slideOf(el: CampaignCarousel, title: string): HTMLElement {
@@ -31,39 +34,57 @@ describe('<campaign-carousel>', () => {
   afterEach(() => fetches.restore());
 
   it('renders the WAI-ARIA carousel pattern with each campaign as text', async () => {
-    const el = await fixture<CampaignCarousel>(html`<campaign-carousel business-account-id="biz-harbor-coffee" limit="10" currency="EUR"></campaign-carousel>`);
+    const el = await fixture<CampaignCarousel>(
+      html`<campaign-carousel business-account-id="biz-harbor-coffee" limit="10" currency="EUR"></campaign-carousel>`,
+    );
     await loaded(el);
     const region = one(el, '[part~="base"]')!;
     expect(region.localName).to.equal('section');
-    expect([region.getAttribute('aria-roledescription'), region.getAttribute('aria-label')]).to.deep.equal(['carousel', 'Campaigns']);
+    expect([region.getAttribute('aria-roledescription'), region.getAttribute('aria-label')]).to.deep.equal([
+      'carousel',
+      'Campaigns',
+    ]);
     const list = slides(el);
     expect(list).to.have.length(5);
-    expect(list.map((s) => [s.getAttribute('role'), s.getAttribute('aria-roledescription'), s.getAttribute('aria-label')])[2]).to.deep.equal([
-      'group',
-      'slide',
-      '3 of 5',
-    ]);
+    expect(
+      list.map((s) => [
+        s.getAttribute('role'),
+        s.getAttribute('aria-roledescription'),
+        s.getAttribute('aria-label'),
+      ])[2],
+    ).to.deep.equal(['group', 'slide', '3 of 5']);
     const latte = slideOf(el, 'Morning latte for less');
     expect(latte.querySelector('[part~="subtitle"]')!.textContent).to.equal('Before 10 am, every weekday');
     expect(latte.querySelector('[part~="description"]')!.textContent).to.contain('any size latte');
     expect(latte.querySelector('[part~="price"]')!.textContent).to.equal('€2.50');
     expect(slideOf(el, 'A pastry on us').querySelector('[part~="price"]')!.textContent).to.equal('Free with any order');
-    expect(slideOf(el, 'Your tenth cup is free').querySelector('[part~="price"]'), 'other objectives have no price').to.equal(null);
-    for (const name of ['previous-button', 'next-button']) expect(one(el, `button[part~="${name}"]`)!.getAttribute('aria-controls')).to.equal('slides');
+    expect(
+      slideOf(el, 'Your tenth cup is free').querySelector('[part~="price"]'),
+      'other objectives have no price',
+    ).to.equal(null);
+    for (const name of ['previous-button', 'next-button'])
+      expect(one(el, `button[part~="${name}"]`)!.getAttribute('aria-controls')).to.equal('slides');
     expect(one(el, '[part~="rotation-button"]'), 'no autoplay by default').to.equal(null);
     await expect(el).to.be.accessible();
   });
 
   it('asks for images at the widths the proxy offers, lazily, in a box reserved at 16:9', async () => {
     // A business account no other test shows, so the browser cannot reuse a larger cached rendition.
-    const el = await fixture<CampaignCarousel>(html`<campaign-carousel business-account-id="biz-peak-outfitters" limit="2"></campaign-carousel>`);
+    const el = await fixture<CampaignCarousel>(
+      html`<campaign-carousel business-account-id="biz-peak-outfitters" limit="2"></campaign-carousel>`,
+    );
     await loaded(el);
     const image = one(el, 'img[part~="image"]') as HTMLImageElement;
     const candidates = image.srcset.split(', ').map((entry) => entry.split(' '));
     expect(candidates.map(([, width]) => width)).to.deep.equal(['320w', '640w', '960w', '1280w']);
     for (const [url, width] of candidates) expect(url).to.contain(`w=${parseInt(width!, 10)}`);
     expect(image.sizes.startsWith('auto')).to.equal(true);
-    expect([image.loading, image.getAttribute('width'), image.getAttribute('height'), image.alt]).to.deep.equal(['lazy', '1600', '900', '']);
+    expect([image.loading, image.getAttribute('width'), image.getAttribute('height'), image.alt]).to.deep.equal([
+      'lazy',
+      '1600',
+      '900',
+      '',
+    ]);
     const box = one(el, '[part~="media"]')!.getBoundingClientRect();
     expect(box.height).to.be.closeTo((box.width * 9) / 16, 1);
     await waitUntil(() => image.complete && image.currentSrc, 'the first image did not load', { timeout: 8000 });
@@ -72,11 +93,16 @@ describe('<campaign-carousel>', () => {
     const needed = image.getBoundingClientRect().width * devicePixelRatio;
     const widths = candidates.map(([, width]) => parseInt(width!, 10));
     expect(picked).to.equal(widths.find((width) => width >= needed) ?? 1280);
-    expect(one(el, '[part~="media"]')!.getBoundingClientRect().height, 'no layout shift once loaded').to.be.closeTo(box.height, 0.5);
+    expect(one(el, '[part~="media"]')!.getBoundingClientRect().height, 'no layout shift once loaded').to.be.closeTo(
+      box.height,
+      0.5,
+    );
   });
 
   it('loads the next page only when the shopper reaches the last slide', async () => {
-    const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="3" style="--loyalty-carousel-slide-width: 100%"></campaign-carousel>`);
+    const el = await fixture<CampaignCarousel>(
+      html`<campaign-carousel limit="3" style="--loyalty-carousel-slide-width: 100%"></campaign-carousel>`,
+    );
     await loaded(el);
     await aTimeout(300);
     expect(fetches.of('campaigns'), 'nothing more before the end').to.have.length(1);
@@ -93,7 +119,9 @@ describe('<campaign-carousel>', () => {
   });
 
   it('shows a failed next page at the end of the track, retries only when asked, then continues', async () => {
-    const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="3" style="--loyalty-carousel-slide-width: 100%"></campaign-carousel>`);
+    const el = await fixture<CampaignCarousel>(
+      html`<campaign-carousel limit="3" style="--loyalty-carousel-slide-width: 100%"></campaign-carousel>`,
+    );
     await loaded(el);
     fetches.loseResponses(1);
     slides(el)[0]!.focus();
@@ -108,7 +136,9 @@ describe('<campaign-carousel>', () => {
   });
 
   it('follows a swipe: scrolling the track moves the current slide and the buttons’ states', async () => {
-    const el = await fixture<CampaignCarousel>(html`<campaign-carousel business-account-id="biz-harbor-coffee" limit="10"></campaign-carousel>`);
+    const el = await fixture<CampaignCarousel>(
+      html`<campaign-carousel business-account-id="biz-harbor-coffee" limit="10"></campaign-carousel>`,
+    );
     await loaded(el);
     const previous = one(el, 'button[part~="previous-button"]') as HTMLButtonElement;
     const next = one(el, 'button[part~="next-button"]') as HTMLButtonElement;
@@ -123,7 +153,9 @@ describe('<campaign-carousel>', () => {
   });
 
   it('shows no scrollbar under the slides in any engine: the buttons, keys and swipes move them', async () => {
-    const el = await fixture<CampaignCarousel>(html`<campaign-carousel business-account-id="biz-harbor-coffee" limit="10"></campaign-carousel>`);
+    const el = await fixture<CampaignCarousel>(
+      html`<campaign-carousel business-account-id="biz-harbor-coffee" limit="10"></campaign-carousel>`,
+    );
     await loaded(el);
     const track = one(el, '[part~="slides"]')!;
     expect(track.scrollWidth, 'the track does scroll').to.be.greaterThan(track.clientWidth);
@@ -134,7 +166,9 @@ describe('<campaign-carousel>', () => {
   });
 
   it('shares one network request between carousels showing the same campaigns', async () => {
-    const wrapper = await fixture<HTMLDivElement>(html`<div><campaign-carousel limit="4"></campaign-carousel><campaign-carousel limit="4"></campaign-carousel></div>`);
+    const wrapper = await fixture<HTMLDivElement>(
+      html`<div><campaign-carousel limit="4"></campaign-carousel><campaign-carousel limit="4"></campaign-carousel></div>`,
+    );
     const [a, b] = [...wrapper.querySelectorAll('campaign-carousel')] as CampaignCarousel[];
     await loaded(a!);
     await loaded(b!);
@@ -145,7 +179,9 @@ describe('<campaign-carousel>', () => {
   it('moves between slides with the arrow keys, Home and End, and selects with Enter or a click', async () => {
     // Narrower than four slides whatever the engine's window, so the last slide is not in view
     // (which would load the next page) before End is pressed.
-    const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="4" style="max-inline-size: 48rem"></campaign-carousel>`);
+    const el = await fixture<CampaignCarousel>(
+      html`<campaign-carousel limit="4" style="max-inline-size: 48rem"></campaign-carousel>`,
+    );
     await loaded(el);
     slides(el)[0]!.focus();
     await sendKeys({ press: 'ArrowRight' });
@@ -164,11 +200,15 @@ describe('<campaign-carousel>', () => {
     expect(detail.campaign.title).to.equal(slides(el)[0]!.querySelector('h3')!.textContent);
     const clicked = oneEvent(el, 'campaign-select');
     slides(el)[1]!.querySelector<HTMLElement>('[part~="description"]')!.click();
-    expect((await clicked).detail.campaign.id).to.be.a('string').and.not.equal(detail.campaign.id);
+    expect((await clicked).detail.campaign.id)
+      .to.be.a('string')
+      .and.not.equal(detail.campaign.id);
   });
 
   it('reverses arrow keys and scrolling right to left', async () => {
-    const wrapper = await fixture<HTMLDivElement>(html`<div dir="rtl" lang="ar"><campaign-carousel limit="4"></campaign-carousel></div>`);
+    const wrapper = await fixture<HTMLDivElement>(
+      html`<div dir="rtl" lang="ar"><campaign-carousel limit="4"></campaign-carousel></div>`,
+    );
     const el = wrapper.querySelector('campaign-carousel')!;
     await loaded(el);
     expect(one(el, '[part~="base"]')!.getAttribute('aria-label')).to.equal('الحملات');
@@ -177,8 +217,13 @@ describe('<campaign-carousel>', () => {
     expect(slides(el)[1]!.getBoundingClientRect().right).to.be.below(slides(el)[0]!.getBoundingClientRect().left + 1);
     const previous = one(el, 'button[part~="previous-button"]')!;
     const next = one(el, 'button[part~="next-button"]')!;
-    expect(previous.getBoundingClientRect().left, 'previous sits on the right').to.be.above(next.getBoundingClientRect().left);
-    expect(getComputedStyle(previous.querySelector('.arrow')!).transform, 'its arrow is flipped to point right').to.equal('matrix(-1, 0, 0, 1, 0, 0)');
+    expect(previous.getBoundingClientRect().left, 'previous sits on the right').to.be.above(
+      next.getBoundingClientRect().left,
+    );
+    expect(
+      getComputedStyle(previous.querySelector('.arrow')!).transform,
+      'its arrow is flipped to point right',
+    ).to.equal('matrix(-1, 0, 0, 1, 0, 0)');
     slides(el)[0]!.focus();
     await sendKeys({ press: 'ArrowLeft' });
     expect(focusedIndex(el)).to.equal(1);
@@ -211,7 +256,10 @@ describe('<campaign-carousel>', () => {
     const rotation = () => one(el, 'button[part~="rotation-button"]')!;
     const clickRotation = async () => {
       const box = rotation().getBoundingClientRect();
-      await sendMouse({ type: 'click', position: [Math.round(box.left + box.width / 2), Math.round(box.top + box.height / 2)] });
+      await sendMouse({
+        type: 'click',
+        position: [Math.round(box.left + box.width / 2), Math.round(box.top + box.height / 2)],
+      });
       await sendMouse({ type: 'move', position: [0, 0] });
       await el.updateComplete;
     };
@@ -224,7 +272,9 @@ describe('<campaign-carousel>', () => {
       expect(currentIndex(el), 'no rotation once the pointer has left').to.equal(stoppedAt);
       expect(rotation().getAttribute('aria-label')).to.equal('Start automatic slide show');
       await clickRotation();
-      expect(rotation().getAttribute('aria-label'), 'a second click starts it again').to.equal('Stop automatic slide show');
+      expect(rotation().getAttribute('aria-label'), 'a second click starts it again').to.equal(
+        'Stop automatic slide show',
+      );
       await waitUntil(() => currentIndex(el) !== stoppedAt, 'rotation did not start again', { timeout: 4000 });
     } finally {
       await resetMouse();
@@ -235,11 +285,16 @@ describe('<campaign-carousel>', () => {
     const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="4" autoplay="1"></campaign-carousel>`);
     await loaded(el);
     const box = el.getBoundingClientRect();
-    await sendMouse({ type: 'move', position: [Math.round(box.left + box.width / 2), Math.round(box.top + box.height / 2)] });
+    await sendMouse({
+      type: 'move',
+      position: [Math.round(box.left + box.width / 2), Math.round(box.top + box.height / 2)],
+    });
     try {
       await aTimeout(2500);
       expect(currentIndex(el), 'no rotation under the pointer').to.equal(0);
-      expect(one(el, 'button[part~="rotation-button"]')!.getAttribute('aria-label')).to.equal('Stop automatic slide show');
+      expect(one(el, 'button[part~="rotation-button"]')!.getAttribute('aria-label')).to.equal(
+        'Stop automatic slide show',
+      );
       // The pointer leaves (a reset alone moves nothing in every engine's automation).
       await sendMouse({ type: 'move', position: [0, 0] });
     } finally {
@@ -263,7 +318,9 @@ describe('<campaign-carousel>', () => {
   });
 
   it('puts a coupon claim on coupon campaigns with `claim`, without fetching the campaigns again', async () => {
-    const el = await fixture<CampaignCarousel>(html`<campaign-carousel business-account-id="biz-harbor-coffee" claim></campaign-carousel>`);
+    const el = await fixture<CampaignCarousel>(
+      html`<campaign-carousel business-account-id="biz-harbor-coffee" claim></campaign-carousel>`,
+    );
     await loaded(el);
     const latte = slideOf(el, 'Morning latte for less').querySelector('coupon-claim')!;
     expect(latte.hasAttribute('compact')).to.equal(true);
@@ -280,7 +337,9 @@ describe('<campaign-carousel>', () => {
   });
 
   it('renders hostile text as text and drops an unsafe image URL', async () => {
-    const el = await fixture<CampaignCarousel>(html`<campaign-carousel business-account-id=${HOSTILE_ACCOUNT_ID}></campaign-carousel>`);
+    const el = await fixture<CampaignCarousel>(
+      html`<campaign-carousel business-account-id=${HOSTILE_ACCOUNT_ID}></campaign-carousel>`,
+    );
     await loaded(el);
     const [slide] = slides(el);
     expect(slide!.querySelector('[part~="title"]')!.textContent).to.equal(`Hostile ${HOSTILE_TEXT}`);
@@ -291,7 +350,9 @@ describe('<campaign-carousel>', () => {
   });
 
   it('shows an empty state, and a localized failure whose retry works', async () => {
-    const empty = await fixture<CampaignCarousel>(html`<campaign-carousel business-account-id="biz-with-no-campaigns"></campaign-carousel>`);
+    const empty = await fixture<CampaignCarousel>(
+      html`<campaign-carousel business-account-id="biz-with-no-campaigns"></campaign-carousel>`,
+    );
     await loaded(empty);
     expect(one(empty, '[part~="empty"]')!.textContent).to.equal('No campaigns right now. Come back soon!');
     await expect(empty).to.be.accessible();

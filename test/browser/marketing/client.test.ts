@@ -27,7 +27,8 @@ describe('MarketingClient against the real proxy', () => {
     expect(campaign.id).to.be.a('string');
     expect(campaign.title).to.be.a('string');
     expect(campaign.images.map((image) => image.width)).to.deep.equal([320, 640, 960, 1280]);
-    for (const image of campaign.images) expect(image.url).to.match(new RegExp(`^http://localhost:\\d+/.*w=${image.width}`));
+    for (const image of campaign.images)
+      expect(image.url).to.match(new RegExp(`^http://localhost:\\d+/.*w=${image.width}`));
     const second = await client.campaigns({ limit: 4, nextToken: first.nextToken });
     expect(second.items.map((c) => c.id)).to.not.include.members(first.items.map((c) => c.id));
     expect(fetches.of('campaigns')[1]!.variables).to.deep.equal({ limit: 4, nextToken: first.nextToken });
@@ -56,7 +57,11 @@ describe('MarketingClient against the real proxy', () => {
     if (nova) expect(nova.pending).to.equal(true);
     const harbor = page.items.find((a) => a.id === 'biz-harbor-coffee')!;
     expect(harbor.pending).to.equal(false);
-    expect(harbor.address).to.deep.equal({ streetAddress: '14 Quay Street', postalCode: '94107', city: 'San Francisco' });
+    expect(harbor.address).to.deep.equal({
+      streetAddress: '14 Quay Street',
+      postalCode: '94107',
+      city: 'San Francisco',
+    });
     expect(harbor.websiteUrl).to.equal('https://harborcoffee.example/');
   });
 
@@ -70,7 +75,11 @@ describe('MarketingClient against the real proxy', () => {
   it('shares one network request between identical concurrent calls', async () => {
     const a = clientFor('/api/marketing');
     const b = new MarketingClient(`${location.origin}/api/marketing`);
-    const [one, two, three] = await Promise.all([a.campaigns({ limit: 3 }), b.campaigns({ limit: 3 }), a.campaigns({ limit: 3, businessAccountId: undefined })]);
+    const [one, two, three] = await Promise.all([
+      a.campaigns({ limit: 3 }),
+      b.campaigns({ limit: 3 }),
+      a.campaigns({ limit: 3, businessAccountId: undefined }),
+    ]);
     expect(fetches.of('campaigns')).to.have.length(1);
     expect(one).to.deep.equal(two);
     expect(three).to.deep.equal(one);
@@ -90,7 +99,10 @@ describe('MarketingClient against the real proxy', () => {
 
     const first = new AbortController();
     const second = new AbortController();
-    const both = [client.campaigns({ limit: 5 }, { signal: first.signal }), client.campaigns({ limit: 5 }, { signal: second.signal })];
+    const both = [
+      client.campaigns({ limit: 5 }, { signal: first.signal }),
+      client.campaigns({ limit: 5 }, { signal: second.signal }),
+    ];
     first.abort();
     second.abort();
     for (const call of both) expect(((await rejection(call)) as DOMException).name).to.equal('AbortError');
@@ -100,7 +112,10 @@ describe('MarketingClient against the real proxy', () => {
 
   it('never shares coupon requests without an idempotency key', async () => {
     const client = clientFor('/api/marketing');
-    const [one, two] = await Promise.all([client.requestCoupon('camp-peak-rental'), client.requestCoupon('camp-peak-rental')]);
+    const [one, two] = await Promise.all([
+      client.requestCoupon('camp-peak-rental'),
+      client.requestCoupon('camp-peak-rental'),
+    ]);
     expect(one.code).to.not.equal(two.code);
     expect(fetches.of('requestCoupon')).to.have.length(2);
   });
@@ -119,7 +134,9 @@ describe('MarketingClient against the real proxy', () => {
 
 describe('MarketingClient failures', () => {
   it('reports an unreachable proxy as a network error', async () => {
-    const error = (await rejection(new MarketingClient('http://localhost:9/api/marketing').campaigns())) as MarketingError;
+    const error = (await rejection(
+      new MarketingClient('http://localhost:9/api/marketing').campaigns(),
+    )) as MarketingError;
     expect(error).to.be.instanceOf(MarketingError);
     expect(error.code).to.equal('network');
     expect(error.status).to.equal(0);
@@ -131,11 +148,20 @@ describe('MarketingClient failures', () => {
 
   it('reads Retry-After from a 429', async () => {
     const stub = stubFetch(
-      () => new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'Slow down' } }), { status: 429, headers: { 'retry-after': '42' } }),
+      () =>
+        new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'Slow down' } }), {
+          status: 429,
+          headers: { 'retry-after': '42' },
+        }),
     );
     try {
       const error = (await rejection(clientFor('/api/marketing').campaigns())) as MarketingError;
-      expect([error.code, error.status, error.retryAfter, error.message]).to.deep.equal(['rate_limited', 429, 42, 'Slow down']);
+      expect([error.code, error.status, error.retryAfter, error.message]).to.deep.equal([
+        'rate_limited',
+        429,
+        42,
+        'Slow down',
+      ]);
     } finally {
       stub.restore();
     }
@@ -146,11 +172,18 @@ describe('MarketingClient failures', () => {
     expect(parseRetryAfter('120', now)).to.equal(120);
     expect(parseRetryAfter('Sat, 21 Nov 2026 10:01:30 GMT', now)).to.equal(90);
     expect(parseRetryAfter('Sat, 21 Nov 2026 09:00:00 GMT', now), 'a date in the past means now').to.equal(0);
-    for (const bad of [null, '', 'soon', '-5', '1.5']) expect(parseRetryAfter(bad, now), String(bad)).to.equal(undefined);
+    for (const bad of [null, '', 'soon', '-5', '1.5'])
+      expect(parseRetryAfter(bad, now), String(bad)).to.equal(undefined);
   });
 
   it('refuses bodies that are not JSON, or not the expected shape, with a clear error', async () => {
-    const bodies = ['<html>oops</html>', '{"data":{"campaigns":{"items":[{"id":5}]}}}', '{"data":{"campaigns":{"items":"x"}}}', '[]', '{"data":null}'];
+    const bodies = [
+      '<html>oops</html>',
+      '{"data":{"campaigns":{"items":[{"id":5}]}}}',
+      '{"data":{"campaigns":{"items":"x"}}}',
+      '[]',
+      '{"data":null}',
+    ];
     for (const body of bodies) {
       const stub = stubFetch(() => new Response(body, { status: 200 }));
       try {
@@ -179,7 +212,10 @@ describe('MarketingClient request sharing', () => {
       const client = clientFor('/api/marketing');
       const first = new AbortController();
       const second = new AbortController();
-      const calls = [client.businessAccounts({ limit: 3 }, { signal: first.signal }), client.businessAccounts({ limit: 3 }, { signal: second.signal })];
+      const calls = [
+        client.businessAccounts({ limit: 3 }, { signal: first.signal }),
+        client.businessAccounts({ limit: 3 }, { signal: second.signal }),
+      ];
       expect(signals).to.have.length(1);
       first.abort();
       expect(((await rejection(calls[0]!)) as DOMException).name).to.equal('AbortError');
@@ -208,17 +244,28 @@ describe('mapping the wire shape', () => {
     });
     expect(campaign.images).to.deep.equal([{ width: 640, url: 'https://cdn.example/a.png' }]);
     expect(campaign.objective).to.deep.equal({ kind: 'other', typename: '' });
-    const account = toBusinessAccount({ name: 'n', websiteUrl: 'javascript:alert(1)', logo: { url: 'http://evil.example/x.png' }, pending: false });
+    const account = toBusinessAccount({
+      name: 'n',
+      websiteUrl: 'javascript:alert(1)',
+      logo: { url: 'http://evil.example/x.png' },
+      pending: false,
+    });
     expect(account.websiteUrl).to.equal(undefined);
     expect(account.logoUrl).to.equal(undefined);
   });
 
   it('treats an account without a clear pending flag as pending', () => {
     expect(toBusinessAccount({ name: 'n' }).pending).to.equal(true);
-    expect(() => toBusinessAccount({ name: 'n', pending: 'no' })).to.throw(MarketingError, /pending should be a boolean/);
+    expect(() => toBusinessAccount({ name: 'n', pending: 'no' })).to.throw(
+      MarketingError,
+      /pending should be a boolean/,
+    );
   });
 
   it('names the offending field', () => {
-    expect(() => toCampaign({ id: 'c', content: { title: { html: '<b>' } } })).to.throw(MarketingError, /campaign\.content\.title should be a string/);
+    expect(() => toCampaign({ id: 'c', content: { title: { html: '<b>' } } })).to.throw(
+      MarketingError,
+      /campaign\.content\.title should be a string/,
+    );
   });
 });

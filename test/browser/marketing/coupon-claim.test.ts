@@ -10,7 +10,10 @@ const part = (el: CouponClaim, name: string) => el.shadowRoot!.querySelector<HTM
 
 async function ready(el: CouponClaim): Promise<void> {
   await waitUntil(
-    () => el.shadowRoot!.querySelector('[part~="claim-button"], [part~="code"], [part~="message"], [part~="error"], [part~="signin-button"]'),
+    () =>
+      el.shadowRoot!.querySelector(
+        '[part~="claim-button"], [part~="code"], [part~="message"], [part~="error"], [part~="signin-button"]',
+      ),
     'the element did not settle',
     { timeout: 8000 },
   );
@@ -28,7 +31,15 @@ async function minted(): Promise<number> {
   return (await sandboxStats()).couponsMinted;
 }
 
-const shopper: LoyaltyUser = { sub: 'shopper-1', username: 'demo', loyaltyId: '0xabc', accessToken: 'access-token-1', idToken: 'id-token-1', expiresAt: Date.now() + 3_600_000, scope: 'openid profile' };
+const shopper: LoyaltyUser = {
+  sub: 'shopper-1',
+  username: 'demo',
+  loyaltyId: '0xabc',
+  accessToken: 'access-token-1',
+  idToken: 'id-token-1',
+  expiresAt: Date.now() + 3_600_000,
+  scope: 'openid profile',
+};
 
 describe('<coupon-claim>', () => {
   let fetches: ReturnType<typeof recordFetches>;
@@ -97,10 +108,16 @@ describe('<coupon-claim>', () => {
     let firstKey: string | null = null;
     // What the proxy answers, and records for the key for a day, when the upstream times out.
     const stub = stubFetch(() => {
-      return new Response(JSON.stringify({ error: { code: 'upstream_timeout', message: 'The Marketing API did not answer in time.' } }), { status: 504 });
+      return new Response(
+        JSON.stringify({ error: { code: 'upstream_timeout', message: 'The Marketing API did not answer in time.' } }),
+        { status: 504 },
+      );
     });
     const original = window.fetch;
-    window.fetch = (input, init) => ((firstKey = new Headers(init?.headers).get('idempotency-key')), original(input, init));
+    window.fetch = (input, init) => (
+      (firstKey = new Headers(init?.headers).get('idempotency-key')),
+      original(input, init)
+    );
     try {
       const failed = oneEvent(el, 'coupon-claim-error');
       part(el, 'claim-button')!.click();
@@ -117,7 +134,10 @@ describe('<coupon-claim>', () => {
     expect(code).to.be.a('string').and.not.equal('');
     expect(await minted()).to.equal(before + 1);
     const [retry] = fetches.of('requestCoupon');
-    expect(retry!.headers.get('idempotency-key'), 'a replay of the recorded timeout would never give a code').not.to.equal(firstKey);
+    expect(
+      retry!.headers.get('idempotency-key'),
+      'a replay of the recorded timeout would never give a code',
+    ).not.to.equal(firstKey);
   });
 
   it('two elements for one campaign share one claim and show the same code', async () => {
@@ -160,21 +180,30 @@ describe('<coupon-claim>', () => {
     await ready(el);
     expect(part(el, 'code')).to.equal(null);
     expect(part(el, 'claim-button')).to.not.equal(null);
-    localStorage.setItem(`loyalty-widgets:coupon:anonymous:${LATTE}`, JSON.stringify({ code: 'KEPT-1234', campaignId: LATTE, claimedAt: 1 }));
+    localStorage.setItem(
+      `loyalty-widgets:coupon:anonymous:${LATTE}`,
+      JSON.stringify({ code: 'KEPT-1234', campaignId: LATTE, claimedAt: 1 }),
+    );
     const kept = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
     await ready(kept);
     expect(part(kept, 'code')!.textContent).to.equal('KEPT-1234');
   });
 
   it('formats a numeric price in the shopper’s language and keeps a text price as given', async () => {
-    const numeric = await fixture<CouponClaim>(html`<coupon-claim lang="fr" campaign-id=${LATTE} currency="EUR"></coupon-claim>`);
+    const numeric = await fixture<CouponClaim>(
+      html`<coupon-claim lang="fr" campaign-id=${LATTE} currency="EUR"></coupon-claim>`,
+    );
     await ready(numeric);
     expect(part(numeric, 'price')!.textContent).to.match(/^2,50\s€$/);
     expect(part(numeric, 'claim-button')!.textContent!.trim()).to.equal('Obtenir le coupon');
-    const text = await fixture<CouponClaim>(html`<coupon-claim campaign-id="camp-harbor-free-pastry" currency="EUR"></coupon-claim>`);
+    const text = await fixture<CouponClaim>(
+      html`<coupon-claim campaign-id="camp-harbor-free-pastry" currency="EUR"></coupon-claim>`,
+    );
     await ready(text);
     expect(part(text, 'price')!.textContent).to.equal('Free with any order');
-    const unknownCurrency = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE} currency="not-a-currency"></coupon-claim>`);
+    const unknownCurrency = await fixture<CouponClaim>(
+      html`<coupon-claim campaign-id=${LATTE} currency="not-a-currency"></coupon-claim>`,
+    );
     await ready(unknownCurrency);
     expect(part(unknownCurrency, 'price')!.textContent).to.equal('2.50');
   });
@@ -191,7 +220,9 @@ describe('<coupon-claim>', () => {
     const missing = await fixture<CouponClaim>(html`<coupon-claim></coupon-claim>`);
     await ready(missing);
     expect(part(missing, 'error')!.textContent).to.contain('not set up correctly');
-    const unknown = await fixture<CouponClaim>(html`<coupon-claim campaign-id="no-such-campaign" lang="fr"></coupon-claim>`);
+    const unknown = await fixture<CouponClaim>(
+      html`<coupon-claim campaign-id="no-such-campaign" lang="fr"></coupon-claim>`,
+    );
     await ready(unknown);
     expect(part(unknown, 'error')!.textContent).to.contain('Cette offre est introuvable');
     expect(part(unknown, 'retry-button')!.textContent).to.equal('Réessayer');
@@ -201,7 +232,11 @@ describe('<coupon-claim>', () => {
     const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
     await ready(el);
     const stub = stubFetch(
-      () => new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'Too many coupon requests.' } }), { status: 429, headers: { 'retry-after': '30' } }),
+      () =>
+        new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'Too many coupon requests.' } }), {
+          status: 429,
+          headers: { 'retry-after': '30' },
+        }),
     );
     try {
       const failed = oneEvent(el, 'coupon-claim-error');
@@ -226,7 +261,11 @@ describe('<coupon-claim>', () => {
     const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE} lang="en_US"></coupon-claim>`);
     await ready(el);
     const stub = stubFetch(
-      () => new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'Too many coupon requests.' } }), { status: 429, headers: { 'retry-after': '3600' } }),
+      () =>
+        new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'Too many coupon requests.' } }), {
+          status: 429,
+          headers: { 'retry-after': '3600' },
+        }),
     );
     try {
       const failed = oneEvent(el, 'coupon-claim-error');
@@ -246,7 +285,10 @@ describe('<coupon-claim>', () => {
     const code = await codeOf(el);
     const clipboard = navigator.clipboard;
     const writes: string[] = [];
-    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (text: string) => void writes.push(text) } });
+    Object.defineProperty(navigator, 'clipboard', {
+      configurable: true,
+      value: { writeText: async (text: string) => void writes.push(text) },
+    });
     try {
       part(el, 'copy-button')!.click();
       await waitUntil(() => writes.length === 1);
@@ -281,7 +323,10 @@ describe('<coupon-claim>', () => {
     window.fetch = async (input, init) =>
       new Headers(init?.headers).has('authorization')
         ? recorded(input, init)
-        : new Response(JSON.stringify({ error: { code: 'signin_required', message: 'Sign in to request a coupon.' } }), { status: 401 });
+        : new Response(
+            JSON.stringify({ error: { code: 'signin_required', message: 'Sign in to request a coupon.' } }),
+            { status: 401 },
+          );
     const stop = session.registerSignInStarter(() => session.set(shopper, 'signin'));
     try {
       const failed = oneEvent(el, 'coupon-claim-error');
@@ -325,7 +370,9 @@ describe('<coupon-claim>', () => {
         const code = await codeOf(el);
         expect(fetches.of('requestCoupon')[0]!.headers.get('authorization')).to.equal('Bearer access-token-1');
         expect(fetches.of('requestCoupon')[0]!.headers.get('x-loyalty-id-token')).to.equal('id-token-1');
-        expect(Object.keys(localStorage).some((key) => key.includes('shopper-1') && key.includes(LATTE))).to.equal(true);
+        expect(Object.keys(localStorage).some((key) => key.includes('shopper-1') && key.includes(LATTE))).to.equal(
+          true,
+        );
         session.set(null, 'signout');
         await el.updateComplete;
         expect(part(el, 'code'), 'signed out: not the shopper’s code').to.equal(null);

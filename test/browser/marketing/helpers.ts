@@ -91,7 +91,16 @@ export function scriptPages(operation: 'campaigns' | 'businessAccounts', pages: 
 }
 
 /** A campaign in the proxy's wire shape. */
-export const wireCampaign = (id: string) => ({ id, businessAccountId: 'biz-script', content: { title: `Campaign ${id}`, subtitle: null, description: null, objective: null } });
+export const wireCampaign = (id: string) => ({
+  id,
+  businessAccountId: 'biz-script',
+  content: { title: `Campaign ${id}`, subtitle: null, description: null, objective: null },
+});
 
 /** A business account in the proxy's wire shape. */
-export const wireAccount = (id: string, pending = false) => ({ id, name: `Business ${id}`, pending, customProperties: [] });
+export const wireAccount = (id: string, pending = false) => ({
+  id,
+  name: `Business ${id}`,
+  pending,
+  customProperties: [],
+});

@@ -34,7 +34,9 @@ function expectInstalled(font: FontFamily): void {
     context.font = `32px "${font.family}", ${fallback}`;
     return context.measureText('The quick brown fox, 0123456789 Wm').width;
   };
-  expect(width('monospace'), `${font.family} is not installed (Debian: ${font.debianPackage})`).to.equal(width('serif'));
+  expect(width('monospace'), `${font.family} is not installed (Debian: ${font.debianPackage})`).to.equal(
+    width('serif'),
+  );
 }
 
 const heightOf = (el: Element) => el.getBoundingClientRect().height;
@@ -70,7 +72,10 @@ describe('loading shapes in any font', () => {
 
       it('<campaign-carousel> is as tall on its skeleton as with its campaigns', async () => {
         // Each run its own page size, so no request is shared with another test.
-        const [loading, loaded] = await loadingThenLoaded(html`<campaign-carousel limit=${11 + index}></campaign-carousel>`, '[part~="slide"]');
+        const [loading, loaded] = await loadingThenLoaded(
+          html`<campaign-carousel limit=${11 + index}></campaign-carousel>`,
+          '[part~="slide"]',
+        );
         console.log(`<campaign-carousel> in ${font.family}: ${loading}px loading, ${loaded}px loaded`);
         expect(loaded).to.be.closeTo(loading, 0.5);
       });
@@ -85,7 +90,10 @@ describe('loading shapes in any font', () => {
       });
 
       it('<coupon-claim> is as tall on its skeleton as with its title, price and button', async () => {
-        const [loading, loaded] = await loadingThenLoaded(html`<coupon-claim campaign-id="camp-harbor-beans"></coupon-claim>`, '[part~="claim-button"]');
+        const [loading, loaded] = await loadingThenLoaded(
+          html`<coupon-claim campaign-id="camp-harbor-beans"></coupon-claim>`,
+          '[part~="claim-button"]',
+        );
         console.log(`<coupon-claim> in ${font.family}: ${loading}px loading, ${loaded}px loaded`);
         expect(loaded).to.be.closeTo(loading, 0.5);
       });

@@ -19,7 +19,7 @@ async function failed(el: Element): Promise<HTMLElement> {
   return one(el, '[part~="error"]')!;
 }
 
-describe('Marketing elements and the proxy\'s upstream failures', () => {
+describe("Marketing elements and the proxy's upstream failures", () => {
   let stub: { restore(): void } | undefined;
   let warn: typeof console.warn;
   let warnings: string[];
@@ -62,9 +62,12 @@ describe('Marketing elements and the proxy\'s upstream failures', () => {
       const token = body.variables?.nextToken ?? null;
       asked.push(token);
       if (token !== null) return proxyError(400, 'invalid_cursor');
-      return new Response(JSON.stringify({ data: { businessAccounts: { items: [wireAccount('a')], nextToken: 'stale' } } }), {
-        headers: { 'content-type': 'application/json' },
-      });
+      return new Response(
+        JSON.stringify({ data: { businessAccounts: { items: [wireAccount('a')], nextToken: 'stale' } } }),
+        {
+          headers: { 'content-type': 'application/json' },
+        },
+      );
     };
     stub = { restore: () => void (window.fetch = original) };
     const el = await fixture<BusinessDirectory>(html`<business-directory limit="1"></business-directory>`);

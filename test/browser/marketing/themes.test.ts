@@ -8,7 +8,14 @@ import { clearStoredClaims } from './helpers.ts';
 
 async function settled(root: HTMLElement): Promise<void> {
   for (const el of root.querySelectorAll('campaign-carousel, business-directory, coupon-claim')) {
-    await waitUntil(() => el.shadowRoot?.querySelector('[part~="slide"], [part~="card"], [part~="claim-button"], [part~="error"], [part~="empty"]'), `${el.localName} did not load`, { timeout: 8000 });
+    await waitUntil(
+      () =>
+        el.shadowRoot?.querySelector(
+          '[part~="slide"], [part~="card"], [part~="claim-button"], [part~="error"], [part~="empty"]',
+        ),
+      `${el.localName} did not load`,
+      { timeout: 8000 },
+    );
   }
 }
 
@@ -32,7 +39,9 @@ describe('Marketing elements in a merchant’s theme', () => {
         <campaign-carousel business-account-id="biz-without-campaigns" label="Partner campaigns"></campaign-carousel>
       </div>`);
       await settled(root);
-      expect(root.querySelectorAll('coupon-claim')[1]!.shadowRoot!.querySelector('[part~="retry-button"]')).to.not.equal(null);
+      expect(
+        root.querySelectorAll('coupon-claim')[1]!.shadowRoot!.querySelector('[part~="retry-button"]'),
+      ).to.not.equal(null);
       const price = root.querySelector('campaign-carousel')!.shadowRoot!.querySelector('[part~="price"]')!;
       expect(getComputedStyle(price).color).to.equal('rgb(110, 168, 254)');
       await expect(root).to.be.accessible();

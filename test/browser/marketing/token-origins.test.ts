@@ -8,7 +8,15 @@ import { MarketingError } from '../../../src/marketing/errors.ts';
 import { clearStoredClaims, recordFetches } from './helpers.ts';
 
 const LATTE = 'camp-harbor-morning-latte';
-const shopper: LoyaltyUser = { sub: 'shopper-7', username: 'demo', loyaltyId: '0xabc', accessToken: 'access-token-7', idToken: 'id-token-7', expiresAt: Date.now() + 3_600_000, scope: 'openid profile' };
+const shopper: LoyaltyUser = {
+  sub: 'shopper-7',
+  username: 'demo',
+  loyaltyId: '0xabc',
+  accessToken: 'access-token-7',
+  idToken: 'id-token-7',
+  expiresAt: Date.now() + 3_600_000,
+  scope: 'openid profile',
+};
 const tokens = { shopper: shopper.sub, accessToken: shopper.accessToken, idToken: shopper.idToken };
 
 /** Answers every request itself (nothing leaves the browser) and records the headers it was sent with. */
@@ -17,7 +25,10 @@ function collectingFetch() {
   const seen: { url: string; headers: Headers }[] = [];
   window.fetch = async (input, init) => {
     seen.push({ url: String(input), headers: new Headers(init?.headers) });
-    return new Response(JSON.stringify({ data: { requestCoupon: { coupon: { code: 'COLLECTED' } } } }), { status: 200, headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify({ data: { requestCoupon: { coupon: { code: 'COLLECTED' } } } }), {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    });
   };
   return { seen, restore: () => void (window.fetch = original) };
 }
@@ -31,7 +42,10 @@ function addMeta(parent: HTMLElement, content: string): HTMLMetaElement {
 }
 
 async function failure(promise: Promise<unknown>): Promise<MarketingError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).to.be.instanceOf(MarketingError);
   return error as MarketingError;
 }
@@ -46,7 +60,13 @@ describe('where the shopper’s tokens may go', () => {
   it('never to an endpoint on another origin that the markup names (an edited CMS block)', async () => {
     const network = collectingFetch();
     try {
-      const error = await failure(claimCoupon(clientFor('https://elsewhere.example/collect'), { campaignId: LATTE, ...tokens, requireSignin: true }));
+      const error = await failure(
+        claimCoupon(clientFor('https://elsewhere.example/collect'), {
+          campaignId: LATTE,
+          ...tokens,
+          requireSignin: true,
+        }),
+      );
       expect(error.code).to.equal('config');
       expect(error.message).to.contain('loyalty-token-origins');
       expect(network.seen).to.have.length(0);
@@ -63,7 +83,11 @@ describe('where the shopper’s tokens may go', () => {
       addMeta(document.head, 'https://api.shop.example, https://elsewhere.example');
       expect(tokenOriginAllowed('https://elsewhere.example/collect')).to.equal(true);
       expect(tokenOriginAllowed('https://elsewhere.example.evil.test/collect')).to.equal(false);
-      await claimCoupon(clientFor('https://api.shop.example/api/marketing'), { campaignId: LATTE, ...tokens, requireSignin: true });
+      await claimCoupon(clientFor('https://api.shop.example/api/marketing'), {
+        campaignId: LATTE,
+        ...tokens,
+        requireSignin: true,
+      });
       expect(network.seen).to.have.length(1);
       expect(network.seen[0]!.headers.get('authorization')).to.equal('Bearer access-token-7');
       expect(network.seen[0]!.headers.get('x-loyalty-id-token')).to.equal('id-token-7');

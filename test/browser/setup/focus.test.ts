@@ -32,7 +32,9 @@ describe('focus', () => {
   it('draws a focus indicator that survives forced-colors mode (an outline, not only a box-shadow)', async () => {
     const claim = await fixture(html`<coupon-claim campaign-id="camp-harbor-morning-latte"></coupon-claim>`);
     await waitUntil(() => part(claim, 'claim-button'), 'loads', { timeout: 8000 });
-    const signin = await fixture(html`<loyalty-signin-button authority="https://connect.example" client-id="a"></loyalty-signin-button>`);
+    const signin = await fixture(
+      html`<loyalty-signin-button authority="https://connect.example" client-id="a"></loyalty-signin-button>`,
+    );
     for (const button of [part(claim, 'claim-button')!, part(signin, 'button')!]) {
       button.focus();
       await sendKeys({ press: 'Shift' });

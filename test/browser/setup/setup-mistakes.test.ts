@@ -15,9 +15,16 @@ import { captureWarnings, textOf } from './helpers.ts';
 const LATTE = 'camp-harbor-morning-latte';
 const part = (el: Element, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
 const settled = (el: Element) =>
-  waitUntil(() => el.shadowRoot!.querySelector('[part~="claim-button"], [part~="error"], [part~="slide"], [part~="card"], [part~="empty"]'), 'the element did not settle', {
-    timeout: 8000,
-  });
+  waitUntil(
+    () =>
+      el.shadowRoot!.querySelector(
+        '[part~="claim-button"], [part~="error"], [part~="slide"], [part~="card"], [part~="empty"]',
+      ),
+    'the element did not settle',
+    {
+      timeout: 8000,
+    },
+  );
 
 describe('set-up mistakes (marketing elements)', () => {
   let warnings: ReturnType<typeof captureWarnings>;
@@ -49,7 +56,9 @@ describe('set-up mistakes (marketing elements)', () => {
   });
 
   it('an endpoint that is not a web address is a set-up error, not "check your connection", and nothing is fetched', async () => {
-    const el = await fixture<CouponClaim>(html`<coupon-claim endpoint="javascript:alert(1)" campaign-id=${LATTE}></coupon-claim>`);
+    const el = await fixture<CouponClaim>(
+      html`<coupon-claim endpoint="javascript:alert(1)" campaign-id=${LATTE}></coupon-claim>`,
+    );
     await settled(el);
     expect(part(el, 'error')!.textContent).to.contain('not set up correctly');
     expect(textOf(el)).not.to.contain('connection');
@@ -91,7 +100,9 @@ describe('set-up mistakes (marketing elements)', () => {
     expect(part(lower, 'price')!.textContent).to.equal('€2.50');
     expect(warnings.messages).to.have.length(0);
     for (const currency of ['XYZ', 'EURO']) {
-      const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE} currency=${currency}></coupon-claim>`);
+      const el = await fixture<CouponClaim>(
+        html`<coupon-claim campaign-id=${LATTE} currency=${currency}></coupon-claim>`,
+      );
       await settled(el);
       expect(part(el, 'price')!.textContent, currency).to.equal('2.50');
       expect(warnings.about(`currency="${currency}"`), currency).to.have.length(1);

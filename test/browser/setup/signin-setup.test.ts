@@ -20,14 +20,29 @@ describe('set-up mistakes (<loyalty-signin-button>)', () => {
   });
 
   it('an unknown storage keeps the default sessionStorage (not memory) and warns', async () => {
-    await fixture<LoyaltySigninButton>(html`<loyalty-signin-button authority="https://connect.example" client-id="a" storage="cookie"></loyalty-signin-button>`);
+    await fixture<LoyaltySigninButton>(
+      html`<loyalty-signin-button authority="https://connect.example" client-id="a" storage="cookie"></loyalty-signin-button>`,
+    );
     expect(warnings.about('storage="cookie"')).to.have.length(1);
-    session.set({ sub: 's', username: 'u', loyaltyId: 'l', accessToken: 't', idToken: 'i', expiresAt: Date.now() + 60_000, scope: 'openid profile' }, 'signin');
+    session.set(
+      {
+        sub: 's',
+        username: 'u',
+        loyaltyId: 'l',
+        accessToken: 't',
+        idToken: 'i',
+        expiresAt: Date.now() + 60_000,
+        scope: 'openid profile',
+      },
+      'signin',
+    );
     expect(sessionStorage.getItem(USER_STORAGE_KEY)).to.contain('"sub":"s"');
   });
 
   it('a bad authority is shown before any click, disables the button, warns once, and clears when corrected', async () => {
-    const el = await fixture<LoyaltySigninButton>(html`<loyalty-signin-button authority="not a url" client-id="a" lang="en"></loyalty-signin-button>`);
+    const el = await fixture<LoyaltySigninButton>(
+      html`<loyalty-signin-button authority="not a url" client-id="a" lang="en"></loyalty-signin-button>`,
+    );
     const button = part(el, 'button')!;
     const message = part(el, 'message')!;
     expect(message.hidden).to.equal(false);
@@ -46,9 +61,13 @@ describe('set-up mistakes (<loyalty-signin-button>)', () => {
   });
 
   it('a click on a misconfigured button still reports config, and correcting the attribute clears that error', async () => {
-    const el = await fixture<LoyaltySigninButton>(html`<loyalty-signin-button authority="https://connect.example"></loyalty-signin-button>`);
+    const el = await fixture<LoyaltySigninButton>(
+      html`<loyalty-signin-button authority="https://connect.example"></loyalty-signin-button>`,
+    );
     expect(warnings.about('client-id')).to.have.length(1);
-    const failed = new Promise<CustomEvent<{ code: string }>>((resolve) => el.addEventListener('loyalty-signin-error', (e) => resolve(e as CustomEvent<{ code: string }>), { once: true }));
+    const failed = new Promise<CustomEvent<{ code: string }>>((resolve) =>
+      el.addEventListener('loyalty-signin-error', (e) => resolve(e as CustomEvent<{ code: string }>), { once: true }),
+    );
     part(el, 'button')!.click();
     expect((await failed).detail.code).to.equal('config');
     await el.updateComplete;
@@ -64,9 +83,16 @@ describe('set-up mistakes (<loyalty-signin-button>)', () => {
     );
     expect(part(foreign, 'message')!.hidden).to.equal(false);
     expect(warnings.about('redirect-uri')).to.have.length(1);
-    const relative = await fixture<LoyaltySigninButton>(html`<loyalty-signin-button authority="https://connect.example" client-id="a" redirect-uri="/callback"></loyalty-signin-button>`);
-    expect(relative.shadowRoot!.querySelector('[part~="message"]:not([hidden])'), 'a path on this site is fine').to.equal(null);
-    await fixture(html`<loyalty-signin-button authority="https://connect.example" client-id="a" mode="banana"></loyalty-signin-button>`);
+    const relative = await fixture<LoyaltySigninButton>(
+      html`<loyalty-signin-button authority="https://connect.example" client-id="a" redirect-uri="/callback"></loyalty-signin-button>`,
+    );
+    expect(
+      relative.shadowRoot!.querySelector('[part~="message"]:not([hidden])'),
+      'a path on this site is fine',
+    ).to.equal(null);
+    await fixture(
+      html`<loyalty-signin-button authority="https://connect.example" client-id="a" mode="banana"></loyalty-signin-button>`,
+    );
     expect(warnings.about('mode="banana"')).to.have.length(1);
   });
 });

@@ -4,7 +4,14 @@ import { safeUrl } from '../../../src/shared/safe-url.ts';
 import { resolveEndpoint } from '../../../src/shared/config.ts';
 import { defineElement } from '../../../src/shared/define.ts';
 import { emit } from '../../../src/shared/emit.ts';
-import { LocaleController, loadBuiltInMessages, registerBuiltInMessages, registerMessages, resolveLang, translate } from '../../../src/shared/i18n.ts';
+import {
+  LocaleController,
+  loadBuiltInMessages,
+  registerBuiltInMessages,
+  registerMessages,
+  resolveLang,
+  translate,
+} from '../../../src/shared/i18n.ts';
 
 describe('safeUrl', () => {
   it('keeps https anywhere and http only on local hosts', () => {
@@ -15,7 +22,17 @@ describe('safeUrl', () => {
   });
 
   it('drops script, data and malformed URLs', () => {
-    for (const bad of ['javascript:alert(1)', ' JavaScript:alert(1)', 'data:text/html,hi', 'vbscript:x', '/relative', '', 'https//broken', 42, null]) {
+    for (const bad of [
+      'javascript:alert(1)',
+      ' JavaScript:alert(1)',
+      'data:text/html,hi',
+      'vbscript:x',
+      '/relative',
+      '',
+      'https//broken',
+      42,
+      null,
+    ]) {
       expect(safeUrl(bad), String(bad)).to.equal(undefined);
     }
   });
@@ -77,7 +94,9 @@ describe('i18n', () => {
   });
 
   it('reads a CMS-style en_US as en-US and passes over a lang that is no language tag', async () => {
-    const outer = await fixture<HTMLDivElement>(html`<div lang="fr_CA"><p lang="en_US"></p><p lang="not a language"></p><p lang="x"></p></div>`);
+    const outer = await fixture<HTMLDivElement>(
+      html`<div lang="fr_CA"><p lang="en_US"></p><p lang="not a language"></p><p lang="x"></p></div>`,
+    );
     const [underscored, nonsense, tooShort] = outer.querySelectorAll('p');
     expect(resolveLang(underscored!)).to.equal('en-US');
     expect(resolveLang(nonsense!)).to.equal('fr-CA');
@@ -142,7 +161,9 @@ describe('i18n', () => {
       }
     }
     defineElement('first-render-probe', FirstRenderProbe);
-    const wrapper = await fixture<HTMLDivElement>(html`<div lang="fr-BE"><first-render-probe></first-render-probe></div>`);
+    const wrapper = await fixture<HTMLDivElement>(
+      html`<div lang="fr-BE"><first-render-probe></first-render-probe></div>`,
+    );
     await wrapper.querySelector<FirstRenderProbe>('first-render-probe')!.updateComplete;
     expect(rendered).to.deep.equal(['Chargement…']);
   });

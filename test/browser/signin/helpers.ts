@@ -23,7 +23,10 @@ export function hostileEnv(): Promise<HostileEnv> {
 /** Makes the provider answer the next sign-ins with this scenario; `reset` also restores its keys and counters. */
 export async function setScenario(scenario: Scenario, reset = true): Promise<void> {
   const env = await hostileEnv();
-  const response = await fetch(`${env.url}/__hostile/scenario`, { method: 'POST', body: JSON.stringify({ scenario, reset }) });
+  const response = await fetch(`${env.url}/__hostile/scenario`, {
+    method: 'POST',
+    body: JSON.stringify({ scenario, reset }),
+  });
   if (!response.ok) throw new Error(await response.text());
 }
 
@@ -65,8 +68,13 @@ export async function pressSignIn(button: LoyaltySigninButton): Promise<void> {
 }
 
 /** Runs one sign-in to its end and returns the event that ended it. */
-export async function signInOnce(button: LoyaltySigninButton): Promise<CustomEvent<{ code?: string; message?: string; user?: unknown; profile?: boolean }>> {
-  const outcome = nextEvent<{ code?: string; message?: string; user?: unknown; profile?: boolean }>(button, ['loyalty-signin', 'loyalty-signin-error']);
+export async function signInOnce(
+  button: LoyaltySigninButton,
+): Promise<CustomEvent<{ code?: string; message?: string; user?: unknown; profile?: boolean }>> {
+  const outcome = nextEvent<{ code?: string; message?: string; user?: unknown; profile?: boolean }>(button, [
+    'loyalty-signin',
+    'loyalty-signin-error',
+  ]);
   await pressSignIn(button);
   return outcome;
 }

@@ -6,8 +6,16 @@
  */
 import { expect } from '@open-wc/testing';
 import { REFUSED_TOKEN_SCENARIOS } from '../../support/hostile-scenarios.ts';
-import { hostileButton, hostileEnv, hostileStats, nextEvent, pressSignIn, resetSession, setScenario, signInOnce } from './helpers.ts';
-
+import {
+  hostileButton,
+  hostileEnv,
+  hostileStats,
+  nextEvent,
+  pressSignIn,
+  resetSession,
+  setScenario,
+  signInOnce,
+} from './helpers.ts';
 
 describe('sign-in against a hostile provider', () => {
   afterEach(() => resetSession());
@@ -24,7 +32,14 @@ describe('sign-in against a hostile provider', () => {
     const stats = await hostileStats();
     expect(stats.meCalls).to.equal(1);
     const [request] = stats.authRequests;
-    expect(Object.keys(request!).sort()).to.deep.equal(['client_id', 'nonce', 'redirect_uri', 'response_type', 'scope', 'state']);
+    expect(Object.keys(request!).sort()).to.deep.equal([
+      'client_id',
+      'nonce',
+      'redirect_uri',
+      'response_type',
+      'scope',
+      'state',
+    ]);
     expect(request!.response_type).to.equal('id_token token');
     expect(request!.scope).to.equal('openid profile');
     expect(request!.redirect_uri).to.equal((await hostileEnv()).redirectUri);

@@ -51,7 +51,12 @@ describe('oidc-client-ts internals we extend', () => {
 
   it('opens the popup synchronously inside signinPopup, before its first await', async () => {
     const env = await hostileEnv();
-    const manager = new ConnectUserManager({ authority: env.url, clientId: env.clientId, redirectUri: env.redirectUri, scope: 'openid' });
+    const manager = new ConnectUserManager({
+      authority: env.url,
+      clientId: env.clientId,
+      redirectUri: env.redirectUri,
+      scope: 'openid',
+    });
     const original = window.open;
     const opened: unknown[][] = [];
     window.open = (...args: unknown[]) => {
@@ -82,13 +87,20 @@ describe('oidc-client-ts internals we extend', () => {
     });
     const key = `${STATE_STORAGE_PREFIX}${id}`;
     sessionStorage.setItem(key, other.toStorageString());
-    return { key, stored: other.toStorageString(), response: `${env.redirectUri}#id_token=x&access_token=y&token_type=Bearer&expires_in=3600&state=${id}` };
+    return {
+      key,
+      stored: other.toStorageString(),
+      response: `${env.redirectUri}#id_token=x&access_token=y&token_type=Bearer&expires_in=3600&state=${id}`,
+    };
   }
 
   it('leaves the pending request of another app untouched, so that app can still finish it', async () => {
     const env = await hostileEnv();
     const { key, stored, response } = await pendingForAnotherApp('pending-for-another-app');
-    const error = await completeSignIn({ authority: env.url, clientId: env.clientId, redirectUri: env.redirectUri, scope: 'openid' }, response).catch((e: unknown) => e);
+    const error = await completeSignIn(
+      { authority: env.url, clientId: env.clientId, redirectUri: env.redirectUri, scope: 'openid' },
+      response,
+    ).catch((e: unknown) => e);
     expect((error as SignInError).code).to.equal('state_mismatch');
     expect(sessionStorage.getItem(key), 'still pending for its own app').to.equal(stored);
   });

@@ -17,38 +17,56 @@ describe('Sign-in under the browser’s popup blocker', () => {
     expect(event.type).to.equal('loyalty-signin');
   });
 
-  onlyIn('firefox', 'webkit')('reports popup_blocked in popup-only mode when the sign-in did not come from a press, and keeps nothing pending', async () => {
-    await setScenario('valid');
-    const el = await hostileButton();
-    el.mode = 'popup-only';
-    const outcome = new Promise<CustomEvent<{ code: string }>>((resolve) => el.addEventListener('loyalty-signin-error', (event) => resolve(event as CustomEvent<{ code: string }>), { once: true }));
-    el.signIn();
-    expect((await outcome).detail.code).to.equal('popup_blocked');
-    expect((await hostileStats()).authRequests, 'nothing reached the provider').to.have.length(0);
-    expect(Object.keys(sessionStorage).filter((key) => key.startsWith('loyalty-widgets:'))).to.deep.equal([]);
-    await el.updateComplete;
-    expect(el.shadowRoot!.querySelector('[role="alert"]')!.textContent).to.match(/\S/);
-  });
+  onlyIn('firefox', 'webkit')(
+    'reports popup_blocked in popup-only mode when the sign-in did not come from a press, and keeps nothing pending',
+    async () => {
+      await setScenario('valid');
+      const el = await hostileButton();
+      el.mode = 'popup-only';
+      const outcome = new Promise<CustomEvent<{ code: string }>>((resolve) =>
+        el.addEventListener('loyalty-signin-error', (event) => resolve(event as CustomEvent<{ code: string }>), {
+          once: true,
+        }),
+      );
+      el.signIn();
+      expect((await outcome).detail.code).to.equal('popup_blocked');
+      expect((await hostileStats()).authRequests, 'nothing reached the provider').to.have.length(0);
+      expect(Object.keys(sessionStorage).filter((key) => key.startsWith('loyalty-widgets:'))).to.deep.equal([]);
+      await el.updateComplete;
+      expect(el.shadowRoot!.querySelector('[role="alert"]')!.textContent).to.match(/\S/);
+    },
+  );
 
-  onlyIn('firefox', 'webkit')('falls back to a full-page redirect in popup mode when the popup is blocked, and signs in on return', async () => {
-    await setScenario('valid');
-    const env = await hostileEnv();
-    // The merchant's page in a frame, so that its redirect does not unload the test page.
-    const frame = document.createElement('iframe');
-    const query = new URLSearchParams({ authority: env.url, 'client-id': env.clientId, mode: 'popup' });
-    frame.src = `/test/browser/fixtures/signin-page.html?${query}`;
-    const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
-    document.body.append(frame);
-    try {
-      await loaded;
-      const button = () => frame.contentDocument?.querySelector('loyalty-signin-button') as (HTMLElement & { signIn(): void; user: { sub: string } | null; updateComplete: Promise<unknown> }) | null;
-      await waitUntil(() => button(), 'the page has its button');
-      await button()!.updateComplete;
-      button()!.signIn();
-      await waitUntil(async () => (await hostileStats()).authRequests.length === 1, 'the frame went to the provider', { timeout: 8000 });
-      await waitUntil(() => button()?.user?.sub === 'hostile-user-1', 'the page came back signed in', { timeout: 8000 });
-    } finally {
-      frame.remove();
-    }
-  });
+  onlyIn('firefox', 'webkit')(
+    'falls back to a full-page redirect in popup mode when the popup is blocked, and signs in on return',
+    async () => {
+      await setScenario('valid');
+      const env = await hostileEnv();
+      // The merchant's page in a frame, so that its redirect does not unload the test page.
+      const frame = document.createElement('iframe');
+      const query = new URLSearchParams({ authority: env.url, 'client-id': env.clientId, mode: 'popup' });
+      frame.src = `/test/browser/fixtures/signin-page.html?${query}`;
+      const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+      document.body.append(frame);
+      try {
+        await loaded;
+        const button = () =>
+          frame.contentDocument?.querySelector('loyalty-signin-button') as
+            (HTMLElement & { signIn(): void; user: { sub: string } | null; updateComplete: Promise<unknown> }) | null;
+        await waitUntil(() => button(), 'the page has its button');
+        await button()!.updateComplete;
+        button()!.signIn();
+        await waitUntil(
+          async () => (await hostileStats()).authRequests.length === 1,
+          'the frame went to the provider',
+          { timeout: 8000 },
+        );
+        await waitUntil(() => button()?.user?.sub === 'hostile-user-1', 'the page came back signed in', {
+          timeout: 8000,
+        });
+      } finally {
+        frame.remove();
+      }
+    },
+  );
 });

@@ -16,7 +16,16 @@ async function freshSession(): Promise<SessionModule['session']> {
 const KEY = 'loyalty-widgets:user';
 
 function storedUser(overrides: Partial<LoyaltyUser> = {}): LoyaltyUser {
-  return { sub: 's1', username: 'ana', loyaltyId: '0x1', accessToken: 'at', idToken: 'it', expiresAt: Date.now() + 60_000, scope: 'openid profile', ...overrides };
+  return {
+    sub: 's1',
+    username: 'ana',
+    loyaltyId: '0x1',
+    accessToken: 'at',
+    idToken: 'it',
+    expiresAt: Date.now() + 60_000,
+    scope: 'openid profile',
+    ...overrides,
+  };
 }
 
 describe('page session storage', () => {
@@ -56,7 +65,12 @@ describe('page session storage', () => {
   });
 
   it('drops an expired or malformed stored user', async () => {
-    for (const stored of [JSON.stringify(storedUser({ expiresAt: Date.now() - 1 })), '{"sub":1}', 'not json', JSON.stringify(null)]) {
+    for (const stored of [
+      JSON.stringify(storedUser({ expiresAt: Date.now() - 1 })),
+      '{"sub":1}',
+      'not json',
+      JSON.stringify(null),
+    ]) {
       sessionStorage.setItem(KEY, stored);
       const session = await freshSession();
       session.useStorage('session');

@@ -5,7 +5,8 @@ import { session, type LoyaltyUser } from '../../../src/connect/session.ts';
 import { onlyIn, pressForReal } from '../engine.ts';
 import { hostileButton, nextEvent, pressSignIn, resetSession, setScenario, signInOnce } from './helpers.ts';
 
-const part = (el: LoyaltySigninButton, name: string): HTMLElement | null => el.shadowRoot!.querySelector(`[part~="${name}"]`);
+const part = (el: LoyaltySigninButton, name: string): HTMLElement | null =>
+  el.shadowRoot!.querySelector(`[part~="${name}"]`);
 
 function stubWindowOpen(result: Window | null): { calls: number; restore(): void } {
   const original = window.open;
@@ -18,7 +19,16 @@ function stubWindowOpen(result: Window | null): { calls: number; restore(): void
 }
 
 function aUser(overrides: Partial<LoyaltyUser> = {}): LoyaltyUser {
-  return { sub: 'u1', username: 'ana', loyaltyId: '0xabc', accessToken: 'at', idToken: 'it', expiresAt: Date.now() + 60_000, scope: 'openid profile', ...overrides };
+  return {
+    sub: 'u1',
+    username: 'ana',
+    loyaltyId: '0xabc',
+    accessToken: 'at',
+    idToken: 'it',
+    expiresAt: Date.now() + 60_000,
+    scope: 'openid profile',
+    ...overrides,
+  };
 }
 
 describe('<loyalty-signin-button>', () => {
@@ -35,11 +45,19 @@ describe('<loyalty-signin-button>', () => {
   });
 
   it('takes a custom label and icon through slots', async () => {
-    const el = await fixture<LoyaltySigninButton>(html`<loyalty-signin-button authority="https://connect.example" client-id="a">
+    const el =
+      await fixture<LoyaltySigninButton>(html`<loyalty-signin-button authority="https://connect.example" client-id="a">
       <span slot="icon">★</span>Join rewards</loyalty-signin-button>`);
     const label = el.shadowRoot!.querySelector<HTMLSlotElement>('slot:not([name])')!.assignedNodes();
-    expect(label.map((node) => node.textContent).join('').trim()).to.equal('Join rewards');
-    expect(el.shadowRoot!.querySelector<HTMLSlotElement>('slot[name="icon"]')!.assignedElements()[0]!.textContent).to.equal('★');
+    expect(
+      label
+        .map((node) => node.textContent)
+        .join('')
+        .trim(),
+    ).to.equal('Join rewards');
+    expect(
+      el.shadowRoot!.querySelector<HTMLSlotElement>('slot[name="icon"]')!.assignedElements()[0]!.textContent,
+    ).to.equal('★');
   });
 
   it('is busy while the sign-in runs and announces the pending label', async () => {
@@ -62,21 +80,24 @@ describe('<loyalty-signin-button>', () => {
   // WebKitGTK's WebDriver often stops answering when this key press opens a popup that signs in and
   // closes at once (the whole run then hangs); WebKit's keyboard and popup sign-in are covered by the
   // hostile-provider tests here and by the WebKit journeys in test/e2e/engines-journeys.test.ts.
-  onlyIn('chromium', 'firefox')('signs in from the keyboard and shows the shopper with a sign-out control that takes the focus', async () => {
-    await setScenario('valid');
-    const el = await hostileButton();
-    part(el, 'button')!.focus();
-    const signedIn = oneEvent(el, 'loyalty-signin');
-    await sendKeys({ press: 'Enter' });
-    const { detail } = await signedIn;
-    expect(detail.reason).to.equal('signin');
-    expect(detail.user.username).to.equal('hostile-demo');
-    await el.updateComplete;
-    expect(part(el, 'user')!.textContent).to.equal('Signed in as hostile-demo');
-    expect(el.shadowRoot!.activeElement).to.equal(part(el, 'signout'));
-    expect(JSON.parse(sessionStorage.getItem('loyalty-widgets:user')!).sub).to.equal('hostile-user-1');
-    await expect(el).to.be.accessible();
-  });
+  onlyIn('chromium', 'firefox')(
+    'signs in from the keyboard and shows the shopper with a sign-out control that takes the focus',
+    async () => {
+      await setScenario('valid');
+      const el = await hostileButton();
+      part(el, 'button')!.focus();
+      const signedIn = oneEvent(el, 'loyalty-signin');
+      await sendKeys({ press: 'Enter' });
+      const { detail } = await signedIn;
+      expect(detail.reason).to.equal('signin');
+      expect(detail.user.username).to.equal('hostile-demo');
+      await el.updateComplete;
+      expect(part(el, 'user')!.textContent).to.equal('Signed in as hostile-demo');
+      expect(el.shadowRoot!.activeElement).to.equal(part(el, 'signout'));
+      expect(JSON.parse(sessionStorage.getItem('loyalty-widgets:user')!).sub).to.equal('hostile-user-1');
+      await expect(el).to.be.accessible();
+    },
+  );
 
   it('signOut() forgets the shopper everywhere and says so', async () => {
     const el = await hostileButton();
@@ -149,7 +170,9 @@ describe('<loyalty-signin-button>', () => {
   it('shows an unavailable program as disabled with the reason, and does nothing on click', async () => {
     const popup = stubWindowOpen(null);
     try {
-      const el = await fixture<LoyaltySigninButton>(html`<loyalty-signin-button authority="https://connect.example" client-id="a" program="Harbor Miles" unavailable></loyalty-signin-button>`);
+      const el = await fixture<LoyaltySigninButton>(
+        html`<loyalty-signin-button authority="https://connect.example" client-id="a" program="Harbor Miles" unavailable></loyalty-signin-button>`,
+      );
       const button = part(el, 'button')!;
       expect(button.getAttribute('aria-disabled')).to.equal('true');
       const reason = el.shadowRoot!.getElementById(button.getAttribute('aria-describedby')!)!;
@@ -211,7 +234,9 @@ describe('<loyalty-signin-button>', () => {
   });
 
   it('reports a missing client-id or a non-https authority as config', async () => {
-    const el = await fixture<LoyaltySigninButton>(html`<loyalty-signin-button authority="http://connect.example"></loyalty-signin-button>`);
+    const el = await fixture<LoyaltySigninButton>(
+      html`<loyalty-signin-button authority="http://connect.example"></loyalty-signin-button>`,
+    );
     expect((await signInOnce(el)).detail.code).to.equal('config');
     el.authority = 'https://connect.example';
     expect((await signInOnce(el)).detail.code).to.equal('config');
@@ -227,14 +252,18 @@ describe('<loyalty-signin-button>', () => {
     const el = await hostileButton();
     // Another control (as <coupon-claim>'s sign-in button does) asks from its click handler, so the
     // popup opens with that click's user activation.
-    const other = await fixture<HTMLButtonElement>(html`<button @click=${() => expect(session.requestSignIn()).to.equal(true)}>Sign in to claim</button>`);
+    const other = await fixture<HTMLButtonElement>(
+      html`<button @click=${() => expect(session.requestSignIn()).to.equal(true)}>Sign in to claim</button>`,
+    );
     const signedIn = oneEvent(el, 'loyalty-signin');
     await pressForReal(other);
     expect((await signedIn).detail.user.sub).to.equal('hostile-user-1');
   });
 
   it('speaks the language in force and lays out right to left', async () => {
-    const wrapper = await fixture<HTMLDivElement>(html`<div lang="fr"><loyalty-signin-button authority="https://connect.example" client-id="a"></loyalty-signin-button></div>`);
+    const wrapper = await fixture<HTMLDivElement>(
+      html`<div lang="fr"><loyalty-signin-button authority="https://connect.example" client-id="a"></loyalty-signin-button></div>`,
+    );
     const el = wrapper.querySelector<LoyaltySigninButton>('loyalty-signin-button')!;
     await el.updateComplete;
     expect(part(el, 'label')!.textContent).to.contain('Se connecter');
@@ -248,7 +277,9 @@ describe('<loyalty-signin-button>', () => {
   });
 
   it('follows --loyalty-* custom properties', async () => {
-    const el = await fixture<LoyaltySigninButton>(html`<loyalty-signin-button style="--loyalty-color-primary: rgb(1, 2, 3)" authority="https://connect.example" client-id="a"></loyalty-signin-button>`);
+    const el = await fixture<LoyaltySigninButton>(
+      html`<loyalty-signin-button style="--loyalty-color-primary: rgb(1, 2, 3)" authority="https://connect.example" client-id="a"></loyalty-signin-button>`,
+    );
     expect(getComputedStyle(part(el, 'button')!).backgroundColor).to.equal('rgb(1, 2, 3)');
   });
 });

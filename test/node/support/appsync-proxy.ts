@@ -8,9 +8,17 @@ import { appsyncSeed, startMarketing, type AppSyncSeed, type SandboxOptions } fr
 import { temporaryDataDir } from './connect.ts';
 import { serveProxy, TEST_API_KEY, type ProxyUnderTest, type Upstream } from './proxy-server.ts';
 
-export async function startAppSyncUpstream(options: Partial<SandboxOptions> & { seed?: Partial<AppSyncSeed> } = {}): Promise<Upstream> {
+export async function startAppSyncUpstream(
+  options: Partial<SandboxOptions> & { seed?: Partial<AppSyncSeed> } = {},
+): Promise<Upstream> {
   const data = await temporaryDataDir();
-  const marketing = await startMarketing({ marketingPort: 0, dataDir: data.dir, apiKey: TEST_API_KEY, flavor: 'appsync', ...options });
+  const marketing = await startMarketing({
+    marketingPort: 0,
+    dataDir: data.dir,
+    apiKey: TEST_API_KEY,
+    flavor: 'appsync',
+    ...options,
+  });
   return {
     ...marketing,
     async dispose() {
@@ -48,13 +56,25 @@ export function sparseSeed(rows: number, every: number): AppSyncSeed {
   const campaigns: AppSyncSeed['campaigns'] = [];
   for (let row = 1; row <= rows; row += 1) {
     const mine = row % every === 0;
-    const id = mine ? `camp-sparse-${String(row / every).padStart(4, '0')}` : `camp-other-${String(row).padStart(5, '0')}`;
+    const id = mine
+      ? `camp-sparse-${String(row / every).padStart(4, '0')}`
+      : `camp-other-${String(row).padStart(5, '0')}`;
     campaigns.push({
       id,
       businessAccountId: mine ? SPARSE_ACCOUNT : `biz-other-${row % 7}`,
-      content: { title: `Offer ${id}`, subtitle: null, description: null, objective: { type: 'coupon', price: row % 10 }, featuredImageUrl: null },
+      content: {
+        title: `Offer ${id}`,
+        subtitle: null,
+        description: null,
+        objective: { type: 'coupon', price: row % 10 },
+        featuredImageUrl: null,
+      },
     });
   }
-  const account = { ...base.businessAccounts.find((candidate) => candidate.name)!, id: SPARSE_ACCOUNT, name: 'Sparse Shop' };
+  const account = {
+    ...base.businessAccounts.find((candidate) => candidate.name)!,
+    id: SPARSE_ACCOUNT,
+    name: 'Sparse Shop',
+  };
   return { businessAccounts: [...base.businessAccounts, account], campaigns };
 }

@@ -33,4 +33,6 @@ export const CAMPAIGNS = /* GraphQL */ `
     }
   }`;
 
-export type CampaignIdsPage = { campaigns: { items: Array<{ id: string; businessAccountId: string } | null>; nextToken: string | null } | null };
+export type CampaignIdsPage = {
+  campaigns: { items: Array<{ id: string; businessAccountId: string } | null>; nextToken: string | null } | null;
+};

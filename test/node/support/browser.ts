@@ -10,7 +10,11 @@ export class TestBrowser {
   }
 
   async post(url: string, form: Record<string, string>): Promise<Response> {
-    return this.request(url, { method: 'POST', body: new URLSearchParams(form), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    return this.request(url, {
+      method: 'POST',
+      body: new URLSearchParams(form),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
   }
 
   /** Follows a Location header relative to the response's URL. */
@@ -39,14 +43,17 @@ export class TestBrowser {
 
   private async request(url: string, init: RequestInit): Promise<Response> {
     const headers = new Headers(init.headers);
-    if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
+    if (this.cookies.size)
+      headers.set('cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
     const response = await fetch(url, { ...init, headers, redirect: 'manual' });
     for (const line of response.headers.getSetCookie()) {
       const [pair, ...attributes] = line.split(';').map((part) => part.trim());
       const index = pair!.indexOf('=');
       const name = pair!.slice(0, index);
       const value = pair!.slice(index + 1);
-      const expired = attributes.some((attribute) => /^max-age=0$/i.test(attribute) || /^expires=.*1970/i.test(attribute));
+      const expired = attributes.some(
+        (attribute) => /^max-age=0$/i.test(attribute) || /^expires=.*1970/i.test(attribute),
+      );
       if (expired || value === '') this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
@@ -63,7 +70,8 @@ export function formFields(html: string, action: string): Record<string, string>
   const form = new RegExp(`<form[^>]*action="${action}"[^>]*>([\\s\\S]*?)</form>`).exec(html);
   if (!form) throw new Error(`No form posting to ${action} in:\n${html}`);
   const fields: Record<string, string> = {};
-  for (const input of form[1]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[input[1]!] = unescapeHtml(input[2]!);
+  for (const input of form[1]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+    fields[input[1]!] = unescapeHtml(input[2]!);
   return fields;
 }
 

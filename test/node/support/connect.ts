@@ -32,7 +32,10 @@ export function useConnect(redirectUris: string[], options: SandboxOptions = {})
 }
 
 /** The parameters of a valid request for `app`, with some replaced (undefined removes one). */
-export function authParams(app: AppRegistration, overrides: Record<string, string | undefined> = {}): Record<string, string> {
+export function authParams(
+  app: AppRegistration,
+  overrides: Record<string, string | undefined> = {},
+): Record<string, string> {
   const all: Record<string, string | undefined> = {
     client_id: app.app_id,
     redirect_uri: app.redirect_uris[0],
@@ -60,7 +63,12 @@ export interface FlowOptions {
 }
 
 /** GET /auth, the sign-in form, the consent form; returns the final redirect's fragment. */
-export async function runImplicitFlow(browser: TestBrowser, connectUrl: string, params: Record<string, string>, options: FlowOptions = {}) {
+export async function runImplicitFlow(
+  browser: TestBrowser,
+  connectUrl: string,
+  params: Record<string, string>,
+  options: FlowOptions = {},
+) {
   const signInPage = await browser.get(authUrl(connectUrl, params));
   assert.equal(signInPage.status, 200);
   const consentHtml = await signIn(browser, connectUrl, await signInPage.text(), options);
@@ -68,7 +76,12 @@ export async function runImplicitFlow(browser: TestBrowser, connectUrl: string, 
 }
 
 /** Submits the sign-in form found in `html` (demo / demo unless told); returns the consent page's HTML. */
-export async function signIn(browser: TestBrowser, connectUrl: string, html: string, options: FlowOptions = {}): Promise<string> {
+export async function signIn(
+  browser: TestBrowser,
+  connectUrl: string,
+  html: string,
+  options: FlowOptions = {},
+): Promise<string> {
   assert.match(html, /<form method="post" action="\/signin"/);
   const signedIn = await browser.post(`${connectUrl}/signin`, {
     ...formFields(html, '/signin'),

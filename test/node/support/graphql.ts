@@ -14,7 +14,11 @@ export async function postGraphQL<T = Record<string, unknown>>(
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (apiKey !== undefined) headers['x-api-key'] = apiKey;
   const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as GraphQLResponse<T>['body'] };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (await response.json()) as GraphQLResponse<T>['body'],
+  };
 }
 
 /** The `extensions.code` of every error in a response. */

@@ -46,7 +46,9 @@ export interface ProxyUnderTest {
   close(): Promise<void>;
 }
 
-export async function serveProxy(options: Partial<MarketingProxyOptions> & { upstreamUrl: string }): Promise<ProxyUnderTest> {
+export async function serveProxy(
+  options: Partial<MarketingProxyOptions> & { upstreamUrl: string },
+): Promise<ProxyUnderTest> {
   const logs: AccessLogEntry[] = [];
   const handler = createMarketingProxy({ apiKey: TEST_API_KEY, logger: (entry) => logs.push(entry), ...options });
   const server = createServer(toNodeHandler(handler));

@@ -17,7 +17,9 @@ function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -25,12 +27,16 @@ function freePort(): Promise<number> {
 function waitUntilReady(child: ChildProcess, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => fail(new Error(`redis-server on port ${port} was not ready within 10 s:\n${output}`)), 10_000);
+    const timer = setTimeout(
+      () => fail(new Error(`redis-server on port ${port} was not ready within 10 s:\n${output}`)),
+      10_000,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('Ready to accept connections')) done();
     };
-    const onExit = (code: number | null) => fail(new Error(`redis-server exited (code ${code}) before it was ready:\n${output}`));
+    const onExit = (code: number | null) =>
+      fail(new Error(`redis-server exited (code ${code}) before it was ready:\n${output}`));
     const cleanup = () => {
       clearTimeout(timer);
       child.stdout?.off('data', onData);

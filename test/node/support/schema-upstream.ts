@@ -68,10 +68,14 @@ function campaignFor(id: string, businessAccountId = 'biz-1') {
       title: `Campaign ${id}`,
       subtitle: 'Sub',
       description: null,
-      featuredImage: (args: { width?: number }) => ({ url: `https://images.example/${encodeURIComponent(id)}?w=${args.width ?? 'any'}` }),
+      featuredImage: (args: { width?: number }) => ({
+        url: `https://images.example/${encodeURIComponent(id)}?w=${args.width ?? 'any'}`,
+      }),
       // A coupon objective where the schema has that type, else a visit objective.
       objective: (_args: unknown, _context: unknown, info: GraphQLResolveInfo) =>
-        info.schema.getType('CouponObjective') ? { __typename: 'CouponObjective', price: 4.5 } : { __typename: 'VisitObjective', visits: 3 },
+        info.schema.getType('CouponObjective')
+          ? { __typename: 'CouponObjective', price: 4.5 }
+          : { __typename: 'VisitObjective', visits: 3 },
     },
   };
 }
@@ -80,12 +84,16 @@ const rootValue = {
   campaign: ({ id }: { id: string }) => campaignFor(id),
   campaigns: (args: { filter?: { businessAccountId?: { eq?: string } }; limit?: number }) => {
     const owner = args.filter?.businessAccountId?.eq;
-    const items = ['camp-1', 'camp-2', 'camp-3'].map((id) => campaignFor(id, owner ?? 'biz-1')).slice(0, args.limit ?? 10);
+    const items = ['camp-1', 'camp-2', 'camp-3']
+      .map((id) => campaignFor(id, owner ?? 'biz-1'))
+      .slice(0, args.limit ?? 10);
     return { items, nextToken: null };
   },
   businessAccounts: (args: { filter?: { category?: { eq?: string } }; limit?: number }) => {
     const category = args.filter?.category?.eq ?? 'Cafe';
-    const items = [{ id: 'biz-1', name: 'Harbor Coffee', category, pending: false, logo: { url: 'https://images.example/biz-1' } }];
+    const items = [
+      { id: 'biz-1', name: 'Harbor Coffee', category, pending: false, logo: { url: 'https://images.example/biz-1' } },
+    ];
     return { items: items.slice(0, args.limit ?? 10), nextToken: null };
   },
   requestCoupon: ({ campaignId }: { campaignId: string }) => ({ coupon: { code: `CODE:${campaignId}` } }),
@@ -107,20 +115,27 @@ async function readJson(req: IncomingMessage): Promise<{ query: string; variable
   return JSON.parse(text) as { query: string; variables?: Record<string, unknown> };
 }
 
-export async function startSchemaUpstream(sdl = AMPLIFY_SDL, options: { introspection?: boolean } = {}): Promise<SchemaUpstream> {
+export async function startSchemaUpstream(
+  sdl = AMPLIFY_SDL,
+  options: { introspection?: boolean } = {},
+): Promise<SchemaUpstream> {
   let schema: GraphQLSchema = buildSchema(sdl);
   let introspection = options.introspection ?? true;
   const requests: SchemaUpstream['requests'] = [];
   const server = createServer(async (req, res) => {
-    const reply = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const reply = (status: number, body: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (req.headers['x-api-key'] !== SCHEMA_UPSTREAM_KEY) {
-      reply(401, { errors: [{ errorType: 'UnauthorizedException', message: 'You are not authorized to make this call.' }] });
+      reply(401, {
+        errors: [{ errorType: 'UnauthorizedException', message: 'You are not authorized to make this call.' }],
+      });
       return;
     }
     const body = await readJson(req);
     requests.push(body);
     const document = parse(body.query);
-    const invalid = (message: string) => reply(200, { data: null, errors: [{ message, errorType: 'ValidationError' }] });
+    const invalid = (message: string) =>
+      reply(200, { data: null, errors: [{ message, errorType: 'ValidationError' }] });
     if (!introspection && body.query.includes('__schema')) {
       invalid("Validation error of type FieldUndefined: Field '__schema' in type 'Query' is undefined @ '__schema'");
       return;

@@ -17,8 +17,22 @@ export interface SignInAs {
   scope?: string;
 }
 
-export async function signInAs({ connectUrl, clientId, redirectUri, username = 'demo', password = 'demo', scope = 'openid profile' }: SignInAs): Promise<SignedInTokens> {
-  const params = { client_id: clientId, redirect_uri: redirectUri, response_type: 'id_token token', scope, nonce: randomNonce(), state: 's' };
+export async function signInAs({
+  connectUrl,
+  clientId,
+  redirectUri,
+  username = 'demo',
+  password = 'demo',
+  scope = 'openid profile',
+}: SignInAs): Promise<SignedInTokens> {
+  const params = {
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    response_type: 'id_token token',
+    scope,
+    nonce: randomNonce(),
+    state: 's',
+  };
   const { fragment } = await runImplicitFlow(new TestBrowser(), connectUrl, params, { username, password });
   const idToken = fragment.get('id_token');
   const accessToken = fragment.get('access_token');

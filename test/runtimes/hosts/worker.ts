@@ -7,7 +7,11 @@ import { proxyOptions } from './options.mjs';
 let marketing: MarketingProxyHandler | undefined;
 
 export default {
-  fetch(request: Request, env: Record<string, string>, ctx: { waitUntil(work: Promise<unknown>): void }): Promise<Response> {
+  fetch(
+    request: Request,
+    env: Record<string, string>,
+    ctx: { waitUntil(work: Promise<unknown>): void },
+  ): Promise<Response> {
     marketing ??= createMarketingProxy({ ...proxyOptions(env), clientAddress: cloudflareClientAddress });
     return marketing(request, ctx);
   },

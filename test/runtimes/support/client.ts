@@ -20,7 +20,10 @@ export interface Call {
   from?: string;
 }
 
-export function call(url: string, { method = 'POST', headers = {}, body, from = '127.0.0.1' }: Call = {}): Promise<Reply> {
+export function call(
+  url: string,
+  { method = 'POST', headers = {}, body, from = '127.0.0.1' }: Call = {},
+): Promise<Reply> {
   const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -29,7 +32,12 @@ export function call(url: string, { method = 'POST', headers = {}, body, from = 
         method,
         localAddress: from,
         agent: false,
-        headers: { ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }), ...headers },
+        headers: {
+          ...(payload === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+          ...headers,
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -54,6 +62,14 @@ export function call(url: string, { method = 'POST', headers = {}, body, from = 
 }
 
 /** A coupon request, optionally under an Idempotency-Key. */
-export function requestCoupon(url: string, campaignId: string, { key, from }: { key?: string; from?: string } = {}): Promise<Reply> {
-  return call(url, { body: { operation: 'requestCoupon', variables: { campaignId } }, headers: key ? { 'idempotency-key': key } : {}, from });
+export function requestCoupon(
+  url: string,
+  campaignId: string,
+  { key, from }: { key?: string; from?: string } = {},
+): Promise<Reply> {
+  return call(url, {
+    body: { operation: 'requestCoupon', variables: { campaignId } },
+    headers: key ? { 'idempotency-key': key } : {},
+    from,
+  });
 }

@@ -53,16 +53,30 @@ const QUIET = {
 };
 
 export const RUNTIMES: RuntimeHost[] = [
-  { name: 'Node http', serve: (port) => ({ command: process.execPath, args: [join(HOSTS, 'node-http.mjs')], env: { PORT: String(port) } }) },
-  { name: 'Express 5', serve: (port) => ({ command: process.execPath, args: [join(HOSTS, 'express.mjs')], env: { PORT: String(port) } }) },
+  {
+    name: 'Node http',
+    serve: (port) => ({ command: process.execPath, args: [join(HOSTS, 'node-http.mjs')], env: { PORT: String(port) } }),
+  },
+  {
+    name: 'Express 5',
+    serve: (port) => ({ command: process.execPath, args: [join(HOSTS, 'express.mjs')], env: { PORT: String(port) } }),
+  },
   {
     name: 'Next.js route handler',
     // A temporary app inside the repository (so `next` and `loyalty-widgets` resolve), built without the key.
     prepare: (dir) => [{ command: bin('next'), args: ['build'], cwd: dir }],
-    serve: (port, dir) => ({ command: bin('next'), args: ['start', '--port', String(port), '--hostname', '127.0.0.1'], cwd: dir }),
-    noClientAddress: 'a Next.js route handler is given no client address (README: trustProxy behind a proxy that sets X-Forwarded-For)',
+    serve: (port, dir) => ({
+      command: bin('next'),
+      args: ['start', '--port', String(port), '--hostname', '127.0.0.1'],
+      cwd: dir,
+    }),
+    noClientAddress:
+      'a Next.js route handler is given no client address (README: trustProxy behind a proxy that sets X-Forwarded-For)',
   },
-  { name: 'Bun', serve: (port) => ({ command: bin('bun'), args: ['run', join(HOSTS, 'bun.ts')], env: { PORT: String(port) } }) },
+  {
+    name: 'Bun',
+    serve: (port) => ({ command: bin('bun'), args: ['run', join(HOSTS, 'bun.ts')], env: { PORT: String(port) } }),
+  },
   {
     name: 'Deno',
     prepare: () => [{ command: bin('deno'), args: ['check', '--no-lock', join(HOSTS, 'deno.ts')] }],
@@ -77,9 +91,23 @@ export const RUNTIMES: RuntimeHost[] = [
     serve: (port, dir) => ({
       command: bin('wrangler'),
       args: [
-        'dev', join(HOSTS, 'worker.ts'), '--name', 'loyalty-proxy', '--compatibility-date', '2025-09-01',
-        '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', '0', '--env-file', join(dir, 'worker.env'),
-        '--persist-to', join(dir, 'state'), '--show-interactive-dev-session=false',
+        'dev',
+        join(HOSTS, 'worker.ts'),
+        '--name',
+        'loyalty-proxy',
+        '--compatibility-date',
+        '2025-09-01',
+        '--ip',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--inspector-port',
+        '0',
+        '--env-file',
+        join(dir, 'worker.env'),
+        '--persist-to',
+        join(dir, 'state'),
+        '--show-interactive-dev-session=false',
       ],
       cwd: dir,
     }),
@@ -99,21 +127,33 @@ export function freePort(): Promise<number> {
 
 function run(step: Command, env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(step.command, step.args, { cwd: step.cwd ?? ROOT, env: { ...env, ...step.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(step.command, step.args, {
+      cwd: step.cwd ?? ROOT,
+      env: { ...env, ...step.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
     child.once('error', reject);
     child.once('exit', (code) =>
-      code === 0 ? resolveRun(output) : reject(new Error(`${step.command} ${step.args.join(' ')} exited with ${code}:\n${output}`)),
+      code === 0
+        ? resolveRun(output)
+        : reject(new Error(`${step.command} ${step.args.join(' ')} exited with ${code}:\n${output}`)),
     );
   });
 }
 
-async function waitUntilServing(url: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
+async function waitUntilServing(
+  url: string,
+  child: ChildProcess,
+  output: () => string,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null || child.pid === undefined) throw new Error(`The host exited (${child.exitCode}) before serving:\n${output()}`);
+    if (child.exitCode !== null || child.pid === undefined)
+      throw new Error(`The host exited (${child.exitCode}) before serving:\n${output()}`);
     try {
       await fetch(url, { signal: AbortSignal.timeout(2000) });
       return;
@@ -136,7 +176,9 @@ export async function startHost(runtime: RuntimeHost, settings: HostSettings): P
   const workDir = await mkdtemp(join(ROOT, 'test-results/runtimes/host-'));
   await cp(join(HOSTS, 'next'), workDir, { recursive: true });
   for (const file of ['options.mjs', 'options.d.mts']) await cp(join(HOSTS, file), join(workDir, file));
-  const envFile = Object.entries(settings).map(([name, value]) => `${name}=${value}`).join('\n');
+  const envFile = Object.entries(settings)
+    .map(([name, value]) => `${name}=${value}`)
+    .join('\n');
   await writeFile(join(workDir, 'worker.env'), `${envFile}\n`);
   // Builds and checks run without the key: it exists only where the proxy serves.
   try {

@@ -51,7 +51,9 @@ export async function startSwitchboard(sandboxUrl: string, apiKey: string): Prom
   const keysSeenByTrap: string[] = [];
   const trap = createServer((req, res) => {
     keysSeenByTrap.push(String(req.headers['x-api-key'] ?? ''));
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"requestCoupon":{"coupon":{"code":"TRAPPED"}}}}');
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end('{"data":{"requestCoupon":{"coupon":{"code":"TRAPPED"}}}}');
   });
   const trapUrl = `http://127.0.0.1:${await listen(trap, 0)}/graphql`;
 
@@ -66,7 +68,10 @@ export async function startSwitchboard(sandboxUrl: string, apiKey: string): Prom
     if (campaignId === FAILING_CAMPAIGNS.redirect) return void res.writeHead(307, { location: trapUrl }).end();
     if (campaignId === FAILING_CAMPAIGNS.drop) return void req.socket.destroy();
     if (campaignId === FAILING_CAMPAIGNS.echoKey) {
-      const answer = { data: null, errors: [{ message: `Resolver failed for key ${apiKey}`, errorType: 'Lambda:Unhandled' }] };
+      const answer = {
+        data: null,
+        errors: [{ message: `Resolver failed for key ${apiKey}`, errorType: 'Lambda:Unhandled' }],
+      };
       return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     }
     const upstream = await fetch(sandboxUrl, {
@@ -74,7 +79,9 @@ export async function startSwitchboard(sandboxUrl: string, apiKey: string): Prom
       headers: { 'content-type': 'application/json', 'x-api-key': String(req.headers['x-api-key'] ?? '') },
       body,
     });
-    res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(await upstream.text());
+    res
+      .writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' })
+      .end(await upstream.text());
   }
 
   let server = createServer((req, res) => void handle(req, res).catch(() => res.destroy()));

@@ -12,7 +12,14 @@ import { bodyLimit } from 'hono/body-limit';
 import { execute, getOperationAST, GraphQLError, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { sameSecret } from '../../crypto.ts';
 import { serveImage } from '../images.ts';
-import { executionError, NoIntrospectionRule, requestError, validationErrors, variableErrorMessage, type GraphQLJavaError } from './errors.ts';
+import {
+  executionError,
+  NoIntrospectionRule,
+  requestError,
+  validationErrors,
+  variableErrorMessage,
+  type GraphQLJavaError,
+} from './errors.ts';
 import { AppSyncState, createAppSyncSchema } from './resolvers.ts';
 
 const MAX_BODY_BYTES = 100 * 1024;
@@ -32,7 +39,9 @@ function noData(c: Context, errors: GraphQLJavaError[]) {
 }
 
 /** The request's `{ query, variables, operationName }`, or undefined when the body holds none. */
-function readRequest(text: string): { query: string; variables?: Record<string, unknown>; operationName?: string } | undefined {
+function readRequest(
+  text: string,
+): { query: string; variables?: Record<string, unknown>; operationName?: string } | undefined {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -44,13 +53,24 @@ function readRequest(text: string): { query: string; variables?: Record<string, 
   if (typeof query !== 'string' || query.trim() === '') return undefined;
   if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
   if (operationName != null && typeof operationName !== 'string') return undefined;
-  return { query, variables: (variables ?? undefined) as Record<string, unknown> | undefined, operationName: operationName ?? undefined };
+  return {
+    query,
+    variables: (variables ?? undefined) as Record<string, unknown> | undefined,
+    operationName: operationName ?? undefined,
+  };
 }
 
-async function handle(c: Context, schema: GraphQLSchema, state: AppSyncState, apiKey: string, options: AppSyncAppOptions) {
+async function handle(
+  c: Context,
+  schema: GraphQLSchema,
+  state: AppSyncState,
+  apiKey: string,
+  options: AppSyncAppOptions,
+) {
   const givenKey = c.req.header('x-api-key');
   if (!givenKey) return refusal(c, 401, 'UnauthorizedException', 'Valid authorization header not provided.');
-  if (!sameSecret(givenKey, apiKey)) return refusal(c, 401, 'UnauthorizedException', 'You are not authorized to make this call.');
+  if (!sameSecret(givenKey, apiKey))
+    return refusal(c, 401, 'UnauthorizedException', 'You are not authorized to make this call.');
   state.countRequest();
   if (state.takeThrottle()) return refusal(c, 429, 'LimitExceededError', 'Rate limit exceeded');
   if (c.req.method !== 'POST') {
@@ -73,14 +93,30 @@ async function handle(c: Context, schema: GraphQLSchema, state: AppSyncState, ap
   if (invalid.length > 0) return noData(c, invalid);
   const operation = getOperationAST(document, request.operationName);
   if (!operation) {
-    const message = request.operationName ? `Unknown operation named '${request.operationName}'.` : 'Must provide operation name if query contains multiple operations.';
+    const message = request.operationName
+      ? `Unknown operation named '${request.operationName}'.`
+      : 'Must provide operation name if query contains multiple operations.';
     return noData(c, [{ path: null, locations: null, message }]);
   }
-  state.countOperation(operation.selectionSet.selections.flatMap((selection) => (selection.kind === 'Field' ? [selection.name.value] : [])));
+  state.countOperation(
+    operation.selectionSet.selections.flatMap((selection) =>
+      selection.kind === 'Field' ? [selection.name.value] : [],
+    ),
+  );
 
-  const result = await execute({ schema, document, operationName: request.operationName, variableValues: request.variables, contextValue: { state } });
+  const result = await execute({
+    schema,
+    document,
+    operationName: request.operationName,
+    variableValues: request.variables,
+    contextValue: { state },
+  });
   // No data at all: the variables did not fit, so nothing ran.
-  if (result.data === undefined) return noData(c, (result.errors ?? []).map((error) => requestError(error, variableErrorMessage(error.message))));
+  if (result.data === undefined)
+    return noData(
+      c,
+      (result.errors ?? []).map((error) => requestError(error, variableErrorMessage(error.message))),
+    );
   const errors = result.errors?.map(executionError);
   return c.json({ data: result.data, ...(errors ? { errors } : {}) }, 200);
 }
@@ -92,16 +128,33 @@ export function createAppSyncApp(state: AppSyncState, apiKey: string, options: A
     c.header('Cache-Control', 'no-store');
     await next();
   });
-  app.use('/graphql', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => refusal(c, 413, 'MalformedHttpRequestException', `Request body is larger than ${MAX_BODY_BYTES} bytes.`) }));
+  app.use(
+    '/graphql',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) =>
+        refusal(c, 413, 'MalformedHttpRequestException', `Request body is larger than ${MAX_BODY_BYTES} bytes.`),
+    }),
+  );
   app.all('/graphql', (c) => handle(c, schema, state, apiKey, options));
   app.get('/images/:file', (c) =>
     serveImage(c.req.param('file'), c.req.query('w'), (id) => {
       const campaign = state.campaigns.find((candidate) => candidate.id === id);
-      if (campaign) return { kind: 'campaign', title: campaign.content?.title ?? null, subtitle: campaign.content?.subtitle ?? null, colors: campaign.content?.colors };
+      if (campaign)
+        return {
+          kind: 'campaign',
+          title: campaign.content?.title ?? null,
+          subtitle: campaign.content?.subtitle ?? null,
+          colors: campaign.content?.colors,
+        };
       const account = state.businessAccounts.find((candidate) => candidate.id === id);
       return account && { kind: 'logo', ...account };
     }),
   );
-  app.get('/', (c) => c.text('Loyalty Marketing sandbox (appsync flavour). POST GraphQL requests to /graphql with an x-api-key header.\n'));
+  app.get('/', (c) =>
+    c.text(
+      'Loyalty Marketing sandbox (appsync flavour). POST GraphQL requests to /graphql with an x-api-key header.\n',
+    ),
+  );
   return app;
 }

@@ -7,7 +7,16 @@
  * Sources: graphql/graphql-over-http#81 (AppSync's own description of its HTTP behaviour),
  * aws/aws-appsync-community#209 (Lambda:Unhandled), aws-amplify/amplify-cli#3411 (page tokens).
  */
-import { GraphQLError, specifiedRules, validate, visit, type ASTNode, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
+import {
+  GraphQLError,
+  specifiedRules,
+  validate,
+  visit,
+  type ASTNode,
+  type DocumentNode,
+  type GraphQLSchema,
+  type ValidationRule,
+} from 'graphql';
 
 /** A resolver failure with AppSync's errorType (e.g. 'Lambda:Unhandled', 'DynamoDB:DynamoDbException'). */
 export class AppSyncResolverError extends Error {
@@ -37,7 +46,8 @@ function locationsOf(error: GraphQLError): GraphQLJavaError['locations'] {
 export function executionError(error: GraphQLError): GraphQLJavaError {
   const original = error.originalError;
   const known = original instanceof AppSyncResolverError;
-  if (original && !known && !(original instanceof GraphQLError)) console.error('[sandbox appsync] resolver failed:', original);
+  if (original && !known && !(original instanceof GraphQLError))
+    console.error('[sandbox appsync] resolver failed:', original);
   return {
     path: error.path ? [...error.path] : null,
     data: null,
@@ -55,7 +65,10 @@ export function requestError(error: GraphQLError, message = error.message): Grap
 
 /** graphql-java's wording for graphql-js's variable coercion errors. */
 export function variableErrorMessage(message: string): string {
-  const missing = /^Variable "\$(\w+)" of (?:required|non-null) type "([^"]+)" (?:was not provided|must not be null)\.$/.exec(message);
+  const missing =
+    /^Variable "\$(\w+)" of (?:required|non-null) type "([^"]+)" (?:was not provided|must not be null)\.$/.exec(
+      message,
+    );
   if (missing) return `Variable '${missing[1]}' has coerced Null value for NonNull type '${missing[2]}'`;
   const invalid = /^Variable "\$(\w+)" got invalid value (.*)$/.exec(message);
   if (invalid) return `Variable '${invalid[1]}' has an invalid value: ${invalid[2]}`;
@@ -91,12 +104,30 @@ const RULE_TYPES: Record<string, string> = {
 };
 
 const REWORDINGS: Array<[RegExp, (...groups: string[]) => [type: string | undefined, text: string]]> = [
-  [/^Cannot query field "(\w+)" on type "(\w+)"\./, (field, type) => [undefined, `Field '${field}' in type '${type}' is undefined`]],
-  [/^Field "(\w+)" of type "([^"]+)" must have a selection of subfields/, (field, type) => ['SubSelectionRequired', `Sub selection required for type '${type}' of field '${field}'`]],
-  [/^Field "(\w+)" must not have a selection since type "([^"]+)" has no subfields\./, (field, type) => ['SubSelectionNotAllowed', `Sub selection not allowed on leaf type '${type}' of field '${field}'`]],
-  [/^Field "(\w+)" argument "(\w+)" of type "([^"]+)" is required/, (_field, argument, type) => [undefined, `Missing field argument '${argument}' of type '${type}'`]],
-  [/^Unknown argument "(\w+)" on field "([\w.]+)"\./, (argument) => [undefined, `Unknown field argument '${argument}'`]],
-  [/^Variable "\$(\w+)" of type "([^"]+)" used in position expecting type "([^"]+)"\./, (_name, given, expected) => [undefined, `Variable type '${given}' doesn't match expected type '${expected}'`]],
+  [
+    /^Cannot query field "(\w+)" on type "(\w+)"\./,
+    (field, type) => [undefined, `Field '${field}' in type '${type}' is undefined`],
+  ],
+  [
+    /^Field "(\w+)" of type "([^"]+)" must have a selection of subfields/,
+    (field, type) => ['SubSelectionRequired', `Sub selection required for type '${type}' of field '${field}'`],
+  ],
+  [
+    /^Field "(\w+)" must not have a selection since type "([^"]+)" has no subfields\./,
+    (field, type) => ['SubSelectionNotAllowed', `Sub selection not allowed on leaf type '${type}' of field '${field}'`],
+  ],
+  [
+    /^Field "(\w+)" argument "(\w+)" of type "([^"]+)" is required/,
+    (_field, argument, type) => [undefined, `Missing field argument '${argument}' of type '${type}'`],
+  ],
+  [
+    /^Unknown argument "(\w+)" on field "([\w.]+)"\./,
+    (argument) => [undefined, `Unknown field argument '${argument}'`],
+  ],
+  [
+    /^Variable "\$(\w+)" of type "([^"]+)" used in position expecting type "([^"]+)"\./,
+    (_name, given, expected) => [undefined, `Variable type '${given}' doesn't match expected type '${expected}'`],
+  ],
   [/^Unknown type "(\w+)"\./, (type) => [undefined, `Unknown type '${type}'`]],
 ];
 
@@ -108,7 +139,11 @@ function queryPath(document: DocumentNode, target: ASTNode | undefined): string[
     enter(node, _key, _parent, _path, ancestors) {
       if (node !== target) return undefined;
       const chain = [...(ancestors as ReadonlyArray<ASTNode | readonly ASTNode[]>), node];
-      found = chain.flatMap((item) => (!Array.isArray(item) && (item as ASTNode).kind === 'Field' ? [(item as { name: { value: string } }).name.value] : []));
+      found = chain.flatMap((item) =>
+        !Array.isArray(item) && (item as ASTNode).kind === 'Field'
+          ? [(item as { name: { value: string } }).name.value]
+          : [],
+      );
       return false;
     },
   });
@@ -131,12 +166,18 @@ function describe(document: DocumentNode, ruleName: string, error: GraphQLError)
 }
 
 /** Validates like graphql-java: one error per broken rule use, typed by the rule it breaks. */
-export function validationErrors(schema: GraphQLSchema, document: DocumentNode, extraRules: ValidationRule[] = []): GraphQLJavaError[] {
+export function validationErrors(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  extraRules: ValidationRule[] = [],
+): GraphQLJavaError[] {
   const rules: Array<[string, ValidationRule]> = [
     ...specifiedRules.map((rule): [string, ValidationRule] => [rule.name, rule]),
     ...extraRules.map((rule): [string, ValidationRule] => ['FieldsOnCorrectTypeRule', rule]),
   ];
-  return rules.flatMap(([name, rule]) => validate(schema, document, [rule]).map((error) => describe(document, name, error)));
+  return rules.flatMap(([name, rule]) =>
+    validate(schema, document, [rule]).map((error) => describe(document, name, error)),
+  );
 }
 
 /** A rule that hides `__schema` and `__type` as AppSync does with introspection disabled (`__typename` stays). */
@@ -144,7 +185,11 @@ export const NoIntrospectionRule: ValidationRule = (context) => ({
   Field(node) {
     const name = node.name.value;
     if (name === '__schema' || name === '__type') {
-      context.reportError(new GraphQLError(`Cannot query field "${name}" on type "${context.getParentType()?.name ?? 'Query'}".`, { nodes: node }));
+      context.reportError(
+        new GraphQLError(`Cannot query field "${name}" on type "${context.getParentType()?.name ?? 'Query'}".`, {
+          nodes: node,
+        }),
+      );
     }
   },
 });

@@ -42,19 +42,28 @@ function holds(value: unknown, condition: ModelCondition): boolean {
     const v = value as Scalar;
     const ok = (() => {
       switch (operator) {
-        case 'eq': return v === operand;
-        case 'le': return v <= (operand as Scalar);
-        case 'lt': return v < (operand as Scalar);
-        case 'ge': return v >= (operand as Scalar);
-        case 'gt': return v > (operand as Scalar);
-        case 'contains': return String(v).includes(operand as string);
-        case 'notContains': return !String(v).includes(operand as string);
-        case 'beginsWith': return String(v).startsWith(operand as string);
+        case 'eq':
+          return v === operand;
+        case 'le':
+          return v <= (operand as Scalar);
+        case 'lt':
+          return v < (operand as Scalar);
+        case 'ge':
+          return v >= (operand as Scalar);
+        case 'gt':
+          return v > (operand as Scalar);
+        case 'contains':
+          return String(v).includes(operand as string);
+        case 'notContains':
+          return !String(v).includes(operand as string);
+        case 'beginsWith':
+          return String(v).startsWith(operand as string);
         case 'between': {
           const [low, high] = operand as Array<Scalar | null>;
           return low != null && high != null && v >= low && v <= high;
         }
-        default: return true;
+        default:
+          return true;
       }
     })();
     if (!ok) return false;

@@ -10,7 +10,13 @@ import { MAX_IMAGE_WIDTH } from '../images.ts';
 import { MarketingServer } from '../resolvers.ts';
 import { AppSyncResolverError } from './errors.ts';
 import { matchesFilter, type ModelFilter } from './filter.ts';
-import type { AppSyncBusinessAccountRecord, AppSyncCampaignContentRecord, AppSyncCampaignRecord, AppSyncSeed, ResolverFailure } from './records.ts';
+import type {
+  AppSyncBusinessAccountRecord,
+  AppSyncCampaignContentRecord,
+  AppSyncCampaignRecord,
+  AppSyncSeed,
+  ResolverFailure,
+} from './records.ts';
 import { buildAppSyncSchema } from './schema.ts';
 import { AppSyncPageTokens } from './tokens.ts';
 
@@ -48,7 +54,10 @@ interface ContentParent {
 }
 
 function failureError(failure: ResolverFailure, id: string): AppSyncResolverError {
-  return new AppSyncResolverError(failure.errorType, failure.message ?? `Resolver failed for ${id} (${failure.errorType})`);
+  return new AppSyncResolverError(
+    failure.errorType,
+    failure.message ?? `Resolver failed for ${id} (${failure.errorType})`,
+  );
 }
 
 function dynamoDbRequestId(): string {
@@ -98,7 +107,9 @@ function objectiveOf({ content }: ContentParent) {
 }
 
 function failureOf(parent: unknown): { failure: ResolverFailure; id: string } | undefined {
-  const record = (parent as Partial<ContentParent> | undefined)?.campaign ?? (parent as { id?: string; fail?: ResolverFailure } | undefined);
+  const record =
+    (parent as Partial<ContentParent> | undefined)?.campaign ??
+    (parent as { id?: string; fail?: ResolverFailure } | undefined);
   return record?.fail && record.id ? { failure: record.fail, id: record.id } : undefined;
 }
 
@@ -118,13 +129,23 @@ export function createAppSyncSchema() {
     {
       Query: {
         campaigns: (_root, args: PageArgs & { filter?: ModelFilter | null }, { state }: Context) =>
-          scan(state, state.campaigns, args, 'campaigns', (campaign) => matchesFilter({ ...campaign, createdAt: campaign.createdAt ?? RECORD_DATE, updatedAt: campaign.updatedAt ?? RECORD_DATE }, args.filter)),
+          scan(state, state.campaigns, args, 'campaigns', (campaign) =>
+            matchesFilter(
+              {
+                ...campaign,
+                createdAt: campaign.createdAt ?? RECORD_DATE,
+                updatedAt: campaign.updatedAt ?? RECORD_DATE,
+              },
+              args.filter,
+            ),
+          ),
         campaign: (_root, args: { id: string }, { state }: Context) => {
           const campaign = state.campaigns.find((candidate) => candidate.id === args.id);
           if (campaign?.fail && !campaign.fail.field) throw failureError(campaign.fail, campaign.id);
           return campaign ?? null;
         },
-        businessAccounts: (_root, args: PageArgs, { state }: Context) => scan(state, state.businessAccounts, args, 'businessAccounts'),
+        businessAccounts: (_root, args: PageArgs, { state }: Context) =>
+          scan(state, state.businessAccounts, args, 'businessAccounts'),
       },
       Mutation: {
         // A Lambda resolver: what it throws arrives as Lambda:Unhandled with its message.
@@ -139,7 +160,8 @@ export function createAppSyncSchema() {
         },
       },
       Campaign: {
-        content: (campaign: AppSyncCampaignRecord): ContentParent | null => (campaign.content ? { campaign, content: campaign.content } : null),
+        content: (campaign: AppSyncCampaignRecord): ContentParent | null =>
+          campaign.content ? { campaign, content: campaign.content } : null,
         createdAt: (campaign: AppSyncCampaignRecord) => campaign.createdAt ?? RECORD_DATE,
         updatedAt: (campaign: AppSyncCampaignRecord) => campaign.updatedAt ?? campaign.createdAt ?? RECORD_DATE,
       },
@@ -149,10 +171,14 @@ export function createAppSyncSchema() {
         description: content('description'),
         featuredImage: ({ campaign, content: record }: ContentParent, args: { width: number }, { state }: Context) => {
           if (args.width < 1 || args.width > MAX_IMAGE_WIDTH) {
-            throw new AppSyncResolverError('Lambda:Unhandled', `width must be between 1 and ${MAX_IMAGE_WIDTH}, got ${args.width}`);
+            throw new AppSyncResolverError(
+              'Lambda:Unhandled',
+              `width must be between 1 and ${MAX_IMAGE_WIDTH}, got ${args.width}`,
+            );
           }
           if (record.featuredImageUrl === null) return null;
-          if (record.featuredImageUrl !== undefined) return { url: record.featuredImageUrl.replaceAll('{width}', String(args.width)) };
+          if (record.featuredImageUrl !== undefined)
+            return { url: record.featuredImageUrl.replaceAll('{width}', String(args.width)) };
           return { url: state.imageUrl(campaign.id, args.width) };
         },
         objective: objectiveOf,
@@ -166,6 +192,7 @@ export function createAppSyncSchema() {
         updatedAt: (account: AppSyncBusinessAccountRecord) => account.updatedAt ?? account.createdAt ?? RECORD_DATE,
       },
     },
-    (typeName, resolve) => (['Campaign', 'CampaignContent', 'BusinessAccount'].includes(typeName) ? failingField(resolve) : resolve),
+    (typeName, resolve) =>
+      ['Campaign', 'CampaignContent', 'BusinessAccount'].includes(typeName) ? failingField(resolve) : resolve,
   );
 }

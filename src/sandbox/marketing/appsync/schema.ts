@@ -3,7 +3,13 @@
  * spec's root field names, but Amplify's `Model*Connection` results, per-field `Model*Input`
  * filters with and/or/not, `ID` arguments, AWS scalars, and nullable fields almost everywhere.
  */
-import { buildSchema, defaultFieldResolver, isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import {
+  buildSchema,
+  defaultFieldResolver,
+  isObjectType,
+  type GraphQLFieldResolver,
+  type GraphQLSchema,
+} from 'graphql';
 
 export const APPSYNC_SDL = /* GraphQL */ `
 scalar AWSDateTime
@@ -172,7 +178,8 @@ export function buildAppSyncSchema<Context>(
   }
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
-    for (const field of Object.values(type.getFields())) field.resolve = wrap(type.name, field.resolve ?? defaultFieldResolver);
+    for (const field of Object.values(type.getFields()))
+      field.resolve = wrap(type.name, field.resolve ?? defaultFieldResolver);
   }
   return schema;
 }

@@ -6,7 +6,12 @@
 import { createHash } from 'node:crypto';
 import { defaultSeed } from '../seed.ts';
 import type { ObjectiveRecord } from '../seed.ts';
-import type { AppSyncBusinessAccountRecord, AppSyncCampaignRecord, AppSyncObjectiveRecord, AppSyncSeed } from './records.ts';
+import type {
+  AppSyncBusinessAccountRecord,
+  AppSyncCampaignRecord,
+  AppSyncObjectiveRecord,
+  AppSyncSeed,
+} from './records.ts';
 
 function objective(record: ObjectiveRecord | null): AppSyncObjectiveRecord | null {
   if (!record) return null;
@@ -56,14 +61,70 @@ const extraAccounts: AppSyncBusinessAccountRecord[] = [
 ];
 
 const extraCampaigns: AppSyncCampaignRecord[] = [
-  { id: 'camp-crumb-sourdough', businessAccountId: 'biz-crumb-bakery', content: { title: 'Sourdough Saturday', subtitle: null, description: null, objective: { type: 'coupon', price: 3.5 }, colors: ['#6d4c41', '#ffcc80'] } },
-  { id: 'camp-crumb-survey', businessAccountId: 'biz-crumb-bakery', content: { title: 'Tell us your favourite loaf', subtitle: 'Five questions', description: null, objective: { type: 'survey', questionCount: 5, surveyUrl: 'https://crumb.example/survey' } } },
+  {
+    id: 'camp-crumb-sourdough',
+    businessAccountId: 'biz-crumb-bakery',
+    content: {
+      title: 'Sourdough Saturday',
+      subtitle: null,
+      description: null,
+      objective: { type: 'coupon', price: 3.5 },
+      colors: ['#6d4c41', '#ffcc80'],
+    },
+  },
+  {
+    id: 'camp-crumb-survey',
+    businessAccountId: 'biz-crumb-bakery',
+    content: {
+      title: 'Tell us your favourite loaf',
+      subtitle: 'Five questions',
+      description: null,
+      objective: { type: 'survey', questionCount: 5, surveyUrl: 'https://crumb.example/survey' },
+    },
+  },
   { id: 'camp-crumb-no-content', businessAccountId: 'biz-crumb-bakery', content: null },
-  { id: 'camp-florist-untitled', businessAccountId: 'biz-corner-florist', content: { title: null, subtitle: null, description: null, objective: null } },
-  { id: 'camp-florist-bouquet', businessAccountId: 'biz-corner-florist', content: { title: 'Friday bouquet', subtitle: null, description: 'Ten stems of what is in season.', objective: { type: 'coupon', price: null }, featuredImageUrl: null } },
-  { id: 'camp-florist-visits', businessAccountId: 'biz-corner-florist', content: { title: 'Plant club', subtitle: null, description: null, objective: { type: 'visit', visitsRequired: null, reward: null }, colors: ['#2e7d32', '#c8e6c9'] } },
-  { id: 'camp-kiosk-survey', businessAccountId: 'biz-unnamed-kiosk', content: { title: 'Quick poll', subtitle: null, description: null, objective: { type: 'survey', questionCount: null, surveyUrl: null } } },
-  { id: 'camp-orphan', businessAccountId: 'biz-closed-long-ago', content: { title: 'Closing-down sale', subtitle: null, description: null, objective: { type: 'coupon', price: 1 } } },
+  {
+    id: 'camp-florist-untitled',
+    businessAccountId: 'biz-corner-florist',
+    content: { title: null, subtitle: null, description: null, objective: null },
+  },
+  {
+    id: 'camp-florist-bouquet',
+    businessAccountId: 'biz-corner-florist',
+    content: {
+      title: 'Friday bouquet',
+      subtitle: null,
+      description: 'Ten stems of what is in season.',
+      objective: { type: 'coupon', price: null },
+      featuredImageUrl: null,
+    },
+  },
+  {
+    id: 'camp-florist-visits',
+    businessAccountId: 'biz-corner-florist',
+    content: {
+      title: 'Plant club',
+      subtitle: null,
+      description: null,
+      objective: { type: 'visit', visitsRequired: null, reward: null },
+      colors: ['#2e7d32', '#c8e6c9'],
+    },
+  },
+  {
+    id: 'camp-kiosk-survey',
+    businessAccountId: 'biz-unnamed-kiosk',
+    content: {
+      title: 'Quick poll',
+      subtitle: null,
+      description: null,
+      objective: { type: 'survey', questionCount: null, surveyUrl: null },
+    },
+  },
+  {
+    id: 'camp-orphan',
+    businessAccountId: 'biz-closed-long-ago',
+    content: { title: 'Closing-down sale', subtitle: null, description: null, objective: { type: 'coupon', price: 1 } },
+  },
 ];
 
 /** A stable order that mixes business accounts, as a DynamoDB scan (ordered by key hash) does. */
@@ -80,10 +141,15 @@ export function appsyncSeed(): AppSyncSeed {
       ? { ...account, customProperties: [...account.customProperties, null, { key: 'terrace', value: null }] }
       : account,
   );
-  const campaigns: AppSyncCampaignRecord[] = base.campaigns.map(({ id, businessAccountId, objective: record, ...content }) => ({
-    id,
-    businessAccountId,
-    content: { ...content, objective: objective(record) },
-  }));
-  return structuredClone({ businessAccounts: scanOrder([...accounts, ...extraAccounts]), campaigns: scanOrder([...campaigns, ...extraCampaigns]) });
+  const campaigns: AppSyncCampaignRecord[] = base.campaigns.map(
+    ({ id, businessAccountId, objective: record, ...content }) => ({
+      id,
+      businessAccountId,
+      content: { ...content, objective: objective(record) },
+    }),
+  );
+  return structuredClone({
+    businessAccounts: scanOrder([...accounts, ...extraAccounts]),
+    campaigns: scanOrder([...campaigns, ...extraCampaigns]),
+  });
 }

@@ -31,9 +31,18 @@ export class AppSyncPageTokens {
     try {
       const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, IV_BYTES));
       decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-      const plain = Buffer.concat([decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+      const plain = Buffer.concat([
+        decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)),
+        decipher.final(),
+      ]).toString('utf8');
       const payload = JSON.parse(plain) as { scope?: unknown; offset?: unknown };
-      if (payload.scope !== scope || typeof payload.offset !== 'number' || !Number.isSafeInteger(payload.offset) || payload.offset < 0) return undefined;
+      if (
+        payload.scope !== scope ||
+        typeof payload.offset !== 'number' ||
+        !Number.isSafeInteger(payload.offset) ||
+        payload.offset < 0
+      )
+        return undefined;
       return payload.offset;
     } catch {
       return undefined;
