@@ -77,10 +77,14 @@ function parseStoredUser(text: string | null): LoyaltyUser | null {
 
 export type SessionListener = (user: LoyaltyUser | null, reason: SessionChangeReason) => void;
 
-/** A function that starts a sign-in; it runs inside the shopper's click so a popup may open. */
+/**
+ * A function that starts a sign-in; it runs inside the shopper's click so a popup may open.
+ * @internal
+ */
 export type SignInStarter = () => void;
 
-class PageSession {
+/** The page's sign-in session: who is signed in, where they are kept, and who wants to know. */
+export class PageSession {
   private current: LoyaltyUser | null = null;
   private readonly listeners = new Set<SessionListener>();
   private readonly starters: SignInStarter[] = [];
@@ -196,7 +200,10 @@ class PageSession {
     return () => this.listeners.delete(listener);
   }
 
-  /** A sign-in button offers to start sign-ins asked for by other elements. */
+  /**
+   * A sign-in button offers to start sign-ins asked for by other elements.
+   * @internal
+   */
   registerSignInStarter(start: SignInStarter): () => void {
     this.starters.push(start);
     return () => {
