@@ -4,18 +4,10 @@
  * several elements on one page share one network request when they ask for the same thing at once.
  * No caching beyond that: the proxy caches.
  */
-import { codeForStatus, MarketingError, parseRetryAfter } from './errors.ts';
-import {
-  dataOf,
-  parseBusinessAccountPage,
-  parseCampaign,
-  parseCampaignPage,
-  parseCoupon,
-  type BusinessAccount,
-  type Campaign,
-  type Coupon,
-  type Page,
-} from './types.ts';
+import { MarketingError } from './errors.ts';
+import { parseBusinessAccountPage, parseCampaign, parseCampaignPage, parseCoupon, readAnswer } from './responses.ts';
+import { tokenOriginAllowed } from './token-origins.ts';
+import type { BusinessAccount, Campaign, Coupon, Page } from './types.ts';
 
 export interface RequestOptions {
   /** Aborts this caller's wait; the request itself is aborted only when every caller sharing it aborted. */
@@ -51,28 +43,6 @@ interface SharedRequest {
   controller: AbortController;
   /** Callers still waiting that could abort; when it drops to zero the request is aborted. */
   waiting: number;
-}
-
-/**
- * Whether the shopper's tokens may go to this endpoint: this page's own origin, or one the merchant
- * listed in `<meta name="loyalty-token-origins" content="https://api.shop.example ...">` in the
- * document's head. Only the head counts: page content (a CMS block) must not be able to add an
- * origin, nor point an element's `endpoint` at a server that would collect signed-in shoppers' tokens.
- */
-export function tokenOriginAllowed(endpoint: string, doc: Document | undefined = globalThis.document): boolean {
-  const origin = new URL(endpoint).origin;
-  if (origin === globalThis.location?.origin) return true;
-  const listed = doc?.head?.querySelectorAll<HTMLMetaElement>(':scope > meta[name="loyalty-token-origins"]') ?? [];
-  for (const meta of listed) {
-    for (const entry of meta.content.split(/[\s,]+/)) {
-      try {
-        if (entry && new URL(entry).origin === origin && /^https?:$/.test(new URL(entry).protocol)) return true;
-      } catch {
-        // Not an origin: ignored.
-      }
-    }
-  }
-  return false;
 }
 
 /** Requests in flight on this page, by endpoint + operation + variables + credentials. */
@@ -204,20 +174,7 @@ export class MarketingClient {
         `The loyalty service could not be reached (${error instanceof Error ? error.message : 'network error'}).`,
       );
     }
-    const problem = (payload as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
-    if (!response.ok || problem) {
-      throw new MarketingError(
-        typeof problem?.code === 'string' ? problem.code : codeForStatus(response.status),
-        response.status,
-        typeof problem?.message === 'string'
-          ? problem.message
-          : `The loyalty service answered with HTTP ${response.status}.`,
-        parseRetryAfter(response.headers.get('retry-after')),
-      );
-    }
-    if (payload === undefined)
-      throw new MarketingError('invalid_response', response.status, 'The Marketing response is not JSON.');
-    return dataOf(payload);
+    return readAnswer(response, payload);
   }
 }
 

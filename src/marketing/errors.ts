@@ -18,36 +18,6 @@ export class MarketingError extends Error {
   }
 }
 
-/** Codes for statuses whose error body we could not read (a proxy's own body is preferred). */
-const CODE_BY_STATUS: Record<number, string> = {
-  400: 'bad_request',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not_found',
-  409: 'conflict',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-  422: 'unprocessable',
-  429: 'rate_limited',
-  502: 'bad_gateway',
-  504: 'gateway_timeout',
-};
-
-export function codeForStatus(status: number): string {
-  return CODE_BY_STATUS[status] ?? (status >= 500 ? 'server_error' : 'http_error');
-}
-
-/** `Retry-After` as seconds: either a number of seconds or an HTTP date. */
-export function parseRetryAfter(header: string | null, now = Date.now()): number | undefined {
-  if (!header) return undefined;
-  const trimmed = header.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
-  // An HTTP date names its day and month; anything else ("-5", "1.5") is not one, whatever Date.parse thinks.
-  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(trimmed)) return undefined;
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
-}
-
 /**
  * Whether the proxy reached the Marketing API but it timed out or failed (`upstream_timeout`,
  * `upstream_error`, `upstream_unavailable`): for a coupon request, the proxy has then recorded that a

@@ -7,7 +7,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { appsyncSeed } from '../../src/sandbox/index.ts';
-import { parseBusinessAccountPage, parseCampaign, parseCampaignPage } from '../../src/marketing/types.ts';
+import { parseBusinessAccountPage, parseCampaign, parseCampaignPage } from '../../src/marketing/responses.ts';
 import { useAppSyncProxy } from './support/appsync-proxy.ts';
 import { post, serveProxy, type ProxyUnderTest } from './support/proxy-server.ts';
 

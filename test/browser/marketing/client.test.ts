@@ -1,7 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { clientFor, MarketingClient, MarketingError } from '../../../src/marketing/index.ts';
-import { toBusinessAccount, toCampaign } from '../../../src/marketing/types.ts';
-import { parseRetryAfter } from '../../../src/marketing/errors.ts';
+import { parseRetryAfter, toBusinessAccount, toCampaign } from '../../../src/marketing/responses.ts';
 import { hangFetch, recordFetches, stubFetch } from './helpers.ts';
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {

@@ -3,7 +3,8 @@ import '../../../src/elements/coupon-claim/index.ts';
 import type { CouponClaim } from '../../../src/elements/coupon-claim/index.ts';
 import { session, type LoyaltyUser } from '../../../src/connect/session.ts';
 import { claimCoupon } from '../../../src/marketing/coupon-claims.ts';
-import { clientFor, tokenOriginAllowed } from '../../../src/marketing/client.ts';
+import { clientFor } from '../../../src/marketing/client.ts';
+import { tokenOriginAllowed } from '../../../src/marketing/token-origins.ts';
 import { MarketingError } from '../../../src/marketing/errors.ts';
 import { clearStoredClaims, recordFetches } from './helpers.ts';
 

@@ -1,0 +1,21 @@
+/**
+ * Whether the shopper's tokens may go to this endpoint: this page's own origin, or one the merchant
+ * listed in `<meta name="loyalty-token-origins" content="https://api.shop.example ...">` in the
+ * document's head. Only the head counts: page content (a CMS block) must not be able to add an
+ * origin, nor point an element's `endpoint` at a server that would collect signed-in shoppers' tokens.
+ */
+export function tokenOriginAllowed(endpoint: string, doc: Document | undefined = globalThis.document): boolean {
+  const origin = new URL(endpoint).origin;
+  if (origin === globalThis.location?.origin) return true;
+  const listed = doc?.head?.querySelectorAll<HTMLMetaElement>(':scope > meta[name="loyalty-token-origins"]') ?? [];
+  for (const meta of listed) {
+    for (const entry of meta.content.split(/[\s,]+/)) {
+      try {
+        if (entry && new URL(entry).origin === origin && /^https?:$/.test(new URL(entry).protocol)) return true;
+      } catch {
+        // Not an origin: ignored.
+      }
+    }
+  }
+  return false;
+}
