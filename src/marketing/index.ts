@@ -1,6 +1,7 @@
 /**
  * `loyalty-widgets/marketing`: the browser client for the merchant's Marketing proxy, usable without
- * the elements (no Lit here).
+ * the elements (no Lit here). What only the elements need (whether a claim is running, the
+ * trusted-origin check, the response readers) is imported from its module directly.
  */
 export {
   MarketingClient,
@@ -13,7 +14,6 @@ export { MarketingError, isAbortError } from './errors.ts';
 export {
   claimCoupon,
   storedCoupon,
-  isClaiming,
   onCouponStored,
   ANONYMOUS,
   type ClaimRequest,
