@@ -8,7 +8,7 @@
 import { CompilerState, Extractor, ExtractorConfig, type IConfigFile } from '@microsoft/api-extractor';
 import { execFile } from 'node:child_process';
 import { readdir, readFile, rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 const check = process.argv.includes('--check');
@@ -111,18 +111,14 @@ try {
   if (check && changed.length > 0) {
     for (const report of changed) {
       // git diff exits 1 when the files differ: that is the expected case here.
-      const committed = join('api', report);
-      const diff = await run(
-        'git',
-        ['diff', '--no-index', '--color=never', committed, join(scratch, 'report', report)],
-        {
-          cwd: root,
-        },
-      ).catch((error: { stdout?: string }) => error.stdout ?? '');
+      const fresh = relative(root, join(scratch, 'report', report));
+      const diff = await run('git', ['diff', '--no-index', '--color=never', join('api', report), fresh], {
+        cwd: root,
+      }).catch((error: { stdout?: string }) => error.stdout ?? '');
       console.error(typeof diff === 'string' ? diff : diff.stdout);
     }
     console.error(
-      `The public API changed: ${changed.map((name) => `api/${name}`).join(', ')} no longer match.\n` +
+      `The public API changed: ${changed.map((name) => `api/${name}`).join(', ')} no longer describes it.\n` +
         'If the change is meant, run `npm run api` and commit the reports with it; otherwise, stop exporting it ' +
         '(or mark it @internal).',
     );
