@@ -1,3 +1,5 @@
+import { storageKey } from '../shared/storage-keys.ts';
+
 /** What a sign-in needs to know about the provider and the merchant's registered app. */
 export interface ConnectOptions {
   /** `{connect_url}`: discovery is read from `{authority}/.well-known/openid-configuration`. */
@@ -16,11 +18,8 @@ export const CLOCK_SKEW_SECONDS = 60;
 /** The default scopes: `profile` gives the username and loyalty ID. */
 export const DEFAULT_SCOPE = 'openid profile';
 
-/** Prefix of every key this package writes to localStorage or sessionStorage. */
-export const STORAGE_PREFIX = 'loyalty-widgets:';
-
 /** Where pending sign-in requests (state, nonce secret) are kept: sessionStorage, single use. */
-export const STATE_STORAGE_PREFIX = `${STORAGE_PREFIX}state:`;
+export const STATE_STORAGE_PREFIX = storageKey('state:');
 
 /** oidc-client-ts marks its popup and redirect requests with these request types. */
 export const POPUP_REQUEST_TYPE = 'si:p';

@@ -3,6 +3,7 @@
  * element (and a merchant's own script) can read who is signed in without loading the sign-in
  * machinery. The sign-in button fills it; everything else only reads and subscribes.
  */
+import { storageKey } from '../shared/storage-keys.ts';
 
 /** A signed-in shopper, as every element and event sees them. */
 export interface LoyaltyUser {
@@ -30,8 +31,8 @@ export type SessionChangeReason = 'signin' | 'signout' | 'expired' | 'restored';
 /** Where the signed-in user is kept between page loads: the tab (default), the browser, or nowhere. */
 export type SessionStorageKind = 'session' | 'local' | 'memory';
 
-/** The storage key of the signed-in user (the `loyalty-widgets:` prefix marks every key we write). */
-export const USER_STORAGE_KEY = 'loyalty-widgets:user';
+/** The storage key of the signed-in user. */
+export const USER_STORAGE_KEY = storageKey('user');
 
 /** setTimeout cannot wait longer than this (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;

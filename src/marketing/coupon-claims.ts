@@ -9,9 +9,12 @@
  */
 import type { MarketingClient } from './client.ts';
 import { isUpstreamFailure, MarketingError } from './errors.ts';
+import { storageKey } from '../shared/storage-keys.ts';
 import type { Coupon } from './types.ts';
 
-const PREFIX = 'loyalty-widgets:';
+/** A kept coupon is stored under `loyalty-widgets:coupon:<shopper>:<campaign>`, a claim's key under `…claim-key:…`. */
+const COUPON_KEY_PREFIX = storageKey('coupon:');
+const CLAIM_KEY_PREFIX = storageKey('claim-key:');
 /** Who a claim belongs to when nobody is signed in. */
 export const ANONYMOUS = 'anonymous';
 
@@ -62,8 +65,8 @@ function write(key: string, value: string | null): void {
   }
 }
 
-const slot = (kind: 'coupon' | 'claim-key', campaignId: string, shopper: string): string =>
-  `${PREFIX}${kind}:${encodeURIComponent(shopper)}:${encodeURIComponent(campaignId)}`;
+const slot = (prefix: string, campaignId: string, shopper: string): string =>
+  `${prefix}${encodeURIComponent(shopper)}:${encodeURIComponent(campaignId)}`;
 
 function newKey(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
@@ -73,7 +76,7 @@ function newKey(): string {
 
 /** The coupon kept for this campaign and shopper, if any (storage is checked like network data). */
 export function storedCoupon(campaignId: string, shopper = ANONYMOUS): StoredCoupon | undefined {
-  const raw = read(slot('coupon', campaignId, shopper));
+  const raw = read(slot(COUPON_KEY_PREFIX, campaignId, shopper));
   if (!raw) return undefined;
   try {
     const value = JSON.parse(raw) as Partial<StoredCoupon>;
@@ -88,7 +91,7 @@ export function storedCoupon(campaignId: string, shopper = ANONYMOUS): StoredCou
 
 /** Whether a claim for this campaign and shopper is running in this page right now. */
 export function isClaiming(campaignId: string, shopper = ANONYMOUS): boolean {
-  return claims.has(slot('coupon', campaignId, shopper));
+  return claims.has(slot(COUPON_KEY_PREFIX, campaignId, shopper));
 }
 
 /**
@@ -109,13 +112,13 @@ function listenToOtherTabs(): void {
   if (listeningToOtherTabs || typeof window === 'undefined') return;
   listeningToOtherTabs = true;
   window.addEventListener('storage', (event) => {
-    if (event.storageArea !== globalThis.localStorage || !event.key?.startsWith(`${PREFIX}coupon:`) || !event.newValue)
+    if (event.storageArea !== globalThis.localStorage || !event.key?.startsWith(COUPON_KEY_PREFIX) || !event.newValue)
       return;
     // Another tab's entry is read back like any stored value: only a well-formed one is announced.
     let shopper: string | undefined;
     let campaignId: string | undefined;
     try {
-      [shopper, campaignId] = event.key.slice(`${PREFIX}coupon:`.length).split(':').map(decodeURIComponent);
+      [shopper, campaignId] = event.key.slice(COUPON_KEY_PREFIX.length).split(':').map(decodeURIComponent);
     } catch {
       return; // Not a key this code wrote.
     }
@@ -131,13 +134,13 @@ function listenToOtherTabs(): void {
  */
 export function claimCoupon(client: MarketingClient, request: ClaimRequest): Promise<Coupon> {
   const { campaignId, shopper = ANONYMOUS, accessToken, idToken, requireSignin = false, another = false } = request;
-  const couponSlot = slot('coupon', campaignId, shopper);
+  const couponSlot = slot(COUPON_KEY_PREFIX, campaignId, shopper);
   const running = claims.get(couponSlot);
   if (running) return running;
   const kept = another ? undefined : storedCoupon(campaignId, shopper);
   if (kept) return Promise.resolve({ code: kept.code });
 
-  const keySlot = slot('claim-key', campaignId, shopper);
+  const keySlot = slot(CLAIM_KEY_PREFIX, campaignId, shopper);
   let idempotencyKey = read(keySlot);
   if (!idempotencyKey) {
     idempotencyKey = newKey();
