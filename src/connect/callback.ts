@@ -51,7 +51,17 @@ export function pendingRequest(responseUrl: string): PendingRequest | undefined 
 
 /**
  * Looks at this page's address once. Returns true when the page is a popup that handed its response
- * to the opener (the page should then do nothing else).
+ * to the opener (the page should then do nothing else). The script tag and the shipped callback page
+ * do this by themselves; a page that uses `loyalty-widgets/connect` alone calls it first thing.
+ *
+ * @example
+ * ```ts
+ * import { captureSignInResponse } from 'loyalty-widgets/connect';
+ *
+ * if (!captureSignInResponse()) {
+ *   // Not a sign-in popup: start the page as usual (a redirect's response waits in takeCapturedResponse()).
+ * }
+ * ```
  */
 export function captureSignInResponse(win: Window = window): boolean {
   const href = win.location.href;
@@ -85,6 +95,14 @@ export function captureSignInResponse(win: Window = window): boolean {
  * Takes the sign-in response captured at load, once. With `accept`, only when it accepts the pending
  * request the response answers (undefined for a response nobody here was waiting for): a page with
  * buttons of several apps hands each its own.
+ *
+ * @example
+ * ```ts
+ * import { takeCapturedResponse } from 'loyalty-widgets/connect';
+ *
+ * // Only a response to a sign-in that this tab started for this app.
+ * const response = takeCapturedResponse((request) => request?.client_id === 'YOUR_APP_ID');
+ * ```
  */
 export function takeCapturedResponse(accept?: (request: PendingRequest | undefined) => boolean): string | undefined {
   const response = captured;

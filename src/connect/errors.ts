@@ -13,7 +13,16 @@ export class SignInError extends Error {
   }
 }
 
-/** Reads the code of anything thrown during a sign-in; unknown failures count as `network`. */
+/**
+ * Reads the code of anything thrown during a sign-in; unknown failures count as `network`.
+ *
+ * @example
+ * ```ts
+ * import { signInErrorCode } from 'loyalty-widgets/connect';
+ *
+ * signInErrorCode(new TypeError('Failed to fetch')); // 'network'
+ * ```
+ */
 export function signInErrorCode(error: unknown): SignInErrorCode {
   return error instanceof SignInError ? error.code : 'network';
 }

@@ -33,7 +33,17 @@ export function loadSignInClient(): Promise<ClientModule> {
   return loading;
 }
 
-/** Starts loading the chunk in the background; errors are retried at the click. */
+/**
+ * Starts loading the sign-in code (oidc-client-ts, jose) in the background, so that a click signs in
+ * without waiting for it; a failed load is tried again at the click.
+ *
+ * @example
+ * ```ts
+ * import { prefetchSignInClient } from 'loyalty-widgets/connect';
+ *
+ * document.querySelector('#sign-in')?.addEventListener('pointerenter', prefetchSignInClient, { once: true });
+ * ```
+ */
 export function prefetchSignInClient(): void {
   loadSignInClient().catch(() => undefined);
 }
@@ -102,7 +112,28 @@ async function redirect(options: ConnectOptions): Promise<SignInOutcome> {
 /**
  * Starts a sign-in. Call it synchronously from the click handler: in popup modes the window is
  * opened before this function returns, so no popup blocker trips; a blocked popup falls back to a
- * redirect (mode `popup`) or fails with `popup_blocked` (mode `popup-only`).
+ * redirect (mode `popup`) or fails with `popup_blocked` (mode `popup-only`). The user it gives is
+ * not put in the page's `session`: do that when the page's elements should see them.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_SCOPE, session, signInErrorCode, startSignIn, type ConnectOptions } from 'loyalty-widgets/connect';
+ *
+ * const options: ConnectOptions = {
+ *   authority: 'https://connect.example',
+ *   clientId: 'YOUR_APP_ID',
+ *   redirectUri: 'https://shop.example/',
+ *   scope: DEFAULT_SCOPE,
+ * };
+ * document.querySelector('#sign-in')?.addEventListener('click', () => {
+ *   startSignIn(options, 'popup').then(
+ *     (outcome) => {
+ *       if (outcome.kind === 'signed-in') session.set(outcome.user, 'signin');
+ *     },
+ *     (error: unknown) => console.warn(signInErrorCode(error)), // e.g. 'access_denied', 'popup_closed'
+ *   );
+ * });
+ * ```
  */
 export function startSignIn(options: ConnectOptions, mode: SignInMode): Promise<SignInOutcome> {
   if (mode === 'redirect') return redirect(options);
@@ -124,12 +155,40 @@ export function startSignIn(options: ConnectOptions, mode: SignInMode): Promise<
   );
 }
 
-/** Finishes a redirect sign-in from the response captured at page load. */
+/**
+ * Finishes a redirect sign-in from the response captured at page load (see `takeCapturedResponse`):
+ * checks it as a popup sign-in is checked and gives the shopper.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_SCOPE, finishSignIn, session, takeCapturedResponse, type ConnectOptions } from 'loyalty-widgets/connect';
+ *
+ * const options: ConnectOptions = {
+ *   authority: 'https://connect.example',
+ *   clientId: 'YOUR_APP_ID',
+ *   redirectUri: 'https://shop.example/',
+ *   scope: DEFAULT_SCOPE,
+ * };
+ * const response = takeCapturedResponse();
+ * if (response) session.set((await finishSignIn(options, response)).user, 'signin');
+ * ```
+ */
 export async function finishSignIn(options: ConnectOptions, responseUrl: string): Promise<SignInResult> {
   return (await loadSignInClient()).completeSignIn(options, responseUrl);
 }
 
-/** Forgets oidc-client-ts's copy of the user (if the chunk was ever loaded) and every pending request. */
+/**
+ * Forgets oidc-client-ts's copy of the user (if the chunk was ever loaded) and every pending request.
+ *
+ * @example
+ * ```ts
+ * import { forgetSignIn, session } from 'loyalty-widgets/connect';
+ *
+ * // Signing out: the page's session, and what the sign-in code kept.
+ * forgetSignIn(undefined); // or the ConnectOptions the shopper signed in with
+ * session.set(null, 'signout');
+ * ```
+ */
 export function forgetSignIn(options: ConnectOptions | undefined): void {
   if (options) void loaded?.forget(options);
   try {

@@ -25,7 +25,17 @@ export const STATE_STORAGE_PREFIX = storageKey('state:');
 export const POPUP_REQUEST_TYPE = 'si:p';
 export const REDIRECT_REQUEST_TYPE = 'si:r';
 
-/** Adds `openid` when a page forgot it, and collapses whitespace. */
+/**
+ * Adds `openid` when a page forgot it, and collapses whitespace.
+ *
+ * @example
+ * ```ts
+ * import { normalizeScope } from 'loyalty-widgets/connect';
+ *
+ * normalizeScope('profile  email'); // 'openid profile email'
+ * normalizeScope(undefined); // 'openid profile'
+ * ```
+ */
 export function normalizeScope(scope: string | null | undefined): string {
   const scopes = (scope?.trim() || DEFAULT_SCOPE).split(/\s+/);
   if (!scopes.includes('openid')) scopes.unshift('openid');

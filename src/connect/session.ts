@@ -84,7 +84,19 @@ export type SessionListener = (user: LoyaltyUser | null, reason: SessionChangeRe
  */
 export type SignInStarter = () => void;
 
-/** The page's sign-in session: who is signed in, where they are kept, and who wants to know. */
+/**
+ * The page's sign-in session: who is signed in, where they are kept, and who wants to know. There is
+ * one, `session`.
+ *
+ * @example
+ * ```ts
+ * import { session } from 'loyalty-widgets/connect';
+ *
+ * console.log(session.user?.loyaltyId ?? 'signed out');
+ * const stop = session.subscribe((user, reason) => console.log(reason, user?.username));
+ * // later: stop();
+ * ```
+ */
 export class PageSession {
   private current: LoyaltyUser | null = null;
   private readonly listeners = new Set<SessionListener>();

@@ -58,6 +58,24 @@ function canonical(variables: Variables): Record<string, string | number> {
   return result;
 }
 
+/**
+ * A client for one Marketing proxy endpoint. Prefer `clientFor(endpoint)`, which gives every caller on
+ * the page the same client, so identical requests in flight are shared.
+ *
+ * @example
+ * ```ts
+ * import { MarketingClient, MarketingError } from 'loyalty-widgets/marketing';
+ *
+ * const marketing = new MarketingClient('https://shop.example/api/marketing');
+ * try {
+ *   const { items, nextToken } = await marketing.campaigns({ limit: 6 });
+ *   const more = nextToken ? await marketing.campaigns({ limit: 6, nextToken }) : undefined;
+ *   console.log(items.length + (more?.items.length ?? 0));
+ * } catch (error) {
+ *   if (error instanceof MarketingError && error.code === 'rate_limited') console.log(error.retryAfter);
+ * }
+ * ```
+ */
 export class MarketingClient {
   /** The proxy's absolute URL. */
   readonly endpoint: string;
@@ -201,7 +219,19 @@ function join(shared: SharedRequest, signal: AbortSignal | undefined, key: strin
 
 const clients = new Map<string, MarketingClient>();
 
-/** The page's one client for an endpoint (relative endpoints resolve against the page). */
+/**
+ * The page's one client for an endpoint (relative endpoints resolve against the page).
+ *
+ * @example
+ * ```ts
+ * import { clientFor } from 'loyalty-widgets/marketing';
+ *
+ * const marketing = clientFor('/api/marketing');
+ * const campaign = await marketing.campaign('camp-harbor-beans');
+ * const shops = await marketing.businessAccounts({ limit: 20 });
+ * const open = shops.items.filter((shop) => !shop.pending);
+ * ```
+ */
 export function clientFor(endpoint: string): MarketingClient {
   const client = new MarketingClient(endpoint);
   const existing = clients.get(client.endpoint);

@@ -74,7 +74,17 @@ function newKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** The coupon kept for this campaign and shopper, if any (storage is checked like network data). */
+/**
+ * The coupon kept for this campaign and shopper, if any (storage is checked like network data).
+ *
+ * @example
+ * ```ts
+ * import { storedCoupon } from 'loyalty-widgets/marketing';
+ *
+ * const kept = storedCoupon('camp-harbor-beans'); // the anonymous shopper's; pass `user.sub` for a signed-in one
+ * if (kept) console.log(kept.code, new Date(kept.claimedAt));
+ * ```
+ */
 export function storedCoupon(campaignId: string, shopper = ANONYMOUS): StoredCoupon | undefined {
   const raw = read(slot(COUPON_KEY_PREFIX, campaignId, shopper));
   if (!raw) return undefined;
@@ -97,7 +107,15 @@ export function isClaiming(campaignId: string, shopper = ANONYMOUS): boolean {
 /**
  * Calls the listener whenever a coupon is kept for a campaign: by any element of this page, or of
  * another tab of this site (through localStorage's `storage` event), so a coupon claimed in one tab
- * shows in the others without a reload.
+ * shows in the others without a reload. Returns the function that stops listening.
+ *
+ * @example
+ * ```ts
+ * import { onCouponStored } from 'loyalty-widgets/marketing';
+ *
+ * const stop = onCouponStored(({ campaignId, code }) => console.log(`${campaignId}: ${code}`));
+ * // later: stop();
+ * ```
  */
 export function onCouponStored(listener: (coupon: StoredCoupon) => void): () => void {
   const handler = (event: Event): void => listener((event as CustomEvent<StoredCoupon>).detail);
@@ -131,6 +149,18 @@ function listenToOtherTabs(): void {
  * Claims the coupon of a campaign for a shopper, or returns the one already kept. A failed claim
  * keeps its key (a lost response, a 429, a network failure), so trying again cannot mint a second
  * coupon; only a failure of the Marketing API behind the proxy frees it.
+ *
+ * @example
+ * ```ts
+ * import { claimCoupon, clientFor } from 'loyalty-widgets/marketing';
+ * import { session } from 'loyalty-widgets/connect';
+ *
+ * const user = session.user;
+ * const { code } = await claimCoupon(clientFor('/api/marketing'), {
+ *   campaignId: 'camp-harbor-beans',
+ *   ...(user && { shopper: user.sub, accessToken: user.accessToken, idToken: user.idToken }),
+ * });
+ * ```
  */
 export function claimCoupon(client: MarketingClient, request: ClaimRequest): Promise<Coupon> {
   const { campaignId, shopper = ANONYMOUS, accessToken, idToken, requireSignin = false, another = false } = request;

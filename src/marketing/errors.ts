@@ -30,6 +30,22 @@ export function isUpstreamFailure(error: unknown): boolean {
   );
 }
 
+/**
+ * Whether a call was rejected because its `signal` aborted (not a `MarketingError`).
+ *
+ * @example
+ * ```ts
+ * import { clientFor, isAbortError } from 'loyalty-widgets/marketing';
+ *
+ * const controller = new AbortController();
+ * clientFor('/api/marketing')
+ *   .campaigns({}, { signal: controller.signal })
+ *   .catch((error: unknown) => {
+ *     if (!isAbortError(error)) throw error;
+ *   });
+ * controller.abort();
+ * ```
+ */
 export function isAbortError(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';
 }

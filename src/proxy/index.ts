@@ -214,8 +214,24 @@ function resolveCache(cache: MarketingProxyOptions['cache']): CacheSettings | un
 const writeJsonLine = (entry: AccessLogEntry) => console.log(JSON.stringify(entry));
 
 /**
- * Pass a function returning the options to create the proxy on its first request instead: for hosts
- * whose settings exist only at run time (a Next.js build loads route modules without the key).
+ * The Marketing proxy as a Fetch-API handler, `(request) => Promise<Response>`: it forwards the
+ * widgets' named operations to `upstreamUrl` with the `x-api-key`. Pass a function returning the
+ * options to create the proxy on its first request instead: for hosts whose settings exist only at
+ * run time (a Next.js build loads route modules without the key). In Node, wrap it in `toNodeHandler`.
+ *
+ * @example
+ * ```ts
+ * import { createMarketingProxy } from 'loyalty-widgets/proxy';
+ *
+ * const marketing = createMarketingProxy(() => ({
+ *   upstreamUrl: process.env.MARKETING_API_URL!,
+ *   apiKey: process.env.MARKETING_API_KEY!,
+ *   allowedOrigins: ['https://shop.example'],
+ * }));
+ * // Next.js, app/api/marketing/route.ts; Deno.serve(marketing) and Bun's fetch take it as it is too.
+ * export const POST = marketing;
+ * export const OPTIONS = marketing;
+ * ```
  */
 export function createMarketingProxy(
   settings: MarketingProxyOptions | (() => MarketingProxyOptions),

@@ -34,6 +34,25 @@ function keepParsedBody(req: IncomingMessage & { body?: unknown; rawBody?: unkno
   req.rawBody = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
+/**
+ * The proxy as a Node listener `(req, res, next?)`, for `http.createServer`, Express, Connect and
+ * vite. Errors it cannot answer itself go to `next` when there is one.
+ *
+ * @example
+ * ```ts
+ * import http from 'node:http';
+ * import { createMarketingProxy } from 'loyalty-widgets/proxy';
+ * import { createNodeTransport, toNodeHandler } from 'loyalty-widgets/proxy/node';
+ *
+ * const marketing = createMarketingProxy({
+ *   upstreamUrl: process.env.MARKETING_API_URL!,
+ *   apiKey: process.env.MARKETING_API_KEY!,
+ *   transport: createNodeTransport(),
+ * });
+ * http.createServer(toNodeHandler(marketing)).listen(8787);
+ * // Express or Connect: app.use('/api/marketing', toNodeHandler(marketing));
+ * ```
+ */
 export function toNodeHandler(handler: MarketingProxyHandler, options: NodeHandlerOptions = {}): NodeHandler {
   const listener = getRequestListener(
     (request, env) => handler(request, { clientAddress: env.incoming.socket?.remoteAddress }),

@@ -49,6 +49,25 @@ function checkUrl(value: string): void {
   }
 }
 
+/**
+ * The store several proxy instances share (rate limits, idempotency records, cache, shopper checks).
+ * Give every instance the same `url`, `keyPrefix` and `cursorSecret`; call `close()` on shutdown.
+ *
+ * @example
+ * ```ts
+ * import { createMarketingProxy } from 'loyalty-widgets/proxy';
+ * import { createRedisStore } from 'loyalty-widgets/proxy/redis';
+ *
+ * const store = createRedisStore({ url: process.env.REDIS_URL!, keyPrefix: 'shop:' });
+ * const marketing = createMarketingProxy({
+ *   upstreamUrl: process.env.MARKETING_API_URL!,
+ *   apiKey: process.env.MARKETING_API_KEY!,
+ *   cursorSecret: process.env.CURSOR_SECRET,
+ *   store,
+ * });
+ * process.once('SIGTERM', () => void store.close());
+ * ```
+ */
 export function createRedisStore(options: RedisStoreOptions): ProxyStore & { close(): Promise<void> } {
   checkUrl(options.url);
   const prefix = options.keyPrefix ?? 'loyalty-proxy:';

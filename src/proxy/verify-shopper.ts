@@ -3,17 +3,6 @@
  * posts what it has after sign-in (`user.idToken`, `user.accessToken`); the server gets the verified
  * `{ sub, username, loyaltyId, expiresAt }` or a `ShopperVerificationError`. Never trust a loyalty ID
  * posted alone: anyone can post anyone's.
- *
- * @example
- * ```ts
- * import { verifyShopper, ShopperVerificationError } from 'loyalty-widgets/proxy';
- *
- * const shopper = await verifyShopper(
- *   { idToken: body.idToken, accessToken: body.accessToken },
- *   { connectUrl: process.env.CONNECT_URL, clientId: process.env.CONNECT_CLIENT_ID },
- * );
- * await rewards.credit(shopper.loyaltyId, points);
- * ```
  */
 import { SigninChecker, type ShopperTokens, type VerifiedShopper } from './signin.ts';
 import { createMemoryStore, type ProxyStore } from './store.ts';
@@ -53,7 +42,22 @@ function checkOptions(options: VerifyShopperOptions): { connectUrl: string; clie
   return { connectUrl: options.connectUrl, clientId: options.clientId };
 }
 
-/** A verifier for one app, with its own caches: use it when you pass your own `fetch` or `store`. */
+/**
+ * A verifier for one app, with its own caches: use it when you pass your own `fetch` or `store`.
+ *
+ * @example
+ * ```ts
+ * import { createShopperVerifier } from 'loyalty-widgets/proxy';
+ * import { createRedisStore } from 'loyalty-widgets/proxy/redis';
+ *
+ * const verify = createShopperVerifier({
+ *   connectUrl: 'https://connect.example',
+ *   clientId: 'YOUR_APP_ID',
+ *   store: createRedisStore({ url: process.env.REDIS_URL! }),
+ * });
+ * const shopper = await verify({ idToken: body.idToken, accessToken: body.accessToken });
+ * ```
+ */
 export function createShopperVerifier(
   options: VerifyShopperOptions,
 ): (tokens: ShopperTokens) => Promise<VerifiedShopper> {
@@ -78,6 +82,23 @@ const verifiers = new Map<string, (tokens: ShopperTokens) => Promise<VerifiedSho
  * `connectUrl` and `clientId` for the life of the process. With your own `fetch` or `store`, make the
  * verifier once with `createShopperVerifier` instead: here each such call would start without the
  * discovery and key caches.
+ *
+ * @example
+ * ```ts
+ * import { verifyShopper, ShopperVerificationError } from 'loyalty-widgets/proxy';
+ *
+ * // In your route for POST /rewards, with the body the page posted: { idToken, accessToken }.
+ * try {
+ *   const shopper = await verifyShopper(
+ *     { idToken: body.idToken, accessToken: body.accessToken },
+ *     { connectUrl: 'https://connect.example', clientId: 'YOUR_APP_ID' },
+ *   );
+ *   console.log(`reward ${shopper.loyaltyId}`); // the wallet address, checked with Connect
+ * } catch (error) {
+ *   if (!(error instanceof ShopperVerificationError)) throw error;
+ *   // error.status is 401 (sign in again) or 502 (Connect unreachable); error.code says which.
+ * }
+ * ```
  */
 export function verifyShopper(tokens: ShopperTokens, options: VerifyShopperOptions): Promise<VerifiedShopper> {
   if (options?.fetch || options?.store) return createShopperVerifier(options)(tokens);

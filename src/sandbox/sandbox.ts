@@ -26,6 +26,21 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
+/**
+ * Starts Connect and Marketing on localhost, as `npm start` does (without the demo site). Ports default
+ * to 4001 and 4002; `0` picks free ones, as tests do.
+ *
+ * @example
+ * ```ts
+ * import { startSandbox } from 'loyalty-widgets/sandbox';
+ *
+ * const sandbox = await startSandbox({ connectPort: 0, marketingPort: 0 });
+ * const app = await sandbox.registerApp({ name: 'My shop', redirectUris: ['http://localhost:3000/'] });
+ * // The button: authority = sandbox.connectUrl, client-id = app.app_id.
+ * // The proxy: upstreamUrl = sandbox.marketingUrl, apiKey = sandbox.apiKey. Sign in as demo / demo.
+ * await sandbox.close();
+ * ```
+ */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const connect = await startConnect(options);
   let marketing;
