@@ -102,6 +102,9 @@ export default defineConfig(({ command }) =>
             },
           },
           rolldownOptions: {
+            // Constants another module exports (the storage-key prefix) are written where they are used, so a
+            // shared constant never becomes a file of its own that a page must fetch.
+            optimization: { inlineConst: { mode: 'all' } },
             // Lib mode keeps ES output readable by default; the script tag a merchant pastes should
             // be as small as it can be, so whitespace and names are minified too.
             output: {

@@ -1,4 +1,4 @@
-import { storageKey } from '../shared/storage-keys.ts';
+import { STORAGE_PREFIX } from '../shared/storage-keys.ts';
 
 /** What a sign-in needs to know about the provider and the merchant's registered app. */
 export interface ConnectOptions {
@@ -19,7 +19,7 @@ export const CLOCK_SKEW_SECONDS = 60;
 export const DEFAULT_SCOPE = 'openid profile';
 
 /** Where pending sign-in requests (state, nonce secret) are kept: sessionStorage, single use. */
-export const STATE_STORAGE_PREFIX = storageKey('state:');
+export const STATE_STORAGE_PREFIX = `${STORAGE_PREFIX}state:`;
 
 /** oidc-client-ts marks its popup and redirect requests with these request types. */
 export const POPUP_REQUEST_TYPE = 'si:p';

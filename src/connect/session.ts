@@ -3,7 +3,7 @@
  * element (and a merchant's own script) can read who is signed in without loading the sign-in
  * machinery. The sign-in button fills it; everything else only reads and subscribes.
  */
-import { storageKey } from '../shared/storage-keys.ts';
+import { STORAGE_PREFIX } from '../shared/storage-keys.ts';
 
 /** A signed-in shopper, as every element and event sees them. */
 export interface LoyaltyUser {
@@ -32,7 +32,7 @@ export type SessionChangeReason = 'signin' | 'signout' | 'expired' | 'restored';
 export type SessionStorageKind = 'session' | 'local' | 'memory';
 
 /** The storage key of the signed-in user. */
-export const USER_STORAGE_KEY = storageKey('user');
+export const USER_STORAGE_KEY = `${STORAGE_PREFIX}user`;
 
 /** setTimeout cannot wait longer than this (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -9,12 +9,12 @@
  */
 import type { MarketingClient } from './client.ts';
 import { isUpstreamFailure, MarketingError } from './errors.ts';
-import { storageKey } from '../shared/storage-keys.ts';
+import { STORAGE_PREFIX } from '../shared/storage-keys.ts';
 import type { Coupon } from './types.ts';
 
 /** A kept coupon is stored under `loyalty-widgets:coupon:<shopper>:<campaign>`, a claim's key under `…claim-key:…`. */
-const COUPON_KEY_PREFIX = storageKey('coupon:');
-const CLAIM_KEY_PREFIX = storageKey('claim-key:');
+const COUPON_KEY_PREFIX = `${STORAGE_PREFIX}coupon:`;
+const CLAIM_KEY_PREFIX = `${STORAGE_PREFIX}claim-key:`;
 /** Who a claim belongs to when nobody is signed in. */
 export const ANONYMOUS = 'anonymous';
 
