@@ -1,13 +1,13 @@
 /**
  * The API report: what every entry point of package.json "exports" gives its users (types and
- * functions), written by API Extractor to api/<entry>.api.md from the declarations that the package
- * ships. `npm run api` rewrites the reports; `--check` writes nothing and fails when the public surface
+ * functions), written by API Extractor to api/<entry>.public.api.md from the declarations that the
+ * package ships (what is marked @internal is left out of both). `npm run api` rewrites the reports; `--check` writes nothing and fails when the public surface
  * differs from the committed reports (an export added, removed or changed), so a change to it is
  * always a visible change in review. Configs: api/extractor/<entry>.json, sharing api/extractor/base.json.
  */
 import { CompilerState, Extractor, ExtractorConfig, type IConfigFile } from '@microsoft/api-extractor';
 import { execFile } from 'node:child_process';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, unlink } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -105,6 +105,14 @@ try {
     });
     problems += result.errorCount;
     if (result.apiReportChanged) changed.push(...config.reportConfigs.map(({ fileName }) => fileName));
+  }
+
+  // A report whose entry point is gone describes nothing: removed, or (checking) counted as a change.
+  const expected = new Set(prepared.flatMap((config) => config.reportConfigs.map(({ fileName }) => fileName)));
+  for (const name of await readdir(join(root, 'api'))) {
+    if (!name.endsWith('.api.md') || expected.has(name)) continue;
+    if (check) changed.push(name);
+    else await unlink(join(root, 'api', name));
   }
 
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
