@@ -57,7 +57,8 @@ for (const path of await sourceFiles(join(root, 'src'))) {
   for (const { line, code } of examplesIn(await readFile(path, 'utf8'))) {
     const file = join(scratch, `example-${written.length + 1}.ts`);
     const pointed = code.replace(/from '(loyalty-widgets(?:\/[\w/-]+)?)'/g, (whole, name: string) => {
-      const entry = ENTRIES[name];
+      const tag = /^loyalty-widgets\/elements\/([\w-]+)$/.exec(name)?.[1];
+      const entry = tag ? `src/elements/${tag}/index.ts` : ENTRIES[name];
       if (!entry) throw new Error(`${relative(root, path)}:${line}: an example imports ${name}, which is not an entry`);
       return `from '${relative(scratch, join(root, entry))}'`;
     });
