@@ -1,5 +1,5 @@
 import { Task } from '@lit/task';
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { session } from '../../connect/session.ts';
 import { clientFor } from '../../marketing/client.ts';
@@ -8,16 +8,13 @@ import { MarketingError } from '../../marketing/errors.ts';
 import type { Campaign } from '../../marketing/types.ts';
 import { resolveEndpoint } from '../../shared/config.ts';
 import { emit } from '../../shared/emit.ts';
-import { LocaleController, registerBuiltInMessages } from '../../shared/i18n.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
 import { currencyOf, errorMessage, formatPrice, renderFailure, renderSkeleton } from '../internal/status.ts';
+import { MarketingElement } from '../internal/marketing-element.ts';
 import { statusStyles } from '../internal/status.styles.ts';
 import { AbortOnDisconnect, failureOf, isWaiting } from '../internal/tasks.ts';
 import { couponClaimStyles } from './coupon-claim.styles.ts';
 import { couponClaimMessages } from './coupon-claim.messages.ts';
-
-// Registered here, not as a side effect of the messages module, so bundlers never drop the strings.
-registerBuiltInMessages(couponClaimMessages);
 
 export interface CouponClaimedDetail {
   campaignId: string;
@@ -64,11 +61,10 @@ export interface CouponClaimErrorDetail {
  * @cssproperty --loyalty-code-font - Font of the coupon code (default monospace).
  * @cssproperty --loyalty-code-size - Size of the coupon code (default 1.5em).
  */
-export class CouponClaim extends LitElement {
+export class CouponClaim extends MarketingElement {
   static override styles = [themeStyles, statusStyles, couponClaimStyles];
-
-  /** URL of the merchant's Marketing proxy; defaults to the page's `<meta name="loyalty-endpoint">`, then `/api/marketing`. */
-  @property() endpoint?: string;
+  /** @internal */
+  protected static override messages = couponClaimMessages;
 
   /** The campaign whose coupon is claimed. */
   @property({ attribute: 'campaign-id', reflect: true }) campaignId = '';
@@ -99,12 +95,6 @@ export class CouponClaim extends LitElement {
   @state() private copyFailed = false;
   @state() private noSignInButton = false;
 
-  private readonly locale = new LocaleController(this);
-
-  /** The first render, and any after a `lang` change, waits for that language's strings. */
-  protected override scheduleUpdate(): void | Promise<unknown> {
-    return this.locale.whenReady(() => super.scheduleUpdate());
-  }
   /** The shopper pressed "sign in to get this coupon": claim once they are signed in. */
   private claimAfterSignIn = false;
   /** Whether the failed claim was for another coupon, so that its retry is too (and reuses its key). */

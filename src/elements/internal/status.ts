@@ -3,13 +3,9 @@
  * loading skeleton, and price formatting.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import { registerBuiltInMessages, type LocaleController } from '../../shared/i18n.ts';
+import type { LocaleController } from '../../shared/i18n.ts';
 import { isUpstreamFailure, MarketingError } from '../../marketing/errors.ts';
 import { warnOnce } from '../../shared/warn.ts';
-import { marketingMessages } from './messages.ts';
-
-// Registered here, not as a side effect of the messages module, so bundlers never drop the strings.
-registerBuiltInMessages(marketingMessages);
 
 const KNOWN = new Set(['network', 'signin_required', 'invalid_response', 'config']);
 /**

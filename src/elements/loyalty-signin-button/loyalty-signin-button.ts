@@ -1,7 +1,6 @@
-import { LitElement, html, nothing, svg, type PropertyValues } from 'lit';
+import { html, nothing, svg, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { emit } from '../../shared/emit.ts';
-import { LocaleController, registerBuiltInMessages } from '../../shared/i18n.ts';
 import { safeUrl } from '../../shared/safe-url.ts';
 import { warnOnce } from '../../shared/warn.ts';
 import { captureSignInResponse, takeCapturedResponse, type PendingRequest } from '../../connect/callback.ts';
@@ -17,11 +16,9 @@ import {
 import type { SignInResult } from '../../connect/client.ts';
 import { normalizeScope, type ConnectOptions } from '../../connect/options.ts';
 import { session, type LoyaltyUser, type SessionChangeReason, type SessionStorageKind } from '../../connect/session.ts';
+import { LoyaltyElement } from '../internal/loyalty-element.ts';
 import { signinButtonStyles } from './loyalty-signin-button.styles.ts';
 import { signinButtonMessages } from './loyalty-signin-button.messages.ts';
-
-// Registered here, not as a side effect of the messages module, so bundlers never drop the strings.
-registerBuiltInMessages(signinButtonMessages);
 
 /** Detail of `loyalty-signin`. */
 export interface LoyaltySigninDetail {
@@ -110,8 +107,10 @@ const walletIcon = svg`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="fa
  * @cssproperty --loyalty-spacing - Base spacing unit.
  * @cssproperty --loyalty-focus-ring - Box shadow of the keyboard focus ring.
  */
-export class LoyaltySigninButton extends LitElement {
+export class LoyaltySigninButton extends LoyaltyElement {
   static override styles = signinButtonStyles;
+  /** @internal */
+  protected static override messages = signinButtonMessages;
 
   /** `{connect_url}`, the Connect provider; discovery is read from `{authority}/.well-known/openid-configuration`. */
   @property() authority = '';
@@ -151,12 +150,6 @@ export class LoyaltySigninButton extends LitElement {
   @query('[part~="button"]') private signinButton?: HTMLButtonElement;
   @query('[part~="signout"]') private signoutButton?: HTMLButtonElement;
 
-  private readonly locale = new LocaleController(this);
-
-  /** The first render, and any after a `lang` change, waits for that language's strings. */
-  protected override scheduleUpdate(): void | Promise<unknown> {
-    return this.locale.whenReady(() => super.scheduleUpdate());
-  }
   private unsubscribe?: () => void;
   private unregisterStarter?: () => void;
   private stopPrefetch?: () => void;

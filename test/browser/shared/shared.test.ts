@@ -4,6 +4,8 @@ import { safeUrl } from '../../../src/shared/safe-url.ts';
 import { resolveEndpoint } from '../../../src/shared/config.ts';
 import { defineElement } from '../../../src/shared/define.ts';
 import { emit } from '../../../src/shared/emit.ts';
+import { VERSION } from '../../../src/shared/version.ts';
+import { captureWarnings } from '../setup/helpers.ts';
 import {
   LocaleController,
   loadBuiltInMessages,
@@ -53,12 +55,67 @@ describe('resolveEndpoint', () => {
 });
 
 describe('defineElement', () => {
+  /** The console warnings printed while `run` runs. */
+  function warningsWhile(run: () => void): string[] {
+    const warnings = captureWarnings();
+    try {
+      run();
+    } finally {
+      warnings.restore();
+    }
+    return warnings.messages;
+  }
+
   it('is a no-op when the tag is already defined', () => {
     class First extends HTMLElement {}
     class Second extends HTMLElement {}
-    defineElement('x-define-twice', First);
-    expect(() => defineElement('x-define-twice', Second)).not.to.throw();
+    warningsWhile(() => {
+      defineElement('x-define-twice', First);
+      expect(() => defineElement('x-define-twice', Second)).not.to.throw();
+    });
     expect(customElements.get('x-define-twice')).to.equal(First);
+  });
+
+  it('stays silent when the same element is defined again', () => {
+    class Same extends HTMLElement {}
+    const warnings = warningsWhile(() => {
+      defineElement('x-define-same', Same);
+      defineElement('x-define-same', Same);
+    });
+    expect(warnings).to.deep.equal([]);
+  });
+
+  it('warns once, naming both versions, when another version holds the tag', () => {
+    class Older extends HTMLElement {
+      static version = '0.0.9';
+    }
+    class Ours extends HTMLElement {
+      static version = VERSION;
+    }
+    const warnings = warningsWhile(() => {
+      defineElement('x-define-versions', Older);
+      defineElement('x-define-versions', Ours);
+      defineElement('x-define-versions', Ours);
+    });
+    expect(warnings).to.have.length(1);
+    expect(warnings[0]).to.contain('<x-define-versions>').and.contain('0.0.9').and.contain(VERSION);
+    expect(customElements.get('x-define-versions')).to.equal(Older);
+  });
+
+  it('names another definition when the element in place has no version', () => {
+    class Foreign extends HTMLElement {}
+    class Ours extends HTMLElement {}
+    const warnings = warningsWhile(() => {
+      defineElement('x-define-foreign', Foreign);
+      defineElement('x-define-foreign', Ours);
+    });
+    expect(warnings).to.have.length(1);
+    expect(warnings[0]).to.contain('another definition').and.contain(VERSION);
+  });
+
+  it('carries the version of package.json', async () => {
+    const { version } = (await (await fetch('/package.json')).json()) as { version: string };
+    expect(VERSION).to.equal(version);
   });
 });
 
