@@ -3,7 +3,6 @@ import { property, query, state } from 'lit/decorators.js';
 import { clientFor } from '../../marketing/client.ts';
 import type { Campaign } from '../../marketing/types.ts';
 import { resolveEndpoint } from '../../shared/config.ts';
-import { emit } from '../../shared/emit.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
 import { warnOnce } from '../../shared/warn.ts';
 import { currencyOf, formatPrice, renderFailure } from '../internal/status.ts';
@@ -18,15 +17,13 @@ import { fullyInView, nearestSlide, scrollToSlide } from './track.ts';
 /** `sizes` for slide images: the laid-out width where supported (`auto`), else the default slide width. */
 const IMAGE_SIZES = 'auto, (min-width: 30rem) 20rem, 85vw';
 
-export interface CampaignSelectDetail {
-  campaign: Campaign;
-}
+export type { CampaignSelectDetail } from './events.ts';
 
 /**
  * @summary The loyalty program's campaigns as an accessible, swipeable carousel, page by page.
  * @tag campaign-carousel
  *
- * @event campaign-select - The shopper activated a slide (click, Enter or Space). `detail: { campaign }`.
+ * @event {CustomEvent<CampaignSelectDetail>} campaign-select - The shopper activated a slide (click, Enter or Space). `detail: { campaign }`.
  *
  * @csspart base - The carousel region.
  * @csspart controls - The row of control buttons.
@@ -193,7 +190,7 @@ export class CampaignCarousel extends MarketingElement {
   }
 
   private select(campaign: Campaign | undefined): void {
-    if (campaign) emit<CampaignSelectDetail>(this, 'campaign-select', { campaign });
+    if (campaign) this.emit('campaign-select', { campaign });
   }
 
   private onClick(event: MouseEvent): void {

@@ -7,7 +7,6 @@ import { claimCoupon, isClaiming, onCouponStored, storedCoupon } from '../../mar
 import { MarketingError } from '../../marketing/errors.ts';
 import type { Campaign } from '../../marketing/types.ts';
 import { resolveEndpoint } from '../../shared/config.ts';
-import { emit } from '../../shared/emit.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
 import { currencyOf, errorMessage, formatPrice, renderFailure, renderSkeleton } from '../internal/status.ts';
 import { MarketingElement } from '../internal/marketing-element.ts';
@@ -16,25 +15,14 @@ import { AbortOnDisconnect, failureOf, isWaiting } from '../internal/tasks.ts';
 import { couponClaimStyles } from './coupon-claim.styles.ts';
 import { couponClaimMessages } from './coupon-claim.messages.ts';
 
-export interface CouponClaimedDetail {
-  campaignId: string;
-  code: string;
-}
-
-export interface CouponClaimErrorDetail {
-  campaignId: string;
-  /** The error code (`rate_limited`, `network`, `signin_required`, …). */
-  code: string;
-  /** A localized sentence for the shopper. */
-  message: string;
-}
+export type { CouponClaimedDetail, CouponClaimErrorDetail } from './events.ts';
 
 /**
  * @summary Lets the shopper claim a campaign's coupon, exactly once, and shows the code again after a reload.
  * @tag coupon-claim
  *
- * @event coupon-claimed - A coupon was received. `detail: { campaignId, code }`.
- * @event coupon-claim-error - A claim failed. `detail: { campaignId, code, message }`.
+ * @event {CustomEvent<CouponClaimedDetail>} coupon-claimed - A coupon was received. `detail: { campaignId, code }`.
+ * @event {CustomEvent<CouponClaimErrorDetail>} coupon-claim-error - A claim failed. `detail: { campaignId, code, message }`.
  *
  * @csspart base - The wrapper of the whole element.
  * @csspart title - The campaign's title.
@@ -167,12 +155,12 @@ export class CouponClaim extends MarketingElement {
         another: another && this.allowMultiple,
       });
       this.announcement = this.locale.t('coupon.claimed', { code });
-      emit<CouponClaimedDetail>(this, 'coupon-claimed', { campaignId, code });
+      this.emit('coupon-claimed', { campaignId, code });
     } catch (error) {
       this.claimError = error;
       this.failedAnother = another;
       const code = error instanceof MarketingError ? error.code : 'unknown';
-      emit<CouponClaimErrorDetail>(this, 'coupon-claim-error', {
+      this.emit('coupon-claim-error', {
         campaignId,
         code,
         message: errorMessage(this.locale, error),

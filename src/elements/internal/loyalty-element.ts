@@ -1,4 +1,5 @@
 import { LitElement } from 'lit';
+import { emit, type CustomEventName, type EventDetail } from '../../shared/emit.ts';
 import { LocaleController, registerBuiltInMessages, type Messages } from '../../shared/i18n.ts';
 import { VERSION } from '../../shared/version.ts';
 
@@ -26,6 +27,14 @@ export class LoyaltyElement extends LitElement {
 
   /** @internal */
   protected readonly locale = new LocaleController(this);
+
+  /**
+   * @internal Sends one of the package's events from this element (bubbling, composed); the detail
+   * is checked against the type declared for the event's name.
+   */
+  protected emit<K extends CustomEventName>(name: K, detail: EventDetail<K>): boolean {
+    return emit(this, name, detail);
+  }
 
   /** @internal The first render, and any after a `lang` change, waits for that language's strings. */
   protected override scheduleUpdate(): void | Promise<unknown> {

@@ -1,6 +1,5 @@
 import { html, nothing, svg, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { emit } from '../../shared/emit.ts';
 import { safeUrl } from '../../shared/safe-url.ts';
 import { warnOnce } from '../../shared/warn.ts';
 import { captureSignInResponse, takeCapturedResponse, type PendingRequest } from '../../connect/callback.ts';
@@ -19,24 +18,6 @@ import { session, type LoyaltyUser, type SessionChangeReason, type SessionStorag
 import { LoyaltyElement } from '../internal/loyalty-element.ts';
 import { signinButtonStyles } from './loyalty-signin-button.styles.ts';
 import { signinButtonMessages } from './loyalty-signin-button.messages.ts';
-
-/** Detail of `loyalty-signin`. */
-export interface LoyaltySigninDetail {
-  user: LoyaltyUser;
-  /** False when signed in without the `profile` scope: no username, no loyalty ID. */
-  profile: boolean;
-  /** `signin` for a new sign-in, `restored` when the page found the session kept from an earlier load. */
-  reason: 'signin' | 'restored';
-}
-/** Detail of `loyalty-signout`. */
-export interface LoyaltySignoutDetail {
-  reason: 'signout' | 'expired';
-}
-/** Detail of `loyalty-signin-error`. */
-export interface LoyaltySigninErrorDetail {
-  code: SignInErrorCode;
-  message: string;
-}
 
 // A page opened as our sign-in popup hands the response to its opener and does nothing else;
 // a page coming back from a redirect sign-in keeps the response for its button to finish.
@@ -61,6 +42,8 @@ const STORAGES: readonly SessionStorageKind[] = ['session', 'local', 'memory'];
 
 const walletIcon = svg`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M4 6.5A2.5 2.5 0 0 1 6.5 4H18v3h1a1 1 0 0 1 1 1v10.5a1.5 1.5 0 0 1-1.5 1.5h-12A2.5 2.5 0 0 1 4 17.5v-11Zm2.5-.5a.5.5 0 0 0 0 1H16V6H6.5ZM15 12.5a1.5 1.5 0 1 0 3 0 1.5 1.5 0 0 0-3 0Z"/></svg>`;
 
+export type { LoyaltySigninDetail, LoyaltySigninErrorDetail, LoyaltySignoutDetail } from './events.ts';
+
 /**
  * A button that signs the shopper in with their loyalty wallet through Connect (OpenID Connect,
  * implicit flow) in a popup, and shows who is signed in with a sign-out control. The sign-in
@@ -82,9 +65,9 @@ const walletIcon = svg`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="fa
  * @summary Sign in with the loyalty wallet (Connect) in a popup; shows the signed-in shopper.
  * @tag loyalty-signin-button
  *
- * @event loyalty-signin - The shopper signed in or the session was restored. Detail `{ user, profile, reason }`; `user` carries `idToken` and `accessToken` for your server's `verifyShopper()`; `profile` is false when signed in without the `profile` scope (no username or loyalty ID); `reason` is `signin` or `restored`.
- * @event loyalty-signout - The shopper signed out or the session expired. Detail `{ reason }`: `signout` or `expired`.
- * @event loyalty-signin-error - A sign-in failed and nothing was used. Detail `{ code, message }`, `code` one of `access_denied`, `popup_blocked`, `popup_closed`, `invalid_token`, `state_mismatch`, `network`, `config`.
+ * @event {CustomEvent<LoyaltySigninDetail>} loyalty-signin - The shopper signed in or the session was restored. Detail `{ user, profile, reason }`; `user` carries `idToken` and `accessToken` for your server's `verifyShopper()`; `profile` is false when signed in without the `profile` scope (no username or loyalty ID); `reason` is `signin` or `restored`.
+ * @event {CustomEvent<LoyaltySignoutDetail>} loyalty-signout - The shopper signed out or the session expired. Detail `{ reason }`: `signout` or `expired`.
+ * @event {CustomEvent<LoyaltySigninErrorDetail>} loyalty-signin-error - A sign-in failed and nothing was used. Detail `{ code, message }`, `code` one of `access_denied`, `popup_blocked`, `popup_closed`, `invalid_token`, `state_mismatch`, `network`, `config`.
  *
  * @slot - A custom label for the sign-in button.
  * @slot icon - A custom icon before the label (a wallet by default).
@@ -310,7 +293,7 @@ export class LoyaltySigninButton extends LoyaltyElement {
   private fail(error: unknown): void {
     const code = signInErrorCode(error);
     this.failure = code;
-    emit<LoyaltySigninErrorDetail>(this, 'loyalty-signin-error', {
+    this.emit('loyalty-signin-error', {
       code,
       message: error instanceof Error ? error.message : String(error),
     });
@@ -324,13 +307,13 @@ export class LoyaltySigninButton extends LoyaltyElement {
     if ((actingButton ?? buttons[0]) !== this) return;
     if (user) {
       const profile = user.scope.split(' ').includes('profile');
-      emit<LoyaltySigninDetail>(this, 'loyalty-signin', {
+      this.emit('loyalty-signin', {
         user,
         profile,
         reason: reason === 'restored' ? 'restored' : 'signin',
       });
     } else {
-      emit<LoyaltySignoutDetail>(this, 'loyalty-signout', { reason: reason === 'expired' ? 'expired' : 'signout' });
+      this.emit('loyalty-signout', { reason: reason === 'expired' ? 'expired' : 'signout' });
     }
   }
 

@@ -126,9 +126,9 @@ describe('emit', () => {
     const inner = document.createElement('span');
     root.append(inner);
     let received: unknown;
-    document.addEventListener('x-test', (e) => (received = (e as CustomEvent).detail), { once: true });
-    emit(inner, 'x-test', { ok: 1 });
-    expect(received).to.deep.equal({ ok: 1 });
+    document.addEventListener('coupon-claimed', (e) => (received = e.detail), { once: true });
+    emit(inner, 'coupon-claimed', { campaignId: 'c1', code: 'A1' });
+    expect(received).to.deep.equal({ campaignId: 'c1', code: 'A1' });
   });
 });
 
