@@ -1,9 +1,8 @@
 import { html, nothing, svg, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { safeUrl } from '../../shared/safe-url.ts';
 import { warnOnce } from '../../shared/warn.ts';
 import { captureSignInResponse, takeCapturedResponse, type PendingRequest } from '../../connect/callback.ts';
-import { SignInError, signInErrorCode, type SignInErrorCode } from '../../connect/errors.ts';
+import { signInErrorCode, type SignInErrorCode } from '../../connect/errors.ts';
 import {
   finishSignIn,
   forgetSignIn,
@@ -13,7 +12,7 @@ import {
   type SignInOutcome,
 } from '../../connect/launcher.ts';
 import type { SignInResult } from '../../connect/client.ts';
-import { normalizeScope, type ConnectOptions } from '../../connect/options.ts';
+import { resolveConnectOptions, type ConnectOptions } from '../../connect/options.ts';
 import { session, type LoyaltyUser, type SessionChangeReason, type SessionStorageKind } from '../../connect/session.ts';
 import { LoyaltyElement } from '../internal/loyalty-element.ts';
 import { signinButtonStyles } from './loyalty-signin-button.styles.ts';
@@ -247,32 +246,7 @@ export class LoyaltySigninButton extends LoyaltyElement {
   }
 
   private connectOptions(): ConnectOptions {
-    const authority = safeUrl(this.authority.trim())?.replace(/\/$/, '');
-    if (!authority)
-      throw new SignInError('config', `authority="${this.authority}" is not an https URL (or http on localhost).`);
-    const clientId = this.clientId.trim();
-    if (!clientId) throw new SignInError('config', 'client-id is missing: use the app_id of your registered app.');
-    const redirectUri = this.redirectUri.trim() || `${location.origin}${location.pathname}`;
-    let redirect: URL;
-    try {
-      redirect = new URL(redirectUri, location.href);
-    } catch {
-      throw new SignInError('config', `redirect-uri="${redirectUri}" is not a URL.`);
-    }
-    if (redirect.origin !== location.origin) {
-      throw new SignInError(
-        'config',
-        `redirect-uri must be a page of this site (${location.origin}) so the sign-in can come back here.`,
-      );
-    }
-    // Sent exactly as registered: an absolute address as written, a relative one resolved on this page.
-    const absolute = /^https?:\/\//i.test(redirectUri);
-    return {
-      authority,
-      clientId,
-      redirectUri: absolute ? redirectUri : redirect.href,
-      scope: normalizeScope(this.scope),
-    };
+    return resolveConnectOptions(this);
   }
 
   private finishRedirect(responseUrl: string): void {
