@@ -13,7 +13,7 @@ import { directoryMessages } from './business-directory.messages.ts';
 import { propertyLabel } from './property-label.ts';
 
 /** Digits and a leading `+` only: what a `tel:` link may carry, whatever the API sent. */
-export function telHref(phone: string): string | undefined {
+function telHref(phone: string): string | undefined {
   const digits = phone.replace(/\D/g, '');
   return digits ? `tel:${phone.trim().startsWith('+') ? '+' : ''}${digits}` : undefined;
 }

@@ -40,12 +40,13 @@ export type { CouponClaimedDetail, CouponClaimErrorDetail } from './events.ts';
  * @csspart retry-button - The retry button of a failure.
  * @csspart skeleton - A placeholder shown while loading.
  *
- * @cssproperty --loyalty-color-primary - Buttons and the code's border.
+ * @cssproperty --loyalty-color-primary - Buttons.
  * @cssproperty --loyalty-color-on-primary - Text on primary buttons.
  * @cssproperty --loyalty-color-text - Text colour.
  * @cssproperty --loyalty-color-muted - Secondary text (price, labels).
  * @cssproperty --loyalty-color-border - Skeletons.
  * @cssproperty --loyalty-color-danger - Failure border.
+ * @cssproperty --loyalty-color-success - The received code's border, confirming the claim.
  * @cssproperty --loyalty-radius - Corner radius.
  * @cssproperty --loyalty-spacing - Base spacing.
  * @cssproperty --loyalty-code-font - Font of the coupon code (default monospace).

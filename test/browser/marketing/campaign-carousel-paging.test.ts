@@ -1,8 +1,10 @@
 import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../../src/elements/campaign-carousel/index.ts';
 import type { CampaignCarousel } from '../../../src/elements/campaign-carousel/index.ts';
-import { MAX_EMPTY_PAGES } from '../../../src/elements/internal/tasks.ts';
 import { scriptPages, wireCampaign } from './helpers.ts';
+
+/** How many pages that show nothing a list reads in a row before it waits (documented on `limit`). */
+const MAX_EMPTY_PAGES = 5;
 
 // Pages as an upstream that filters after reading gives them (short, empty, with or without a cursor).
 const one = (el: Element, selector: string) => el.shadowRoot!.querySelector<HTMLElement>(selector);

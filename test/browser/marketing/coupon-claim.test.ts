@@ -315,6 +315,16 @@ describe('<coupon-claim>', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('shows the received code in the confirmation colour, --loyalty-color-success', async () => {
+    const el = await fixture<CouponClaim>(
+      html`<coupon-claim campaign-id=${LATTE} style="--loyalty-color-success: rgb(1, 2, 3)"></coupon-claim>`,
+    );
+    await ready(el);
+    part(el, 'claim-button')!.click();
+    await codeOf(el);
+    expect(getComputedStyle(part(el, 'code')!).borderTopColor).to.equal('rgb(1, 2, 3)');
+  });
+
   it('offers sign-in instead of a retry when the proxy wants a signed-in shopper, then sends the tokens it asked for', async () => {
     const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
     await ready(el);

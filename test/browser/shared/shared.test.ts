@@ -4,6 +4,7 @@ import { safeUrl } from '../../../src/shared/safe-url.ts';
 import { resolveEndpoint } from '../../../src/shared/config.ts';
 import { defineElement } from '../../../src/shared/define.ts';
 import { emit } from '../../../src/shared/emit.ts';
+import { LoyaltyElement } from '../../../src/elements/internal/loyalty-element.ts';
 import { VERSION } from '../../../src/shared/version.ts';
 import { captureWarnings } from '../setup/helpers.ts';
 import {
@@ -12,7 +13,6 @@ import {
   registerBuiltInMessages,
   registerMessages,
   resolveLang,
-  translate,
 } from '../../../src/shared/i18n.ts';
 
 describe('safeUrl', () => {
@@ -132,6 +132,21 @@ describe('emit', () => {
   });
 });
 
+/** An element of this package, saying what it would show for a message id. */
+class SayingProbe extends LoyaltyElement {
+  say(id: string, params?: Record<string, string | number>): string {
+    return this.locale.t(id, params);
+  }
+}
+defineElement('saying-probe', SayingProbe);
+
+/** What an element standing under `lang` shows for a message id. */
+function translate(lang: string, id: string, params?: Record<string, string | number>): string {
+  const probe = document.createElement('saying-probe') as SayingProbe;
+  probe.lang = lang;
+  return probe.say(id, params);
+}
+
 describe('i18n', () => {
   before(() => registerMessages({ en: { 'test.hello': 'Hello {name}' }, fr: { 'test.hello': 'Bonjour {name}' } }));
 
@@ -203,15 +218,11 @@ describe('i18n', () => {
   });
 
   it('renders the first time already in the language of the page, never English first', async () => {
-    registerBuiltInMessages({ 'marketing.loading': 'Loading…' });
+    registerBuiltInMessages({ 'marketing.retry': 'Try again' });
     const rendered: string[] = [];
-    class FirstRenderProbe extends LitElement {
-      readonly locale = new LocaleController(this);
-      protected override scheduleUpdate(): void | Promise<unknown> {
-        return this.locale.whenReady(() => super.scheduleUpdate());
-      }
+    class FirstRenderProbe extends LoyaltyElement {
       override render() {
-        return html`<p>${this.locale.t('marketing.loading')}</p>`;
+        return html`<p>${this.locale.t('marketing.retry')}</p>`;
       }
       override updated() {
         rendered.push(this.shadowRoot!.textContent!.trim());
@@ -222,6 +233,6 @@ describe('i18n', () => {
       html`<div lang="fr-BE"><first-render-probe></first-render-probe></div>`,
     );
     await wrapper.querySelector<FirstRenderProbe>('first-render-probe')!.updateComplete;
-    expect(rendered).to.deep.equal(['Chargement…']);
+    expect(rendered).to.deep.equal(['Réessayer']);
   });
 });
