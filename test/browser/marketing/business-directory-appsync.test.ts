@@ -1,16 +1,13 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../../src/elements/business-directory/index.ts';
 import type { BusinessDirectory } from '../../../src/elements/business-directory/index.ts';
+import { part, parts } from '../parts.ts';
 
 // The directory through the proxy in front of the appsync-flavoured sandbox: scanned pages, accounts
 // with null names, null `pending`, null addresses and null custom-property elements.
 const ENDPOINT = '/api/appsync/marketing';
-const parts = (el: BusinessDirectory, part: string) => [
-  ...el.shadowRoot!.querySelectorAll<HTMLElement>(`[part~="${part}"]`),
-];
 const names = (el: BusinessDirectory) => parts(el, 'name').map((name) => name.textContent);
-const more = (el: BusinessDirectory) =>
-  el.shadowRoot!.querySelector<HTMLButtonElement>('button[part~="load-more-button"]');
+const more = (el: BusinessDirectory) => part<HTMLButtonElement>(el, 'load-more-button');
 
 async function loaded(el: BusinessDirectory): Promise<void> {
   await waitUntil(

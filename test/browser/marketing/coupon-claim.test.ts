@@ -4,9 +4,9 @@ import '../../../src/elements/coupon-claim/index.ts';
 import type { CouponClaim } from '../../../src/elements/coupon-claim/index.ts';
 import { session, type LoyaltyUser } from '../../../src/connect/session.ts';
 import { clearStoredClaims, recordFetches, sandboxStats, stubFetch } from './helpers.ts';
+import { part } from '../parts.ts';
 
 const LATTE = 'camp-harbor-morning-latte';
-const part = (el: CouponClaim, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
 
 async function ready(el: CouponClaim): Promise<void> {
   await waitUntil(
