@@ -12,7 +12,8 @@ import {
   type SignInOutcome,
 } from '../../connect/launcher.ts';
 import type { SignInResult } from '../../connect/client.ts';
-import { resolveConnectOptions, type ConnectOptions } from '../../connect/options.ts';
+import type { ConnectOptions } from '../../connect/options.ts';
+import { resolveConnectOptions } from '../../connect/resolve-options.ts';
 import { session, type LoyaltyUser, type SessionChangeReason, type SessionStorageKind } from '../../connect/session.ts';
 import { LoyaltyElement } from '../internal/loyalty-element.ts';
 import { signinButtonStyles } from './loyalty-signin-button.styles.ts';
@@ -246,7 +247,7 @@ export class LoyaltySigninButton extends LoyaltyElement {
   }
 
   private connectOptions(): ConnectOptions {
-    return resolveConnectOptions(this);
+    return resolveConnectOptions(this, location);
   }
 
   private finishRedirect(responseUrl: string): void {
