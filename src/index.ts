@@ -5,7 +5,7 @@
  * is on the page (now or later, for pages that render their HTML with JavaScript), so a page pays
  * only for the elements it uses; it finishes a Connect sign-in when this page is the redirect URI.
  * Loading it twice is harmless: both copies load the same element modules, and a tag already
- * defined is left alone.
+ * defined is left alone (a copy of another version holding it is reported once in the console).
  * Elements inside another component's shadow root are not seen: import the per-element entry
  * (`loyalty-widgets/elements/<tag>`) there instead.
  */
