@@ -3,7 +3,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import '../../../src/elements/business-directory/index.ts';
 import type { BusinessDirectory } from '../../../src/elements/business-directory/index.ts';
 import { scriptPages, wireAccount } from './helpers.ts';
-import { part, parts } from '../parts.ts';
+import { part, parts, showsOneOf } from '../parts.ts';
 
 /** How many pages that show nothing a list reads in a row before it waits (documented on `limit`). */
 const MAX_EMPTY_PAGES = 5;
@@ -12,13 +12,7 @@ const MAX_EMPTY_PAGES = 5;
 const names = (el: BusinessDirectory) => parts(el, 'name').map((name) => name.textContent);
 const more = (el: BusinessDirectory) => part<HTMLButtonElement>(el, 'load-more-button');
 
-async function loaded(el: BusinessDirectory): Promise<void> {
-  await waitUntil(
-    () => el.shadowRoot!.querySelector('[part~="list"], [part~="empty"], [part~="error"]'),
-    'the directory did not load',
-    { timeout: 8000 },
-  );
-}
+const loaded = (el: BusinessDirectory) => showsOneOf(el, ['list', 'empty', 'error']);
 
 async function pageLoaded(el: BusinessDirectory): Promise<void> {
   await el.updateComplete;

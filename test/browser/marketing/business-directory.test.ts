@@ -6,17 +6,11 @@ import { propertyLabel } from '../../../src/elements/business-directory/property
 import { clientFor } from '../../../src/marketing/index.ts';
 import { recordFetches } from './helpers.ts';
 import { HOSTILE_CATEGORY, HOSTILE_TEXT } from './hostile-seed.ts';
-import { part, parts } from '../parts.ts';
+import { part, parts, showsOneOf } from '../parts.ts';
 
 const names = (el: BusinessDirectory) => parts(el, 'name').map((name) => name.textContent);
 
-async function loaded(el: BusinessDirectory): Promise<void> {
-  await waitUntil(
-    () => el.shadowRoot!.querySelector('[part~="list"], [part~="empty"], [part~="error"]'),
-    'the directory did not load',
-    { timeout: 8000 },
-  );
-}
+const loaded = (el: BusinessDirectory) => showsOneOf(el, ['list', 'empty', 'error']);
 
 function card(el: BusinessDirectory, name: string): HTMLElement {
   const found = parts(el, 'card').find((c) => c.querySelector('[part~="name"]')?.textContent === name);

@@ -2,7 +2,7 @@ import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../../src/elements/campaign-carousel/index.ts';
 import type { CampaignCarousel } from '../../../src/elements/campaign-carousel/index.ts';
 import type { SandboxStats } from '../../../src/sandbox/index.ts';
-import { part, parts, inShadow } from '../parts.ts';
+import { part, parts, showsOneOf } from '../parts.ts';
 
 // The carousel through the proxy in front of the appsync-flavoured sandbox: scan-then-filter pages
 // (short, empty, with a nextToken), nulls, numeric prices and an objective type the widgets do not know.
@@ -13,15 +13,7 @@ const nextButton = (el: CampaignCarousel) => part<HTMLButtonElement>(el, 'next-b
 /** The failure message shown, if any (as text, so a failed expectation says what went wrong). */
 const failure = (el: CampaignCarousel) => part(el, 'error')?.textContent?.trim() ?? null;
 
-async function loaded(el: CampaignCarousel): Promise<void> {
-  await waitUntil(
-    () => inShadow(el, '[part~="slide"], [part~="empty"], [part~="error"]'),
-    'the carousel did not load',
-    {
-      timeout: 8000,
-    },
-  );
-}
+const loaded = (el: CampaignCarousel) => showsOneOf(el, ['slide', 'empty', 'error']);
 
 async function appsyncStats(): Promise<SandboxStats> {
   return (await (await fetch('/__sandbox/appsync/stats')).json()) as SandboxStats;

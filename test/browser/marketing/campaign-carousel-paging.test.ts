@@ -2,7 +2,7 @@ import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../../src/elements/campaign-carousel/index.ts';
 import type { CampaignCarousel } from '../../../src/elements/campaign-carousel/index.ts';
 import { scriptPages, wireCampaign } from './helpers.ts';
-import { part, inShadow } from '../parts.ts';
+import { part, showsOneOf } from '../parts.ts';
 
 /** How many pages that show nothing a list reads in a row before it waits (documented on `limit`). */
 const MAX_EMPTY_PAGES = 5;
@@ -12,15 +12,7 @@ const titles = (el: CampaignCarousel) =>
   [...el.shadowRoot!.querySelectorAll('[part~="slide"] [part~="title"]')].map((title) => title.textContent);
 const nextButton = (el: CampaignCarousel) => part<HTMLButtonElement>(el, 'next-button') as HTMLButtonElement;
 
-async function loaded(el: CampaignCarousel): Promise<void> {
-  await waitUntil(
-    () => inShadow(el, '[part~="slide"], [part~="empty"], [part~="error"]'),
-    'the carousel did not load',
-    {
-      timeout: 8000,
-    },
-  );
-}
+const loaded = (el: CampaignCarousel) => showsOneOf(el, ['slide', 'empty', 'error']);
 
 /** Clicks next until it is disabled (or `most` clicks), letting each load finish. */
 async function clickThrough(el: CampaignCarousel, most = 20): Promise<void> {

@@ -5,22 +5,14 @@ import type { CampaignCarousel } from '../../../src/elements/campaign-carousel/i
 import { clearStoredClaims, hangFetch, recordFetches } from './helpers.ts';
 import { onlyIn } from '../engine.ts';
 import { HOSTILE_ACCOUNT_ID, HOSTILE_TEXT } from './hostile-seed.ts';
-import { part, inShadow, allInShadow } from '../parts.ts';
+import { part, inShadow, allInShadow, showsOneOf } from '../parts.ts';
 
 const slides = (el: CampaignCarousel) => allInShadow(el, '[part~="slide"]');
 const focusedIndex = (el: CampaignCarousel) =>
   Number((el.shadowRoot!.activeElement as HTMLElement | null)?.dataset.index);
 const currentIndex = (el: CampaignCarousel) => slides(el).findIndex((slide) => slide.tabIndex === 0);
 
-async function loaded(el: CampaignCarousel): Promise<void> {
-  await waitUntil(
-    () => inShadow(el, '[part~="slide"], [part~="empty"], [part~="error"]'),
-    'the carousel did not load',
-    {
-      timeout: 8000,
-    },
-  );
-}
+const loaded = (el: CampaignCarousel) => showsOneOf(el, ['slide', 'empty', 'error']);
 
 function slideOf(el: CampaignCarousel, title: string): HTMLElement {
   const found = slides(el).find((slide) => slide.querySelector('[part~="title"]')?.textContent === title);

@@ -4,20 +4,11 @@ import '../../../src/elements/coupon-claim/index.ts';
 import type { CouponClaim } from '../../../src/elements/coupon-claim/index.ts';
 import { session, type LoyaltyUser } from '../../../src/connect/session.ts';
 import { clearStoredClaims, recordFetches, sandboxStats, stubFetch } from './helpers.ts';
-import { part } from '../parts.ts';
+import { part, showsOneOf } from '../parts.ts';
 
 const LATTE = 'camp-harbor-morning-latte';
 
-async function ready(el: CouponClaim): Promise<void> {
-  await waitUntil(
-    () =>
-      el.shadowRoot!.querySelector(
-        '[part~="claim-button"], [part~="code"], [part~="message"], [part~="error"], [part~="signin-button"]',
-      ),
-    'the element did not settle',
-    { timeout: 8000 },
-  );
-}
+const ready = (el: CouponClaim) => showsOneOf(el, ['claim-button', 'code', 'message', 'error', 'signin-button']);
 
 async function codeOf(el: CouponClaim): Promise<string> {
   await el.updateComplete;
