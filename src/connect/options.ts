@@ -21,8 +21,7 @@ export const DEFAULT_SCOPE = 'openid profile';
 /** Where pending sign-in requests (state, nonce secret) are kept: sessionStorage, single use. */
 export const STATE_STORAGE_PREFIX = `${STORAGE_PREFIX}state:`;
 
-/** oidc-client-ts marks its popup and redirect requests with these request types. */
-export const POPUP_REQUEST_TYPE = 'si:p';
+/** oidc-client-ts marks its redirect requests with this request type. */
 export const REDIRECT_REQUEST_TYPE = 'si:r';
 
 /**
