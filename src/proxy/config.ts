@@ -2,6 +2,7 @@
  * The `loyalty-proxy` CLI's settings, read from the environment and checked all at once, so a
  * misconfigured server says everything that is wrong before it starts, and never starts half-right.
  */
+import { HTTP_PROTOCOLS, parseUrl } from '../shared/url.ts';
 import { normalizeOrigins } from './cors.ts';
 
 export interface ProxyServerConfig {
@@ -25,14 +26,6 @@ export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Cannot start the Marketing proxy:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
     this.name = 'ConfigError';
-  }
-}
-
-function urlWith(value: string, protocols: string[]): boolean {
-  try {
-    return protocols.includes(new URL(value).protocol);
-  } catch {
-    return false;
   }
 }
 
@@ -62,13 +55,14 @@ function isLoopback(value: string): boolean {
 
 /** Checks an http(s) setting; returns the problems and, for plain http beyond this machine, a warning. */
 function checkHttpUrl(name: string, value: string, what: string, problems: string[], warnings: string[]): void {
-  if (!urlWith(value, ['http:', 'https:'])) {
+  const url = parseUrl(value, HTTP_PROTOCOLS);
+  if (!url) {
     problems.push(`${name} must be an http(s) URL (got "${printable(value)}").`);
   } else if (hasCredentials(value)) {
     problems.push(
       `${name} must not contain a user or password (the proxy would send them on every request and print them).`,
     );
-  } else if (new URL(value).protocol === 'http:' && !isLoopback(value)) {
+  } else if (url.protocol === 'http:' && !isLoopback(value)) {
     warnings.push(`${name} is plain http: ${what} crosses the network unencrypted. Use https outside a local setup.`);
   }
 }
@@ -110,7 +104,7 @@ export function readConfig(env: Record<string, string | undefined>): ProxyServer
   if (!/^\d+$/.test(portText) || port > 65535) problems.push(`PORT must be a port number 0-65535 (got "${env.PORT}").`);
 
   const redisUrl = env.REDIS_URL?.trim() || undefined;
-  if (redisUrl && !urlWith(redisUrl, ['redis:', 'rediss:']))
+  if (redisUrl && !parseUrl(redisUrl, ['redis:', 'rediss:']))
     problems.push('REDIS_URL must be a redis:// or rediss:// URL.');
 
   const connectUrl = env.CONNECT_URL?.trim() || undefined;

@@ -3,6 +3,7 @@ import { property, query, state } from 'lit/decorators.js';
 import { emit } from '../../shared/emit.ts';
 import { LocaleController, registerBuiltInMessages } from '../../shared/i18n.ts';
 import { safeUrl } from '../../shared/safe-url.ts';
+import { withoutTrailingSlash } from '../../shared/url.ts';
 import { warnOnce } from '../../shared/warn.ts';
 import { captureSignInResponse, takeCapturedResponse, type PendingRequest } from '../../connect/callback.ts';
 import { SignInError, signInErrorCode, type SignInErrorCode } from '../../connect/errors.ts';
@@ -271,7 +272,8 @@ export class LoyaltySigninButton extends LitElement {
   }
 
   private connectOptions(): ConnectOptions {
-    const authority = safeUrl(this.authority.trim())?.replace(/\/$/, '');
+    const safeAuthority = safeUrl(this.authority.trim());
+    const authority = safeAuthority && withoutTrailingSlash(safeAuthority);
     if (!authority)
       throw new SignInError('config', `authority="${this.authority}" is not an https URL (or http on localhost).`);
     const clientId = this.clientId.trim();
