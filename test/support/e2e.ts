@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStack } from '../../scripts/stack.ts';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
+import { CHROMIUM_ARGS } from './engines.ts';
 import { startStaticSite, strictCsp, type StaticSite } from './static-site.ts';
 
 /** A merchant's static site: the pages of test/e2e/fixtures, dist/ and the proxy. */
@@ -146,16 +147,6 @@ export async function startStaticShop(): Promise<{
   const stack = await startE2eStack({ staticSites: { site: { demoPages: true } } });
   return { sandbox: stack.sandbox, site: stack.sites.site, browser: stack.browser, close: stack.close };
 }
-
-export const CHROMIUM_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
