@@ -34,17 +34,7 @@ function printable(value: string): string {
   return value.replace(/\/\/[^/?#]*@/, '//[credentials]@');
 }
 
-function hasCredentials(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.username !== '' || url.password !== '';
-  } catch {
-    return false;
-  }
-}
-
-function isLoopback(value: string): boolean {
-  const { hostname } = new URL(value);
+function isLoopback({ hostname }: URL): boolean {
   return (
     hostname === 'localhost' ||
     hostname.endsWith('.localhost') ||
@@ -58,11 +48,11 @@ function checkHttpUrl(name: string, value: string, what: string, problems: strin
   const url = parseUrl(value, HTTP_PROTOCOLS);
   if (!url) {
     problems.push(`${name} must be an http(s) URL (got "${printable(value)}").`);
-  } else if (hasCredentials(value)) {
+  } else if (url.username || url.password) {
     problems.push(
       `${name} must not contain a user or password (the proxy would send them on every request and print them).`,
     );
-  } else if (url.protocol === 'http:' && !isLoopback(value)) {
+  } else if (url.protocol === 'http:' && !isLoopback(url)) {
     warnings.push(`${name} is plain http: ${what} crosses the network unencrypted. Use https outside a local setup.`);
   }
 }
