@@ -4,6 +4,7 @@
  * only once a sign-in button is on the page.
  */
 import { safeUrl } from '../shared/safe-url.ts';
+import { withoutTrailingSlash } from '../shared/url.ts';
 import { SignInError } from './errors.ts';
 import { normalizeScope, type ConnectOptions } from './options.ts';
 
@@ -29,7 +30,8 @@ export interface PageAddress {
  * `clientId` present, the redirect URI a page of this site so the sign-in can come back to it.
  */
 export function resolveConnectOptions(settings: ConnectSettings, page: PageAddress): ConnectOptions {
-  const authority = safeUrl(settings.authority.trim())?.replace(/\/$/, '');
+  const safeAuthority = safeUrl(settings.authority.trim());
+  const authority = safeAuthority && withoutTrailingSlash(safeAuthority);
   if (!authority)
     throw new SignInError('config', `authority="${settings.authority}" is not an https URL (or http on localhost).`);
   const clientId = settings.clientId.trim();

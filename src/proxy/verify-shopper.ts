@@ -4,6 +4,7 @@
  * `{ sub, username, loyaltyId, expiresAt }` or a `ShopperVerificationError`. Never trust a loyalty ID
  * posted alone: anyone can post anyone's.
  */
+import { HTTP_PROTOCOLS, parseUrl } from '../shared/url.ts';
 import { SigninChecker, type ShopperTokens, type VerifiedShopper } from './signin.ts';
 import { createMemoryStore, type ProxyStore } from './store.ts';
 
@@ -28,13 +29,7 @@ export interface VerifyShopperOptions {
 }
 
 function checkOptions(options: VerifyShopperOptions): { connectUrl: string; clientId: string } {
-  let url: URL | undefined;
-  try {
-    url = new URL(options?.connectUrl);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+  if (!parseUrl(options?.connectUrl, HTTP_PROTOCOLS))
     throw new TypeError('verifyShopper: "connectUrl" must be an http(s) URL.');
   if (typeof options.clientId !== 'string' || options.clientId.trim() === '') {
     throw new TypeError('verifyShopper: "clientId" (your app id at Connect) is required.');
