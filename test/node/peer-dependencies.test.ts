@@ -132,10 +132,15 @@ describe('loyalty-widgets/sandbox as a package entry', () => {
 
 describe('a project without @hono/node-server', () => {
   let project: Awaited<ReturnType<typeof projectWithout>>;
+  let upstream: Upstream;
   before(async () => {
     project = await projectWithout(['@hono/node-server']);
+    upstream = await startUpstream();
   });
-  after(() => project.remove());
+  after(async () => {
+    await upstream.dispose();
+    await project.remove();
+  });
 
   it('refuses loyalty-widgets/proxy/node with the command that installs it; the proxy itself loads', async () => {
     const node = await run(project.dir, importing('./src/proxy/node.ts'));
@@ -162,6 +167,13 @@ describe('a project without @hono/node-server', () => {
         'needs the packages @hono/node-server, hono; @hono/node-server is not installed. ' +
         'Install with: npm install @hono/node-server hono\n',
     );
+  });
+
+  it('runs loyalty-proxy doctor, which needs neither package', async () => {
+    const env = { MARKETING_API_URL: upstream.marketingUrl, MARKETING_API_KEY: TEST_API_KEY };
+    const doctor = await run(project.dir, ['src/proxy/cli.ts', 'doctor'], env);
+    assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
+    assert.doesNotMatch(doctor.stderr, /not installed/);
   });
 });
 
