@@ -1,10 +1,12 @@
 /**
  * `npm run pack:check`: the package as merchants install it. Packs it (`npm pack`), installs the
- * tarball from the npm registry into one empty folder per audience, and runs each there:
+ * tarball into one empty folder per audience (its dependencies from the npm registry), and runs
+ * each there:
  * - plain (`npm install loyalty-widgets`): the script tag defines the four elements in headless
  *   Chromium, the Fetch-API proxy answers (as on Workers, Deno, Bun, Next.js) and the Node adapter
  *   names the package it lacks;
- * - proxy on Node (+ @hono/node-server hono): `npx loyalty-proxy` serves one request;
+ * - proxy on Node (+ @hono/node-server hono): `npx loyalty-proxy` serves one request, and again
+ *   with redis added, on a throwaway redis-server as its shared store;
  * - sandbox (+ graphql hono @hono/node-server): the sandbox starts and serves its discovery document.
  * For each folder it prints what the install pulled in and its size. Not part of `npm test`: it
  * needs the registry. `--tarball FILE` checks a tarball packed elsewhere (e.g. an older commit).
@@ -16,12 +18,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, extname, join, normalize, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { startRedis, type RunningRedis } from '../test/node/support/redis.ts';
 import { launchChromium } from '../test/support/e2e.ts';
 
 const TAGS = ['loyalty-signin-button', 'campaign-carousel', 'coupon-claim', 'business-directory'];
 const AUDIENCES = [
   { name: 'plain', what: 'script tag and Fetch-API proxy', peers: [] },
   { name: 'proxy-node', what: 'proxy on Node (loyalty-proxy)', peers: ['@hono/node-server', 'hono'] },
+  { name: 'proxy-redis', what: 'proxy on Node with Redis', peers: ['@hono/node-server', 'hono', 'redis'] },
   { name: 'sandbox', what: 'sandbox', peers: ['graphql', 'hono', '@hono/node-server'] },
 ] as const;
 
@@ -29,6 +33,7 @@ const { values: flags } = parseArgs({ options: { tarball: { type: 'string' }, ke
 const work = await mkdtemp(join(tmpdir(), 'loyalty-pack-'));
 const children: ChildProcess[] = [];
 let env: NodeJS.ProcessEnv = process.env;
+let redis: RunningRedis | undefined;
 
 function run(command: string, args: string[], cwd: string): Promise<string> {
   return new Promise((done, fail) => {
@@ -206,10 +211,11 @@ ${TAGS.map((tag) => `<${tag}></${tag}>`).join('\n')}
   try {
     const tab = await browser.newPage();
     const failed: string[] = [];
-    tab.on(
-      'response',
-      (response) => void (response.status() >= 400 && failed.push(`${response.status()} ${response.url()}`)),
-    );
+    // The package's own files only: the elements' requests to /api/marketing find no proxy on this host.
+    tab.on('response', (response) => {
+      const ours = new URL(response.url()).pathname.startsWith('/node_modules/');
+      if (ours && response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    });
     tab.on('pageerror', (error) => failed.push(error.message));
     await tab.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
     await tab.waitForFunction((tags) => tags.every((tag) => customElements.get(tag)), TAGS, { timeout: 15_000 });
@@ -245,20 +251,29 @@ await import('loyalty-widgets/proxy/node').then(() => console.log('loaded'), (e)
   console.log(`loyalty-widgets/proxy/node without its peers: ${second}`);
 }
 
-async function checkProxyCli(dir: string, sandbox: Sandbox): Promise<void> {
-  const [, url] = await serve(
+/** `npx loyalty-proxy` in the folder; with `redisUrl`, on the shared Redis store. */
+async function checkProxyCli(dir: string, sandbox: Sandbox, redisUrl?: string): Promise<void> {
+  const [line, url] = await serve(
     'npx',
     ['loyalty-proxy'],
     dir,
-    { MARKETING_API_URL: sandbox.marketingUrl, MARKETING_API_KEY: sandbox.apiKey, PORT: '0', HOST: '127.0.0.1' },
-    /listening on (http:\/\/\S+\/api\/marketing)/,
+    {
+      MARKETING_API_URL: sandbox.marketingUrl,
+      MARKETING_API_KEY: sandbox.apiKey,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+    },
+    /listening on (http:\/\/\S+\/api\/marketing).*\n/,
   );
+  if (redisUrl && !line.includes('(shared Redis store)')) throw new Error(`not on the Redis store: ${line}`);
   const response = await fetch(url!, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: CAMPAIGNS,
   });
-  console.log(`proxy CLI: npx loyalty-proxy at ${url} answered ${summary(response.status, await response.text())}`);
+  const store = redisUrl ? ' on the shared Redis store' : '';
+  console.log(`proxy CLI: npx loyalty-proxy${store} answered ${summary(response.status, await response.text())}`);
 }
 
 try {
@@ -274,11 +289,14 @@ try {
   await checkScriptTag(dirs.plain!);
   await checkFetchProxy(dirs.plain!, sandbox);
   await checkProxyCli(dirs['proxy-node']!, sandbox);
+  redis = await startRedis();
+  await checkProxyCli(dirs['proxy-redis']!, sandbox, redis.url);
   console.log('\npack check passed');
 } catch (error) {
   console.error(`\npack check failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;
 } finally {
+  await redis?.stop();
   for (const child of children) if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
   if (flags.keep) console.log(`kept ${work}`);
   else await rm(work, { recursive: true, force: true });
