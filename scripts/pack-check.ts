@@ -8,8 +8,9 @@
  * - proxy on Node (+ @hono/node-server hono): `npx loyalty-proxy` serves one request, and again
  *   with redis added, on a throwaway redis-server as its shared store;
  * - sandbox (+ graphql hono @hono/node-server): the sandbox starts and serves its discovery document.
- * For each folder it prints what the install pulled in and its size. Not part of `npm test`: it
- * needs the registry. `--tarball FILE` checks a tarball packed elsewhere (e.g. an older commit).
+ * Each folder's declared types are checked too (pack-check-types.ts). For each folder it prints what
+ * the install pulled in and its size. Not part of `npm test`: it needs the registry.
+ * `--tarball FILE` checks a tarball packed elsewhere (e.g. an older commit); `--keep` keeps the folders.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -20,6 +21,7 @@ import { delimiter, extname, join, normalize, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startRedis, type RunningRedis } from '../test/node/support/redis.ts';
 import { launchChromium } from '../test/support/e2e.ts';
+import { checkTypes } from './pack-check-types.ts';
 
 const TAGS = ['loyalty-signin-button', 'campaign-carousel', 'coupon-claim', 'business-directory'];
 const AUDIENCES = [
@@ -285,6 +287,7 @@ try {
   await describeTarball(tarball);
   const dirs = await install(tarball);
   console.log('');
+  await checkTypes(dirs);
   const sandbox = await checkSandbox(dirs.sandbox!);
   await checkScriptTag(dirs.plain!);
   await checkFetchProxy(dirs.plain!, sandbox);
