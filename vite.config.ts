@@ -32,7 +32,9 @@ const chunkGroups = [
     name: 'core',
     test: (id: string) =>
       /node_modules[\\/](lit|lit-html|lit-element|@lit)[\\/]|@oxc-project\+runtime@.*[\\/]decorate\.js$/.test(id) ||
-      /^src\/shared\/(i18n|emit|define|warn|theme\.styles|loading-sizes)\.ts$/.test(sourcePath(id)),
+      /^src\/(shared\/(i18n|emit|define|version|tags|warn|theme\.styles|button\.styles|loading-sizes)|elements\/internal\/loyalty-element)\.ts$/.test(
+        sourcePath(id),
+      ),
   },
   { name: 'client', test: (id: string) => /^src\/marketing\/(errors|types|client)\.ts$/.test(sourcePath(id)) },
   { name: 'marketing', test: (id: string) => /^src\/(elements\/internal\/|shared\/config\.ts)/.test(sourcePath(id)) },

@@ -15,11 +15,12 @@ import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { ELEMENT_FILES_MARKER } from './vite-element-files.ts';
 import { gzipSync } from 'node:zlib';
+import { ELEMENT_TAGS } from '../src/shared/tags.ts';
 
 const BUDGETS = { scriptTag: 15_000, signIn: 30_000 };
 const ENTRY = 'src/index.ts';
 const SIGN_IN = 'src/connect/client.ts';
-const ELEMENTS = ['campaign-carousel', 'coupon-claim', 'business-directory', 'loyalty-signin-button'];
+const ELEMENTS = ELEMENT_TAGS;
 
 interface Chunk {
   file: string;

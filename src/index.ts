@@ -5,21 +5,24 @@
  * is on the page (now or later, for pages that render their HTML with JavaScript), so a page pays
  * only for the elements it uses; it finishes a Connect sign-in when this page is the redirect URI.
  * Loading it twice is harmless: both copies load the same element modules, and a tag already
- * defined is left alone.
+ * defined is left alone (a copy of another version holding it is reported once in the console).
  * Elements inside another component's shadow root are not seen: import the per-element entry
  * (`loyalty-widgets/elements/<tag>`) there instead.
  */
 import { captureSignInResponse, takeCapturedResponse } from './connect/callback.ts';
 import { loadBuiltInMessages, resolveLang } from './shared/i18n.ts';
 import { reservedSpaceCss } from './reserved-space.ts';
+import { reportDefinedElsewhere } from './shared/define.ts';
+import { ELEMENT_TAGS, type ElementTag } from './shared/tags.ts';
+import { VERSION } from './shared/version.ts';
 
-const elementLoaders: Record<string, () => Promise<unknown>> = {
+const elementLoaders: Record<ElementTag, () => Promise<unknown>> = {
   'loyalty-signin-button': () => import('./elements/loyalty-signin-button/index.ts'),
   'campaign-carousel': () => import('./elements/campaign-carousel/index.ts'),
   'coupon-claim': () => import('./elements/coupon-claim/index.ts'),
   'business-directory': () => import('./elements/business-directory/index.ts'),
 };
-const tags = Object.keys(elementLoaders);
+const tags: readonly string[] = ELEMENT_TAGS;
 const selector = tags.join(',');
 const requested = new Set<string>();
 
@@ -44,11 +47,15 @@ function fetchAhead(tag: string): void {
   }
 }
 
-function load(tag: string): void {
-  if (requested.has(tag) || customElements.get(tag)) return;
+function load(tag: ElementTag): void {
+  const defined = customElements.get(tag);
+  // Defined by another copy of the widgets: this one's element is never loaded, but a copy of
+  // another version (or another library's element) is worth telling the developer about.
+  if (defined && (defined as { version?: unknown }).version !== VERSION) reportDefinedElsewhere(tag, defined);
+  if (requested.has(tag) || defined) return;
   requested.add(tag);
   fetchAhead(tag);
-  elementLoaders[tag]!().catch((error: unknown) => {
+  elementLoaders[tag]().catch((error: unknown) => {
     requested.delete(tag);
     console.error(`loyalty-widgets: <${tag}> could not be loaded.`, error);
   });
@@ -56,7 +63,7 @@ function load(tag: string): void {
 
 /** Loads an element's module and, at the same time, the strings of its language when not English. */
 function prepare(element: Element): void {
-  load(element.localName);
+  load(element.localName as ElementTag);
   void loadBuiltInMessages(resolveLang(element));
 }
 

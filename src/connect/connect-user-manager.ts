@@ -33,13 +33,6 @@ import {
 import { STATE_STORAGE_PREFIX, type ConnectOptions } from './options.ts';
 import { fetchProfile, type ConnectProfile } from './profile.ts';
 
-/** The user oidc-client-ts hands back, with the `/me` profile when `profile` was granted. */
-export interface ConnectSignIn {
-  user: User;
-  /** Null when the `profile` scope was not requested or granted. */
-  profile: ConnectProfile | null;
-}
-
 const profiles = new WeakMap<User, ConnectProfile>();
 
 /** The `/me` profile read during the sign-in that produced this user, if any. */

@@ -8,6 +8,7 @@
  */
 import { base64url, decodeProtectedHeader, importJWK, jwtVerify, type JWK, type JWTPayload } from 'jose';
 import { safeUrl } from '../shared/safe-url.ts';
+import { withoutTrailingSlash } from '../shared/url.ts';
 import { SignInError } from './errors.ts';
 import { CLOCK_SKEW_SECONDS } from './options.ts';
 
@@ -239,10 +240,6 @@ export async function verifyIdToken(idToken: string, expected: IdTokenExpectatio
   return payload as VerifiedIdToken;
 }
 
-function stripSlash(url: string): string {
-  return url.endsWith('/') ? url.slice(0, -1) : url;
-}
-
 /** What the checks need from the provider's discovery document. */
 export interface CheckedDiscovery {
   issuer: string;
@@ -257,7 +254,7 @@ export interface CheckedDiscovery {
  */
 export function checkDiscovery(metadata: Record<string, unknown>, authority: string): CheckedDiscovery {
   const { issuer } = metadata;
-  if (typeof issuer !== 'string' || stripSlash(issuer) !== stripSlash(authority)) {
+  if (typeof issuer !== 'string' || withoutTrailingSlash(issuer) !== withoutTrailingSlash(authority)) {
     throw new SignInError('config', `Connect announces issuer "${String(issuer)}", not the authority ${authority}.`);
   }
   const jwks_uri = safeUrl(metadata.jwks_uri);

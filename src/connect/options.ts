@@ -17,13 +17,12 @@ export const CLOCK_SKEW_SECONDS = 60;
 export const DEFAULT_SCOPE = 'openid profile';
 
 /** Prefix of every key this package writes to localStorage or sessionStorage. */
-export const STORAGE_PREFIX = 'loyalty-widgets:';
+const STORAGE_PREFIX = 'loyalty-widgets:';
 
 /** Where pending sign-in requests (state, nonce secret) are kept: sessionStorage, single use. */
 export const STATE_STORAGE_PREFIX = `${STORAGE_PREFIX}state:`;
 
-/** oidc-client-ts marks its popup and redirect requests with these request types. */
-export const POPUP_REQUEST_TYPE = 'si:p';
+/** oidc-client-ts marks its redirect requests with this request type. */
 export const REDIRECT_REQUEST_TYPE = 'si:r';
 
 /** Adds `openid` when a page forgot it, and collapses whitespace. */

@@ -1,3 +1,4 @@
+import { withoutTrailingSlash } from '../shared/url.ts';
 import { SignInError } from './errors.ts';
 
 /** What `/me` tells about the shopper (only with the `profile` scope). */
@@ -20,7 +21,7 @@ export async function fetchProfile(
   accessToken: string,
   expectedSub: string,
 ): Promise<ConnectProfile> {
-  const url = new URL(`${authority.replace(/\/$/, '')}/me`);
+  const url = new URL(`${withoutTrailingSlash(authority)}/me`);
   url.searchParams.set('access_token', accessToken);
   let response: Response;
   try {

@@ -5,7 +5,6 @@ const messages: Messages = {
   // Shared by the Marketing elements
   'marketing.error.unavailable': 'خدمة الولاء لا تستجيب حاليًا. يُرجى المحاولة بعد قليل.',
   'marketing.retry': 'إعادة المحاولة',
-  'marketing.loading': 'جارٍ التحميل…',
   'marketing.error.network': 'تعذّر الوصول إلى خدمة الولاء. تحقّق من اتصالك.',
   'marketing.error.rate_limited': 'طلبات كثيرة جدًا. يُرجى المحاولة مرة أخرى {when}.',
   'marketing.error.rate_limited_soon': 'طلبات كثيرة جدًا. يُرجى المحاولة بعد قليل.',

@@ -5,7 +5,6 @@ const messages: Messages = {
   // Shared by the Marketing elements
   'marketing.error.unavailable': 'Le service de fidélité ne répond pas pour le moment. Réessayez dans un instant.',
   'marketing.retry': 'Réessayer',
-  'marketing.loading': 'Chargement…',
   'marketing.error.network': 'Le service de fidélité est injoignable. Vérifiez votre connexion.',
   'marketing.error.rate_limited': 'Trop de demandes. Réessayez {when}.',
   'marketing.error.rate_limited_soon': 'Trop de demandes. Réessayez dans un instant.',

@@ -4,6 +4,7 @@
  * several elements on one page share one network request when they ask for the same thing at once.
  * No caching beyond that: the proxy caches.
  */
+import { HTTP_PROTOCOLS, parseUrl } from '../shared/url.ts';
 import { codeForStatus, MarketingError, parseRetryAfter } from './errors.ts';
 import {
   dataOf,
@@ -93,14 +94,9 @@ export class MarketingClient {
   readonly endpoint: string;
 
   constructor(endpoint: string) {
-    let url: URL | undefined;
-    try {
-      url = new URL(endpoint, globalThis.document?.baseURI ?? globalThis.location?.href);
-    } catch {
-      url = undefined;
-    }
     // `javascript:`, `data:` or `blob:` would fail later as a mysterious network error.
-    if (url?.protocol !== 'https:' && url?.protocol !== 'http:') {
+    const url = parseUrl(endpoint, HTTP_PROTOCOLS, globalThis.document?.baseURI ?? globalThis.location?.href);
+    if (!url) {
       throw new MarketingError(
         'config',
         0,

@@ -7,6 +7,7 @@
  * minting a new one. Claims in flight are also shared inside the page. The code, once received, is
  * kept per campaign and shopper and shown again instead of minting.
  */
+import { toHex } from '../shared/hex.ts';
 import type { MarketingClient } from './client.ts';
 import { isUpstreamFailure, MarketingError } from './errors.ts';
 import type { Coupon } from './types.ts';
@@ -68,7 +69,7 @@ const slot = (kind: 'coupon' | 'claim-key', campaignId: string, shopper: string)
 function newKey(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   // randomUUID needs a secure context; a merchant's plain-http page still gets 128 random bits.
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return toHex(crypto.getRandomValues(new Uint8Array(16)));
 }
 
 /** The coupon kept for this campaign and shopper, if any (storage is checked like network data). */

@@ -2,6 +2,7 @@
  * The `loyalty-proxy` CLI's settings, read from the environment and checked all at once, so a
  * misconfigured server says everything that is wrong before it starts, and never starts half-right.
  */
+import { HTTP_PROTOCOLS, parseUrl } from '../shared/url.ts';
 import { normalizeOrigins } from './cors.ts';
 
 export interface ProxyServerConfig {
@@ -28,30 +29,12 @@ export class ConfigError extends Error {
   }
 }
 
-function urlWith(value: string, protocols: string[]): boolean {
-  try {
-    return protocols.includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-}
-
 /** A URL as it may be printed: any user and password replaced. */
 function printable(value: string): string {
   return value.replace(/\/\/[^/?#]*@/, '//[credentials]@');
 }
 
-function hasCredentials(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.username !== '' || url.password !== '';
-  } catch {
-    return false;
-  }
-}
-
-function isLoopback(value: string): boolean {
-  const { hostname } = new URL(value);
+function isLoopback({ hostname }: URL): boolean {
   return (
     hostname === 'localhost' ||
     hostname.endsWith('.localhost') ||
@@ -62,13 +45,14 @@ function isLoopback(value: string): boolean {
 
 /** Checks an http(s) setting; returns the problems and, for plain http beyond this machine, a warning. */
 function checkHttpUrl(name: string, value: string, what: string, problems: string[], warnings: string[]): void {
-  if (!urlWith(value, ['http:', 'https:'])) {
+  const url = parseUrl(value, HTTP_PROTOCOLS);
+  if (!url) {
     problems.push(`${name} must be an http(s) URL (got "${printable(value)}").`);
-  } else if (hasCredentials(value)) {
+  } else if (url.username || url.password) {
     problems.push(
       `${name} must not contain a user or password (the proxy would send them on every request and print them).`,
     );
-  } else if (new URL(value).protocol === 'http:' && !isLoopback(value)) {
+  } else if (url.protocol === 'http:' && !isLoopback(url)) {
     warnings.push(`${name} is plain http: ${what} crosses the network unencrypted. Use https outside a local setup.`);
   }
 }
@@ -110,7 +94,7 @@ export function readConfig(env: Record<string, string | undefined>): ProxyServer
   if (!/^\d+$/.test(portText) || port > 65535) problems.push(`PORT must be a port number 0-65535 (got "${env.PORT}").`);
 
   const redisUrl = env.REDIS_URL?.trim() || undefined;
-  if (redisUrl && !urlWith(redisUrl, ['redis:', 'rediss:']))
+  if (redisUrl && !parseUrl(redisUrl, ['redis:', 'rediss:']))
     problems.push('REDIS_URL must be a redis:// or rediss:// URL.');
 
   const connectUrl = env.CONNECT_URL?.trim() || undefined;

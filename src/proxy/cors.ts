@@ -3,6 +3,7 @@
  * when listed exactly. A request from any other origin is refused with 403 and no CORS headers, so the
  * browser shows the calling page nothing. Requests without `Origin` are not from a cross-origin page.
  */
+import { HTTP_PROTOCOLS, parseUrl } from '../shared/url.ts';
 import { ProxyError } from './errors.ts';
 
 export const ALLOWED_REQUEST_HEADERS = 'content-type, authorization, x-loyalty-id-token, idempotency-key';
@@ -13,20 +14,8 @@ const PREFLIGHT_MAX_AGE_SECONDS = 600;
 export function normalizeOrigins(origins: readonly string[]): Set<string> {
   const normalized = new Set<string>();
   for (const origin of origins) {
-    let url: URL | undefined;
-    try {
-      url = new URL(origin);
-    } catch {
-      url = undefined;
-    }
-    if (
-      !url ||
-      (url.protocol !== 'http:' && url.protocol !== 'https:') ||
-      url.pathname !== '/' ||
-      url.search ||
-      url.hash ||
-      url.username
-    ) {
+    const url = parseUrl(origin, HTTP_PROTOCOLS);
+    if (!url || url.pathname !== '/' || url.search || url.hash || url.username) {
       throw new TypeError(
         `createMarketingProxy: allowed origin "${origin}" must look like https://shop.example (scheme, host, optional port).`,
       );

@@ -7,6 +7,7 @@
  * Fetch runtime never loads Node-only modules.
  */
 import { DEFAULT_CACHE, ResponseCache, type CacheSettings, type CacheState } from './cache.ts';
+import { HTTP_PROTOCOLS, parseUrl } from '../shared/url.ts';
 import { corsHeadersFor, normalizeOrigins, preflightResponse } from './cors.ts';
 import { sha256Hex } from './digest.ts';
 import { errorResponse, jsonResponse, NO_STORE, ProxyError, scrub } from './errors.ts';
@@ -165,13 +166,8 @@ function comparableId(id: string): string {
 }
 
 function httpUrl(value: unknown, name: string): string {
-  let url: URL | undefined;
-  try {
-    url = typeof value === 'string' ? new URL(value) : undefined;
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+  const url = typeof value === 'string' ? parseUrl(value, HTTP_PROTOCOLS) : undefined;
+  if (!url) {
     throw new TypeError(`createMarketingProxy: "${name}" must be an http(s) URL.`);
   }
   if (url.username || url.password) {

@@ -5,6 +5,7 @@
  * fail at once with 503 `store_unavailable` instead of queueing until they time out.
  */
 import type * as Redis from 'redis';
+import { parseUrl } from '../shared/url.ts';
 import { ProxyError } from './errors.ts';
 import { REDIS_STORE_PEERS, requirePeer } from './peer-dependency.ts';
 import type { CounterState, ProxyStore } from './store.ts';
@@ -42,13 +43,7 @@ function unavailable(): ProxyError {
 }
 
 function checkUrl(value: string): void {
-  let protocol: string | undefined;
-  try {
-    protocol = new URL(value).protocol;
-  } catch {
-    protocol = undefined;
-  }
-  if (protocol !== 'redis:' && protocol !== 'rediss:') {
+  if (!parseUrl(value, ['redis:', 'rediss:'])) {
     throw new TypeError('createRedisStore: "url" must be a redis:// or rediss:// URL.');
   }
 }

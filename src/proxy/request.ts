@@ -4,6 +4,7 @@
  * only send `text/plain`, `multipart/form-data` or `application/x-www-form-urlencoded`.
  */
 import { ProxyError } from './errors.ts';
+import { readAtMost } from './read-at-most.ts';
 import { validateVariables, type PersistedOperation, type Variables } from './operations.ts';
 
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -27,27 +28,7 @@ async function readBody(request: Request, declared: boolean): Promise<Uint8Array
   // With a declared length the runtime's own reader is the fast path (the byte count is checked after).
   if (declared) return new Uint8Array(await request.arrayBuffer());
   // Chunked: count as it arrives and stop at the limit rather than buffer whatever is sent.
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
+  return readAtMost(request.body, MAX_BODY_BYTES, tooLarge);
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   type VerifiedIdToken,
 } from '../connect/id-token.ts';
 import { SignInError } from '../connect/errors.ts';
+import { withoutTrailingSlash } from '../shared/url.ts';
 import { sha256Hex } from './digest.ts';
 import { ProxyError } from './errors.ts';
 import { SingleFlight } from './single-flight.ts';
@@ -199,7 +200,7 @@ export class SigninChecker {
 
   private async readDiscovery(previous?: Promise<{ checked: CheckedDiscovery; keys: ProviderKeys }>) {
     const { connectUrl, timeoutMs } = this.settings;
-    const url = `${connectUrl.replace(/\/$/, '')}/.well-known/openid-configuration`;
+    const url = `${withoutTrailingSlash(connectUrl)}/.well-known/openid-configuration`;
     let metadata: unknown;
     try {
       const response = await this.settings.fetch(url, {
@@ -229,10 +230,7 @@ export class SigninChecker {
   }
 
   private async askConnect(token: string, storeKey: string, claims: VerifiedIdToken): Promise<string> {
-    const url = new URL(
-      'me',
-      this.settings.connectUrl.endsWith('/') ? this.settings.connectUrl : `${this.settings.connectUrl}/`,
-    );
+    const url = new URL('me', `${withoutTrailingSlash(this.settings.connectUrl)}/`);
     url.searchParams.set('access_token', token);
     let response: Response;
     try {

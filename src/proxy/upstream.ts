@@ -3,6 +3,7 @@
  * query once after a network failure (never a mutation: it may have minted), and turns every upstream
  * answer into either data or an UpstreamError (./upstream-errors.ts says which).
  */
+import { readAtMost } from './read-at-most.ts';
 import { connectionNeverOpened, describeNetworkError } from './network-errors.ts';
 import { classifyFailure, UpstreamError, type UpstreamGraphQLError } from './upstream-errors.ts';
 
@@ -54,21 +55,7 @@ export async function readTextLimited(response: Response, maxBytes: number): Pro
     await response.body?.cancel().catch(() => undefined);
     throw tooLarge();
   }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    text += decoder.decode(value, { stream: true });
-  }
+  return new TextDecoder().decode(await readAtMost(response.body, maxBytes, tooLarge));
 }
 
 /**

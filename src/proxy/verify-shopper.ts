@@ -15,6 +15,7 @@
  * await rewards.credit(shopper.loyaltyId, points);
  * ```
  */
+import { HTTP_PROTOCOLS, parseUrl } from '../shared/url.ts';
 import { SigninChecker, type ShopperTokens, type VerifiedShopper } from './signin.ts';
 import { createMemoryStore, type ProxyStore } from './store.ts';
 
@@ -39,13 +40,7 @@ export interface VerifyShopperOptions {
 }
 
 function checkOptions(options: VerifyShopperOptions): { connectUrl: string; clientId: string } {
-  let url: URL | undefined;
-  try {
-    url = new URL(options?.connectUrl);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+  if (!parseUrl(options?.connectUrl, HTTP_PROTOCOLS))
     throw new TypeError('verifyShopper: "connectUrl" must be an http(s) URL.');
   if (typeof options.clientId !== 'string' || options.clientId.trim() === '') {
     throw new TypeError('verifyShopper: "clientId" (your app id at Connect) is required.');

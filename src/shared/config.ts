@@ -1,5 +1,5 @@
 /** Where the widgets find the merchant's Marketing proxy when no element or page says otherwise. */
-export const DEFAULT_ENDPOINT = '/api/marketing';
+const DEFAULT_ENDPOINT = '/api/marketing';
 
 /**
  * Resolves the proxy endpoint for an element: its own `endpoint` attribute wins, then a page-wide

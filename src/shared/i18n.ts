@@ -158,13 +158,13 @@ function catalogChain(lang: string): Messages[] {
 }
 
 /** Fills `{name}` placeholders. Values are inserted as text by Lit, never as HTML. */
-export function formatMessage(template: string, params?: Record<string, string | number>): string {
+function formatMessage(template: string, params?: Record<string, string | number>): string {
   if (!params) return template;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 
 /** Translates one message id for a language; the id itself is returned when no catalog has it. */
-export function translate(lang: string, id: string, params?: Record<string, string | number>): string {
+function translate(lang: string, id: string, params?: Record<string, string | number>): string {
   readInlineMessages();
   for (const messages of catalogChain(lang)) {
     const text = messages[id];

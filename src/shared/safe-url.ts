@@ -1,3 +1,5 @@
+import { parseUrl } from './url.ts';
+
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
@@ -7,14 +9,8 @@ const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
  */
 export function safeUrl(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length === 0 || value.length > 2048) return undefined;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol === 'https:') return url.href;
-  if (url.protocol === 'http:' && (LOCAL_HOSTS.has(url.hostname) || url.hostname.endsWith('.localhost')))
-    return url.href;
+  const url = parseUrl(value, ['https:', 'http:']);
+  if (url?.protocol === 'https:') return url.href;
+  if (url && (LOCAL_HOSTS.has(url.hostname) || url.hostname.endsWith('.localhost'))) return url.href;
   return undefined;
 }

@@ -4,29 +4,19 @@
  * reloads and still has the same coupon; a member signs in from the coupon itself and claims the
  * members' coupon.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { launchChromium, saveScreenshot, startDemoStack, type DemoStack } from '../support/e2e.ts';
+import type { Locator, Page } from 'playwright-core';
+import { saveScreenshot, useE2eStack } from '../support/e2e.ts';
 
 const slide = (page: Page, title: string): Locator =>
   page.locator('campaign-carousel [part~="slide"]').filter({ hasText: title });
 
 describe('coupon journeys on the demo site', () => {
-  let stack: DemoStack;
-  let browser: Browser;
-
-  before(async () => {
-    stack = await startDemoStack();
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
+  const stack = useE2eStack({ demoSite: true });
 
   it('shows campaigns, mints one coupon for a double click, and shows the same code after a reload', async () => {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const context = await stack.browser.newContext({ viewport: { width: 1100, height: 900 } });
     try {
       const page = await context.newPage();
       await page.goto(stack.demoUrl);
@@ -84,7 +74,7 @@ describe('coupon journeys on the demo site', () => {
   });
 
   it('lets a member sign in from the coupon, claims with their token, and keeps the code across a reload', async () => {
-    const context = await browser.newContext();
+    const context = await stack.browser.newContext();
     try {
       const page = await context.newPage();
       const coupons: string[] = [];

@@ -8,7 +8,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { missingPrograms } from '../support/engines.ts';
-import { startDemoStack, type DemoStack } from '../support/e2e.ts';
+import { useE2eStack } from '../support/e2e.ts';
 import { launchShopperBrowser, waitFor, type ShopperBrowser, type ShopperWindow } from '../support/shopper-browser.ts';
 
 const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
@@ -42,20 +42,16 @@ for (const engine of ['firefox', 'webkit'] as const) {
     `shopper journeys in ${engine}`,
     { skip: missing.length && !inCi ? `${engine} is not installed (${missing.join(', ')})` : false },
     () => {
-      let stack: DemoStack;
+      const stack = useE2eStack({ demoSite: true, chromium: false });
       let browser: ShopperBrowser;
       let page: ShopperWindow;
 
       before(async () => {
         assert.deepEqual(missing, [], `${engine} must be installed in CI`);
-        stack = await startDemoStack();
         browser = await launchShopperBrowser(engine);
         page = browser.page;
       });
-      after(async () => {
-        await browser?.close();
-        await stack?.close();
-      });
+      after(() => browser?.close());
 
       async function freshDemo(): Promise<void> {
         await page.goto(stack.demoUrl);

@@ -4,10 +4,10 @@
  * the CMS page with pasted elements, the theming page and the events page. Screenshots are kept in
  * test-results/screenshots.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, saveScreenshot, signInThroughPopup, startDemoStack, type DemoStack } from '../support/e2e.ts';
+import type { Page } from 'playwright-core';
+import { saveScreenshot, signInThroughPopup, useE2eStack } from '../support/e2e.ts';
 import { axeViolations } from '../support/axe.ts';
 
 const signInButton = (page: Page) =>
@@ -15,20 +15,10 @@ const signInButton = (page: Page) =>
 const membersCoupon = (page: Page) => page.locator('coupon-claim[require-signin]');
 
 describe('the demo merchant site', () => {
-  let stack: DemoStack;
-  let browser: Browser;
-
-  before(async () => {
-    stack = await startDemoStack();
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
+  const stack = useE2eStack({ demoSite: true });
 
   it('a shopper signs in, sees campaigns, claims the members coupon, reloads and signs out', async () => {
-    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const context = await stack.browser.newContext({ viewport: { width: 1200, height: 900 } });
     try {
       const page = await context.newPage();
       await page.goto(stack.demoUrl);
@@ -82,7 +72,7 @@ describe('the demo merchant site', () => {
   });
 
   it('a CMS page with pasted elements: a filtered carousel, a French coupon and a filtered directory', async () => {
-    const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+    const page = await stack.browser.newPage({ viewport: { width: 1000, height: 900 } });
     try {
       await page.goto(new URL('cms.html', stack.demoUrl).href);
       const titles = page.locator('campaign-carousel [part~="slide"] [part~="title"]');
@@ -104,7 +94,7 @@ describe('the demo merchant site', () => {
   });
 
   it('the theming page: brand colour, dark theme and right-to-left through custom properties', async () => {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
+    const page = await stack.browser.newPage({ viewport: { width: 1200, height: 1000 } });
     try {
       await page.goto(new URL('theming.html', stack.demoUrl).href);
       await page.locator('.theme-dark campaign-carousel [part~="slide"]').first().waitFor();
@@ -125,7 +115,7 @@ describe('the demo merchant site', () => {
   });
 
   it('the events page logs what the elements send, with the access token redacted', async () => {
-    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const context = await stack.browser.newContext({ viewport: { width: 1200, height: 900 } });
     try {
       const page = await context.newPage();
       await page.goto(new URL('events.html', stack.demoUrl).href);

@@ -5,11 +5,11 @@
  * with everything in them). And a page without loyalty-widgets.css whose script tag runs before
  * the first paint does not move at all while two carousels load (cumulative layout shift 0).
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { startStaticShop, type StaticShop } from '../support/e2e.ts';
+import { useE2eStack } from '../support/e2e.ts';
 import { assertDrawnIn, FONT_FAMILIES, showPagesIn, type FontFamily } from '../support/fonts.ts';
 
 const WIDTHS = [320, 390, 1280];
@@ -19,9 +19,7 @@ const PAGES = [
   ...(await htmlIn('test/e2e/fixtures')).map((file) => `/${file}`),
 ];
 
-let shop: StaticShop;
-before(async () => (shop = await startStaticShop()));
-after(() => shop?.close());
+const shop = useE2eStack({ staticSites: { site: { demoPages: true } } });
 
 async function openContext(width: number, font: FontFamily) {
   const context = await shop.browser.newContext({ viewport: { width, height: 800 } });
@@ -80,7 +78,7 @@ describe('pages never get wider than the window', () => {
         const tooWide: string[] = [];
         try {
           for (const path of PAGES) {
-            await page.goto(`${shop.site.origin}${path}`);
+            await page.goto(`${shop.sites.site.origin}${path}`);
             await settle(page);
             if (path === '/text-below.html') await assertDrawnIn(page, font);
             const { scrollWidth, width: windowWidth, reaching } = await pageOverflow(page);
@@ -123,7 +121,7 @@ describe('a page without the stylesheet does not move while the elements load', 
             await new Promise((resolve) => setTimeout(resolve, 300));
             await route.fallback();
           });
-          await page.goto(`${shop.site.origin}/text-below.html`);
+          await page.goto(`${shop.sites.site.origin}/text-below.html`);
           await settle(page);
           await page.waitForFunction(() =>
             [...document.querySelectorAll('campaign-carousel')].every((carousel) =>

@@ -6,15 +6,13 @@
  * reserved boxes are measured, and the Marketing proxy never answers, so the elements stay on their
  * skeletons afterwards.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page, Route } from 'playwright-core';
-import { startStaticShop, type StaticShop } from '../support/e2e.ts';
+import { useE2eStack } from '../support/e2e.ts';
 import { assertDrawnIn, FONT_FAMILIES, showPagesIn } from '../support/fonts.ts';
 
-let shop: StaticShop;
-before(async () => (shop = await startStaticShop()));
-after(() => shop?.close());
+const shop = useE2eStack({ staticSites: { site: { demoPages: true } } });
 
 const SHAPES = [
   'loyalty-signin-button',
@@ -43,7 +41,7 @@ describe('space reserved before the elements are defined', () => {
         const heldChunks: Route[] = [];
         await page.route('**/dist/elements/**', (route) => void heldChunks.push(route));
         await page.route('**/api/marketing**', () => {});
-        await page.goto(`${shop.site.origin}/reserved-space.html`);
+        await page.goto(`${shop.sites.site.origin}/reserved-space.html`);
         await page.waitForFunction(() => document.adoptedStyleSheets.length > 0);
         const undefinedCount = await page.evaluate(
           (shapes) => shapes.filter((shape) => document.querySelector(shape)!.matches(':not(:defined)')).length,

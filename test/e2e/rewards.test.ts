@@ -6,7 +6,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { saveScreenshot, signInThroughPopup, useDemoSite } from '../support/e2e.ts';
+import { saveScreenshot, signInThroughPopup, useE2eStack } from '../support/e2e.ts';
 import { signedIn, signInAs, type SignedInTokens } from '../node/support/shopper.ts';
 
 async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
@@ -22,13 +22,13 @@ async function postJson(url: string, body: unknown, headers: Record<string, stri
 }
 
 describe('rewarding a verified shopper on the demo site', () => {
-  const site = useDemoSite();
+  const stack = useE2eStack({ demoSite: true });
 
   it('the events page posts the signed-in tokens; the server verifies them and logs the loyalty ID', async () => {
-    const context = await site.browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const context = await stack.browser.newContext({ viewport: { width: 1200, height: 900 } });
     try {
       const page = await context.newPage();
-      await page.goto(new URL('events.html', site.stack.demoUrl).href);
+      await page.goto(new URL('events.html', stack.demoUrl).href);
       await signInThroughPopup(page);
       const log = page.locator('#event-log');
       await log.filter({ hasText: 'loyalty-signin' }).waitFor();
@@ -49,32 +49,32 @@ describe('rewarding a verified shopper on the demo site', () => {
   });
 
   it("refuses the tokens of another registered app, at the rewards endpoint and at the proxy; the demo app's are accepted", async () => {
-    const redirectUri = site.stack.demoUrl;
-    const other = await site.stack.sandbox.registerApp({ name: 'Another shop', redirectUris: [redirectUri] });
+    const redirectUri = stack.demoUrl;
+    const other = await stack.sandbox.registerApp({ name: 'Another shop', redirectUris: [redirectUri] });
     const foreign: SignedInTokens = await signInAs({
-      connectUrl: site.stack.connectUrl,
+      connectUrl: stack.connectUrl,
       clientId: other.app_id,
       redirectUri,
     });
-    const rewards = new URL('api/rewards', site.stack.demoUrl).href;
-    const marketing = new URL('api/marketing', site.stack.demoUrl).href;
+    const rewards = new URL('api/rewards', stack.demoUrl).href;
+    const marketing = new URL('api/marketing', stack.demoUrl).href;
     const membersCoupon = { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-beans' } };
 
     const refusedReward = await postJson(rewards, foreign);
     assert.equal(refusedReward.status, 401);
     assert.equal(refusedReward.body.error?.code, 'invalid_token');
-    const minted = site.stack.sandbox.stats().couponsMinted;
+    const minted = stack.sandbox.stats().couponsMinted;
     const refusedCoupon = await postJson(marketing, membersCoupon, signedIn(foreign));
     assert.equal(refusedCoupon.status, 401);
     assert.equal(refusedCoupon.body.error?.code, 'invalid_token');
-    assert.equal(site.stack.sandbox.stats().couponsMinted, minted);
+    assert.equal(stack.sandbox.stats().couponsMinted, minted);
     const noTokens = await postJson(rewards, { loyaltyId: '0x0000000000000000000000000000000000000001' });
     assert.equal(noTokens.status, 401, 'a loyalty ID alone rewards nobody');
 
     const own = await signInAs({
-      connectUrl: site.stack.connectUrl,
-      clientId: site.stack.sandbox.demoApp.app_id,
-      redirectUri: site.stack.sandbox.demoApp.redirect_uris[0]!,
+      connectUrl: stack.connectUrl,
+      clientId: stack.sandbox.demoApp.app_id,
+      redirectUri: stack.sandbox.demoApp.redirect_uris[0]!,
     });
     const reward = await postJson(rewards, own);
     assert.equal(reward.status, 200);

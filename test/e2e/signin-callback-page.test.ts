@@ -8,18 +8,17 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type ViteDevServer } from 'vite';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, saveScreenshot, startDemoStack, type DemoStack } from '../support/e2e.ts';
+import type { Page } from 'playwright-core';
+import { withoutTrailingSlash } from '../../src/shared/url.ts';
+import { saveScreenshot, useE2eStack } from '../support/e2e.ts';
 
 describe('the standalone callback page, and any page as redirect URI', () => {
-  let stack: DemoStack;
+  const stack = useE2eStack({ demoSite: true });
   let site: ViteDevServer;
   let siteUrl: string;
-  let browser: Browser;
   let clientId: string;
 
   before(async () => {
-    stack = await startDemoStack();
     site = await createServer({
       configFile: false,
       root: process.cwd(),
@@ -27,19 +26,14 @@ describe('the standalone callback page, and any page as redirect URI', () => {
       server: { port: 0, host: 'localhost' },
     });
     await site.listen();
-    siteUrl = site.resolvedUrls!.local[0]!.replace(/\/$/, '');
+    siteUrl = withoutTrailingSlash(site.resolvedUrls!.local[0]!);
     const app = await stack.sandbox.registerApp({
       name: 'Callback page test',
       redirectUris: [`${siteUrl}/test/browser/fixtures/callback.html`, `${siteUrl}/test/browser/fixtures/landing.html`],
     });
     clientId = app.app_id;
-    browser = await launchChromium();
   });
-  after(async () => {
-    await browser?.close();
-    await site?.close();
-    await stack?.close();
-  });
+  after(() => site?.close());
 
   /** Clicks the button on `start`, signs in and consents at Connect, and waits to be back, signed in. */
   async function signInByRedirect(page: Page, start: string): Promise<void> {
@@ -58,7 +52,7 @@ describe('the standalone callback page, and any page as redirect URI', () => {
   }
 
   it('finishes a redirect sign-in and goes back to the page that started it', async () => {
-    const context = await browser.newContext();
+    const context = await stack.browser.newContext();
     const page = await context.newPage();
     try {
       const start = `${siteUrl}/test/browser/fixtures/signin-page.html?${new URLSearchParams({ authority: stack.connectUrl, 'client-id': clientId })}`;
@@ -71,7 +65,7 @@ describe('the standalone callback page, and any page as redirect URI', () => {
   });
 
   it('finishes a redirect sign-in on any page of the site with the script tag, even one without a button', async () => {
-    const context = await browser.newContext();
+    const context = await stack.browser.newContext();
     const page = await context.newPage();
     try {
       const start = `${siteUrl}/test/browser/fixtures/signin-page.html?${new URLSearchParams({
@@ -87,7 +81,7 @@ describe('the standalone callback page, and any page as redirect URI', () => {
   });
 
   it('uses a response it was not waiting for for nothing', async () => {
-    const context = await browser.newContext();
+    const context = await stack.browser.newContext();
     const page = await context.newPage();
     try {
       await page.goto(

@@ -3,10 +3,10 @@
  * Chromium: the sandbox's real sign-in form and consent page, the real popup, the redirect fallback,
  * reload and expiry.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, saveScreenshot, startDemoStack, type DemoStack } from '../support/e2e.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { saveScreenshot, useE2eStack } from '../support/e2e.ts';
 
 interface RecordedEvent {
   type: string;
@@ -53,20 +53,10 @@ async function openPopup(page: Page): Promise<Page> {
 }
 
 describe('sign-in journeys on the demo site', () => {
-  let stack: DemoStack;
-  let browser: Browser;
-
-  before(async () => {
-    stack = await startDemoStack();
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
+  const stack = useE2eStack({ demoSite: true });
 
   async function freshPage(): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext();
+    const context = await stack.browser.newContext();
     await recordEvents(context);
     const page = await context.newPage();
     await page.goto(stack.demoUrl);
@@ -145,7 +135,7 @@ describe('sign-in journeys on the demo site', () => {
   });
 
   it('refuses a sign-in response the page did not ask for, and removes it from the address bar', async () => {
-    const context = await browser.newContext();
+    const context = await stack.browser.newContext();
     await recordEvents(context);
     const page = await context.newPage();
     try {
@@ -165,7 +155,7 @@ describe('sign-in journeys on the demo site', () => {
   });
 
   it('leaves the button usable when the shopper comes back from Connect without signing in', async () => {
-    const context = await browser.newContext();
+    const context = await stack.browser.newContext();
     await context.addInitScript(() => {
       window.open = () => null;
     });
@@ -183,7 +173,7 @@ describe('sign-in journeys on the demo site', () => {
   });
 
   it('falls back to a full-page redirect when the popup is blocked, and finishes the sign-in on return', async () => {
-    const context = await browser.newContext();
+    const context = await stack.browser.newContext();
     // What a popup blocker does: window.open returns null.
     await context.addInitScript(() => {
       window.open = () => null;
@@ -211,20 +201,10 @@ describe('sign-in journeys on the demo site', () => {
 });
 
 describe('sign-in expiry', () => {
-  let stack: DemoStack;
-  let browser: Browser;
-
-  before(async () => {
-    stack = await startDemoStack({ tokenLifetimeSeconds: 4 });
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
+  const stack = useE2eStack({ demoSite: true, sandbox: { tokenLifetimeSeconds: 4 } });
 
   it('signs the shopper out when the access token runs out', async () => {
-    const context = await browser.newContext();
+    const context = await stack.browser.newContext();
     await recordEvents(context);
     const page = await context.newPage();
     try {

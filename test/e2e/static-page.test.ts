@@ -3,56 +3,20 @@
  * nothing added to window, a strict Content-Security-Policy, and no sign-in code on pages that have
  * no sign-in button.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
-import { startStaticSite, strictCsp, type StaticSite } from '../support/static-site.ts';
-import { launchChromium, saveScreenshot } from '../support/e2e.ts';
+import { readFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { saveScreenshot, useE2eStack } from '../support/e2e.ts';
 
-let sandbox: RunningSandbox;
-let site: StaticSite;
-let strictSite: StaticSite;
-let browser: Browser;
-let dataDir: string;
-
-before(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'loyalty-static-'));
-  sandbox = await startSandbox({ connectPort: 0, marketingPort: 0, dataDir });
-  const replacements: Record<string, string> = { '%CONNECT_URL%': sandbox.connectUrl };
-  const common = {
-    upstreamUrl: sandbox.marketingUrl,
-    apiKey: sandbox.apiKey,
-    connectUrl: sandbox.connectUrl,
-    replacements,
-  };
-  site = await startStaticSite(common);
-  strictSite = await startStaticSite({
-    ...common,
-    csp: strictCsp(sandbox.connectUrl, new URL(sandbox.marketingUrl).origin),
-  });
-  const app = await sandbox.registerApp({
-    name: 'Static shop',
-    redirectUris: [`${site.origin}/plain.html`, `${strictSite.origin}/strict-csp.html`],
-  });
-  replacements['%CLIENT_ID%'] = app.app_id;
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
-  await strictSite?.close();
-  await sandbox?.close();
-  await rm(dataDir, { recursive: true, force: true });
+const stack = useE2eStack({
+  staticSites: { plain: {}, strict: { strictCsp: true } },
+  app: { name: 'Static shop', redirectPaths: { plain: ['/plain.html'], strict: ['/strict-csp.html'] } },
 });
 
 /** Opens a page, collecting console errors, uncaught exceptions and every URL it requested. */
 async function open(url: string): Promise<{ page: Page; errors: string[]; requests: string[] }> {
-  const page = await browser.newPage();
+  const page = await stack.browser.newPage();
   const errors: string[] = [];
   const requests: string[] = [];
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
@@ -70,7 +34,7 @@ async function firstSlideTitle(page: Page): Promise<string> {
 
 describe('the script tag on a static page', () => {
   it('works with no build step, loaded twice, and adds nothing to window but the elements', async () => {
-    const { page, errors } = await open(`${site.origin}/plain.html`);
+    const { page, errors } = await open(`${stack.sites.plain.origin}/plain.html`);
     assert.notEqual(await firstSlideTitle(page), '');
     await page.locator('loyalty-signin-button').getByRole('button').first().waitFor();
     const added = await page.evaluate(() => {
@@ -89,7 +53,7 @@ describe('the script tag on a static page', () => {
   });
 
   it('settles in one step: no layout shift as each element arrives', async () => {
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const page = await stack.browser.newPage({ viewport: { width: 390, height: 844 } });
     await page.addInitScript(() => {
       const shifts: number[] = [];
       (window as unknown as { __shifts: number[] }).__shifts = shifts;
@@ -99,7 +63,7 @@ describe('the script tag on a static page', () => {
         }
       }).observe({ type: 'layout-shift', buffered: true });
     });
-    await page.goto(`${site.origin}/plain.html`);
+    await page.goto(`${stack.sites.plain.origin}/plain.html`);
     await firstSlideTitle(page);
     await page.locator('business-directory [part~="name"]').first().waitFor({ timeout: 15_000 });
     await page.waitForLoadState('networkidle');
@@ -110,7 +74,7 @@ describe('the script tag on a static page', () => {
   });
 
   it('runs under a strict Content-Security-Policy without violations', async () => {
-    const { page, errors } = await open(`${strictSite.origin}/strict-csp.html`);
+    const { page, errors } = await open(`${stack.sites.strict.origin}/strict-csp.html`);
     assert.notEqual(await firstSlideTitle(page), '');
     await page.locator('business-directory [part~="name"]').first().waitFor({ timeout: 15_000 });
     const violations = await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
@@ -129,12 +93,12 @@ describe('the script tag on a static page', () => {
     const firstLoad = new Set(manifest['src/index.ts']!.imports);
     const shared = carousel.imports!.filter((key) => !firstLoad.has(key)).map((key) => manifest[key]!.file);
     assert.ok(shared.length > 0, 'the carousel imports shared chunks beyond the first load');
-    const page = await browser.newPage();
+    const page = await stack.browser.newPage();
     const requested: string[] = [];
     page.on('request', (request) => requested.push(new URL(request.url()).pathname));
     // The carousel's own file never arrives: whatever the page asks for meanwhile, it asked for ahead.
     await page.route(`**/dist/${carousel.file}`, () => {});
-    await page.goto(`${site.origin}/campaigns-only.html`);
+    await page.goto(`${stack.sites.plain.origin}/campaigns-only.html`);
     await page.waitForTimeout(1_000);
     assert.ok(requested.includes(`/dist/${carousel.file}`), 'the carousel was asked for');
     assert.deepEqual(
@@ -149,7 +113,7 @@ describe('the script tag on a static page', () => {
     const manifest = JSON.parse(await readFile('dist/.vite/manifest.json', 'utf8')) as Record<string, { file: string }>;
     const signInChunk = manifest['src/connect/client.ts']?.file;
     assert.ok(signInChunk, 'the build has a separate chunk for src/connect/client.ts');
-    const { page, requests } = await open(`${site.origin}/campaigns-only.html`);
+    const { page, requests } = await open(`${stack.sites.plain.origin}/campaigns-only.html`);
     await firstSlideTitle(page);
     await page.waitForTimeout(500);
     assert.equal(
@@ -157,7 +121,7 @@ describe('the script tag on a static page', () => {
       false,
       'campaign-only page loaded the sign-in chunk',
     );
-    const signInPage = await open(`${site.origin}/plain.html`);
+    const signInPage = await open(`${stack.sites.plain.origin}/plain.html`);
     await signInPage.page.waitForResponse((response) => response.url().endsWith(signInChunk), { timeout: 15_000 });
     await page.close();
     await signInPage.page.close();

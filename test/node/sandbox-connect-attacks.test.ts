@@ -95,7 +95,7 @@ describe('Connect sandbox: what an attacker can and cannot do', () => {
     for (const response of pages) {
       const html = await response.text();
       assert.doesNotMatch(html, /<img/);
-      assert.match(html, /&#34;&#62;&#60;img src=x onerror=alert\(1\)&#62;/);
+      assert.match(html, /&quot;&gt;&lt;img src=x onerror=alert\(1\)&gt;/);
     }
   });
 

@@ -135,7 +135,7 @@ describe('Connect sandbox: prompt, max_age, login_hint and id_token_hint', () =>
     );
     const hostile = await page(new TestBrowser(), { login_hint: '"><script>alert(1)</script>' });
     assert.doesNotMatch(hostile, /<script>/);
-    assert.match(hostile, /value="&#34;&#62;&#60;script&#62;/);
+    assert.match(hostile, /value="&quot;&gt;&lt;script&gt;/);
   });
 
   it('id_token_hint: the same user passes silently, another user must sign in, a foreign token is refused', async () => {

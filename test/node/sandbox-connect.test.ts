@@ -280,7 +280,7 @@ describe('Connect sandbox: the implicit flow', () => {
       await new TestBrowser().get(authUrl(connect.connectUrl, params({ client_id: hostile.app_id })))
     ).text();
     assert.doesNotMatch(html, /<script>/);
-    assert.match(html, /&#60;script&#62;alert\(1\)&#60;\/script&#62;&#34;&#39;&#38;/);
+    assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;&quot;&#39;&amp;/);
   });
 
   it('signs with the key named in the header', async () => {

@@ -1,46 +1,152 @@
 /**
- * End-to-end support: the whole product (sandbox + demo site + proxy) on free ports with a
- * throwaway data folder, and the system Chromium driven by playwright-core.
+ * End-to-end support: the one fixture every end-to-end suite starts. The product on free ports with a
+ * throwaway data folder: the sandbox (Connect + Marketing), the demo merchant site served by vite with
+ * the proxy mounted as `npm start` mounts it, merchant static sites (dist/ as uploaded, the proxy at
+ * /api/marketing), and the system Chromium driven by playwright-core.
  */
 import { after, before } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startStack, type RunningStack, type StackOptions } from '../../scripts/stack.ts';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
-import { startStaticSite, type StaticSite } from './static-site.ts';
+import { startStack } from '../../scripts/stack.ts';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
+import { CHROMIUM_ARGS } from './engines.ts';
+import { startStaticSite, strictCsp, type StaticSite } from './static-site.ts';
 
-export type DemoStack = RunningStack;
-
-export async function startDemoStack(options: StackOptions = {}): Promise<DemoStack> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'loyalty-e2e-'));
-  const stack = await startStack({
-    connectPort: 0,
-    marketingPort: 0,
-    demoPort: 0,
-    dataDir,
-    accessLog: false,
-    ...options,
-  });
-  return {
-    ...stack,
-    async close() {
-      await stack.close();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
+/** A merchant's static site: the pages of test/e2e/fixtures, dist/ and the proxy. */
+export interface StaticSiteSettings {
+  /** Send the strict Content-Security-Policy (./static-site.ts) on every response. */
+  strictCsp?: boolean;
+  /** Also serve the demo site's pages under /demo/, as deployed. */
+  demoPages?: boolean;
 }
 
-export const CHROMIUM_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+export interface E2eStackOptions<Site extends string = never> {
+  /** Sandbox settings, e.g. a short `tokenLifetimeSeconds`. */
+  sandbox?: Omit<SandboxOptions, 'connectPort' | 'marketingPort' | 'dataDir'>;
+  /** Serve the demo merchant site (demo/) with vite, as `npm start` does; its URL is `demoUrl`. */
+  demoSite?: boolean;
+  /** Static sites by name, e.g. `{ plain: {}, strict: { strictCsp: true } }`; see `sites`. */
+  staticSites?: Record<Site, StaticSiteSettings>;
+  /**
+   * The app the static pages sign in with (their `%CLIENT_ID%`), registered at Connect once the sites
+   * are up, with redirect URIs given as paths on each site. Default: the sandbox's demo app.
+   */
+  app?: { name: string; redirectPaths: Partial<Record<Site, string[]>> };
+  /** Launch Chromium as `browser`; default true. */
+  chromium?: boolean;
+}
+
+export interface E2eStack<Site extends string = never> {
+  sandbox: RunningSandbox;
+  connectUrl: string;
+  marketingUrl: string;
+  /** The demo site's URL, with `demoSite: true`. */
+  demoUrl: string;
+  /** The static sites, by the names given in `staticSites`. */
+  sites: Record<Site, StaticSite>;
+  /** The system Chromium, unless `chromium: false`. */
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/** Starts what `options` asks for; `close()` stops it all and removes the data folder. */
+export async function startE2eStack<Site extends string = never>(
+  options: E2eStackOptions<Site> = {},
+): Promise<E2eStack<Site>> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'loyalty-e2e-'));
+  const closers: (() => Promise<void>)[] = [() => rm(dataDir, { recursive: true, force: true })];
+  const stack = { sites: {} } as E2eStack<Site>;
+  stack.close = async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  };
+  try {
+    const ports = { connectPort: 0, marketingPort: 0, dataDir };
+    if (options.demoSite) {
+      const demo = await startStack({ ...options.sandbox, ...ports, demoPort: 0, accessLog: false });
+      closers.push(() => demo.close());
+      Object.assign(stack, { sandbox: demo.sandbox, demoUrl: demo.demoUrl });
+    } else {
+      const sandbox = await startSandbox({ ...options.sandbox, ...ports });
+      closers.push(() => sandbox.close());
+      Object.assign(stack, { sandbox, demoUrl: '' });
+    }
+    const { sandbox } = stack;
+    stack.connectUrl = sandbox.connectUrl;
+    stack.marketingUrl = sandbox.marketingUrl;
+    await startStaticSites(stack, options, closers);
+    if (options.chromium !== false) {
+      stack.browser = await launchChromium();
+      closers.push(() => stack.browser.close());
+    }
+    return stack;
+  } catch (error) {
+    await stack.close();
+    throw error;
+  }
+}
+
+async function startStaticSites<Site extends string>(
+  stack: E2eStack<Site>,
+  options: E2eStackOptions<Site>,
+  closers: (() => Promise<void>)[],
+): Promise<void> {
+  const settings = Object.entries(options.staticSites ?? {}) as [Site, StaticSiteSettings][];
+  if (settings.length === 0) return;
+  await Promise.all(['dist/loyalty-widgets.js', 'dist/callback.html'].map((file) => access(file))).catch(() => {
+    throw new Error('dist/ is missing: run `npm run build` (npm run test:e2e does) first');
+  });
+  const { sandbox } = stack;
+  // Filled in once the app is registered: the sites read them on every request.
+  const replacements: Record<string, string> = { '%CONNECT_URL%': sandbox.connectUrl };
+  for (const [name, site] of settings) {
+    stack.sites[name] = await startStaticSite({
+      upstreamUrl: sandbox.marketingUrl,
+      apiKey: sandbox.apiKey,
+      connectUrl: sandbox.connectUrl,
+      replacements,
+      csp: site.strictCsp ? strictCsp(sandbox.connectUrl, new URL(sandbox.marketingUrl).origin) : undefined,
+      demo: site.demoPages ? { clientId: sandbox.demoApp.app_id } : undefined,
+    });
+    closers.push(() => stack.sites[name].close());
+  }
+  const redirectPaths = Object.entries(options.app?.redirectPaths ?? {}) as [Site, string[]][];
+  const app = options.app
+    ? await sandbox.registerApp({
+        name: options.app.name,
+        redirectUris: redirectPaths.flatMap(([site, paths]) => paths.map((path) => stack.sites[site].origin + path)),
+      })
+    : sandbox.demoApp;
+  replacements['%CLIENT_ID%'] = app.app_id;
+}
+
+/**
+ * The end-to-end stack, started before and stopped after the calling describe block (or file). A
+ * suite whose own `before` needs the stack calls both inside one describe block: Node 20 runs a
+ * file's top-level `before` hooks side by side, not one after the other.
+ */
+export function useE2eStack<Site extends string = never>(options: E2eStackOptions<Site> = {}): E2eStack<Site> {
+  const stack = {} as E2eStack<Site>;
+  let running: E2eStack<Site> | undefined;
+  before(async () => {
+    running = await startE2eStack(options);
+    Object.assign(stack, running);
+  });
+  after(() => running?.close());
+  return stack;
+}
+
+/** The sandbox, the static site `site` with the fixture and demo pages, and Chromium (bench/page.ts). */
+export async function startStaticShop(): Promise<{
+  sandbox: RunningSandbox;
+  site: StaticSite;
+  browser: Browser;
+  close(): Promise<void>;
+}> {
+  const stack = await startE2eStack({ staticSites: { site: { demoPages: true } } });
+  return { sandbox: stack.sandbox, site: stack.sites.site, browser: stack.browser, close: stack.close };
+}
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
@@ -70,53 +176,4 @@ export async function signInThroughPopup(page: Page): Promise<void> {
   await popup.getByRole('button', { name: 'Sign in' }).click();
   await popup.getByRole('button', { name: 'Allow', exact: true }).click();
   await popup.waitForEvent('close');
-}
-
-/** The demo stack and a Chromium, started before and stopped after the calling describe block. */
-export function useDemoSite(options: StackOptions = {}): { stack: DemoStack; browser: Browser } {
-  const site = {} as { stack: DemoStack; browser: Browser };
-  before(async () => {
-    site.stack = await startDemoStack(options);
-    site.browser = await launchChromium();
-  });
-  after(async () => {
-    await site.browser?.close();
-    await site.stack?.close();
-  });
-  return site;
-}
-
-export interface StaticShop {
-  sandbox: RunningSandbox;
-  site: StaticSite;
-  browser: Browser;
-  close(): Promise<void>;
-}
-
-/**
- * The sandbox, a merchant's static site on it with the fixture pages (placeholders filled in with
- * the sandbox's demo app) and the demo site's pages as deployed, and Chromium.
- */
-export async function startStaticShop(): Promise<StaticShop> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'loyalty-static-shop-'));
-  const sandbox = await startSandbox({ connectPort: 0, marketingPort: 0, dataDir });
-  const site = await startStaticSite({
-    upstreamUrl: sandbox.marketingUrl,
-    apiKey: sandbox.apiKey,
-    connectUrl: sandbox.connectUrl,
-    replacements: { '%CONNECT_URL%': sandbox.connectUrl, '%CLIENT_ID%': sandbox.demoApp.app_id },
-    demo: { clientId: sandbox.demoApp.app_id },
-  });
-  const browser = await launchChromium();
-  return {
-    sandbox,
-    site,
-    browser,
-    async close() {
-      await browser.close();
-      await site.close();
-      await sandbox.close();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
 }

@@ -14,6 +14,17 @@ import type { BrowserLauncher, TestRunnerCoreConfig } from '@web/test-runner-cor
 import type { Capabilities } from '@wdio/types';
 
 export const ENGINES = ['chromium', 'firefox', 'webkit'] as const;
+
+/** Chromium headless, without the background traffic and first-run work a test has no use for. */
+export const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 export type Engine = (typeof ENGINES)[number];
 
 /** Where each engine's programs are (environment variables override the Debian paths). */
@@ -49,15 +60,7 @@ export function launcherFor(engine: Engine): BrowserLauncher {
       launchOptions: {
         executablePath: paths.chromium[0],
         headless: true,
-        args: [
-          '--headless=new',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
+        args: CHROMIUM_ARGS,
       },
     });
   }

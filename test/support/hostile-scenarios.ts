@@ -1,4 +1,6 @@
 /** The answers the hostile test provider can give (browser-safe: tests import these lists). */
+import type { SignInErrorCode } from '../../src/connect/errors.ts';
+
 /** Responses every relying party must refuse with invalid_token (the ID token or its binding is wrong). */
 export const REFUSED_TOKEN_SCENARIOS = [
   'bad-signature',
@@ -34,3 +36,24 @@ export const SCENARIOS = [
   'hold',
 ] as const;
 export type Scenario = (typeof SCENARIOS)[number];
+
+/** How a sign-in must end when the provider answers with a scenario: refused with `code`, no user kept. */
+export interface ExpectedRefusal {
+  scenario: Scenario;
+  code: SignInErrorCode;
+  /** Whether the profile (/me) was asked for before the refusal: only once the tokens passed every check. */
+  askedProfile: boolean;
+}
+
+/** Every answer a single sign-in must refuse, and how. */
+export const EXPECTED_REFUSALS: readonly ExpectedRefusal[] = [
+  ...REFUSED_TOKEN_SCENARIOS.map((scenario) => ({ scenario, code: 'invalid_token' as const, askedProfile: false })),
+  // A profile of another subject, or of none, cannot be tied to the signed-in shopper.
+  { scenario: 'me-other-sub', code: 'invalid_token', askedProfile: true },
+  { scenario: 'me-without-sub', code: 'invalid_token', askedProfile: true },
+  { scenario: 'forged-state', code: 'state_mismatch', askedProfile: false },
+  // The shopper cancelled at the provider: said in plain words, not as a failure of the site.
+  { scenario: 'access-denied', code: 'access_denied', askedProfile: false },
+  // The provider is down for a while: a passing network trouble, not a set-up mistake.
+  { scenario: 'server-error', code: 'network', askedProfile: false },
+];

@@ -1,22 +1,19 @@
-import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import { clientFor } from '../../marketing/client.ts';
 import type { BusinessAccount } from '../../marketing/types.ts';
 import { resolveEndpoint } from '../../shared/config.ts';
-import { LocaleController, registerBuiltInMessages } from '../../shared/i18n.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
 import { renderFailure, renderSkeleton } from '../internal/status.ts';
+import { MarketingElement } from '../internal/marketing-element.ts';
 import { statusStyles } from '../internal/status.styles.ts';
 import { failureOf, isWaiting, PagedList, pageSize } from '../internal/tasks.ts';
 import { businessDirectoryStyles } from './business-directory.styles.ts';
 import { directoryMessages } from './business-directory.messages.ts';
 import { propertyLabel } from './property-label.ts';
 
-// Registered here, not as a side effect of the messages module, so bundlers never drop the strings.
-registerBuiltInMessages(directoryMessages);
-
 /** Digits and a leading `+` only: what a `tel:` link may carry, whatever the API sent. */
-export function telHref(phone: string): string | undefined {
+function telHref(phone: string): string | undefined {
   const digits = phone.replace(/\D/g, '');
   return digits ? `tel:${phone.trim().startsWith('+') ? '+' : ''}${digits}` : undefined;
 }
@@ -55,11 +52,10 @@ export function telHref(phone: string): string | undefined {
  * @cssproperty --loyalty-spacing - Base spacing.
  * @cssproperty --loyalty-directory-card-min-width - Narrowest card before the grid wraps (default 16rem).
  */
-export class BusinessDirectory extends LitElement {
+export class BusinessDirectory extends MarketingElement {
   static override styles = [themeStyles, statusStyles, businessDirectoryStyles];
-
-  /** URL of the merchant's Marketing proxy; defaults to the page's `<meta name="loyalty-endpoint">`, then `/api/marketing`. */
-  @property() endpoint?: string;
+  /** @internal */
+  protected static override messages = directoryMessages;
 
   /** Shows only businesses of this category. */
   @property() category?: string;
@@ -69,13 +65,6 @@ export class BusinessDirectory extends LitElement {
    * pending ones) but has more to come is read past at once, up to 5 in a row.
    */
   @property({ type: Number }) limit = 12;
-
-  private readonly locale = new LocaleController(this);
-
-  /** The first render, and any after a `lang` change, waits for that language's strings. */
-  protected override scheduleUpdate(): void | Promise<unknown> {
-    return this.locale.whenReady(() => super.scheduleUpdate());
-  }
 
   // A page of only pending (or other-category) accounts shows nothing, so the next one is read at once.
   private readonly accounts = new PagedList(

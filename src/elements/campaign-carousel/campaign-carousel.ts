@@ -1,13 +1,13 @@
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { clientFor } from '../../marketing/client.ts';
 import type { Campaign } from '../../marketing/types.ts';
 import { resolveEndpoint } from '../../shared/config.ts';
-import { emit } from '../../shared/emit.ts';
-import { LocaleController, registerBuiltInMessages } from '../../shared/i18n.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
 import { warnOnce } from '../../shared/warn.ts';
-import { currencyOf, formatPrice, renderFailure } from '../internal/status.ts';
+import { currencyOf, formatPrice } from '../internal/price.ts';
+import { renderFailure } from '../internal/status.ts';
+import { MarketingElement } from '../internal/marketing-element.ts';
 import { statusStyles } from '../internal/status.styles.ts';
 import { failureOf, isWaiting, PagedList, pageSize } from '../internal/tasks.ts';
 import { campaignCarouselStyles } from './campaign-carousel.styles.ts';
@@ -15,21 +15,16 @@ import { carouselMessages } from './campaign-carousel.messages.ts';
 import { Rotation } from './rotation.ts';
 import { fullyInView, nearestSlide, scrollToSlide } from './track.ts';
 
-// Registered here, not as a side effect of the messages module, so bundlers never drop the strings.
-registerBuiltInMessages(carouselMessages);
-
 /** `sizes` for slide images: the laid-out width where supported (`auto`), else the default slide width. */
 const IMAGE_SIZES = 'auto, (min-width: 30rem) 20rem, 85vw';
 
-export interface CampaignSelectDetail {
-  campaign: Campaign;
-}
+export type { CampaignSelectDetail } from './events.ts';
 
 /**
  * @summary The loyalty program's campaigns as an accessible, swipeable carousel, page by page.
  * @tag campaign-carousel
  *
- * @event campaign-select - The shopper activated a slide (click, Enter or Space). `detail: { campaign }`.
+ * @event {CustomEvent<CampaignSelectDetail>} campaign-select - The shopper activated a slide (click, Enter or Space). `detail: { campaign }`.
  *
  * @csspart base - The carousel region.
  * @csspart controls - The row of control buttons.
@@ -61,11 +56,10 @@ export interface CampaignSelectDetail {
  * @cssproperty --loyalty-carousel-slide-width - Width of one slide (default `min(85%, 20rem)`).
  * @cssproperty --loyalty-carousel-gap - Space between slides (default the base spacing).
  */
-export class CampaignCarousel extends LitElement {
+export class CampaignCarousel extends MarketingElement {
   static override styles = [themeStyles, statusStyles, campaignCarouselStyles];
-
-  /** URL of the merchant's Marketing proxy; defaults to the page's `<meta name="loyalty-endpoint">`, then `/api/marketing`. */
-  @property() endpoint?: string;
+  /** @internal */
+  protected static override messages = carouselMessages;
 
   /** Shows only this business account's campaigns (all campaigns when absent). */
   @property({ attribute: 'business-account-id' }) businessAccountId?: string;
@@ -95,12 +89,6 @@ export class CampaignCarousel extends LitElement {
 
   @query('.slides') private scroller?: HTMLElement | null;
 
-  private readonly locale = new LocaleController(this);
-
-  /** The first render, and any after a `lang` change, waits for that language's strings. */
-  protected override scheduleUpdate(): void | Promise<unknown> {
-    return this.locale.whenReady(() => super.scheduleUpdate());
-  }
   private readonly campaigns = new PagedList(
     this,
     ([endpoint, businessAccountId, limit], nextToken, signal) =>
@@ -203,7 +191,7 @@ export class CampaignCarousel extends LitElement {
   }
 
   private select(campaign: Campaign | undefined): void {
-    if (campaign) emit<CampaignSelectDetail>(this, 'campaign-select', { campaign });
+    if (campaign) this.emit('campaign-select', { campaign });
   }
 
   private onClick(event: MouseEvent): void {

@@ -2,7 +2,7 @@ import { defineElement } from '../../shared/define.ts';
 import { CampaignCarousel } from './campaign-carousel.ts';
 
 export { CampaignCarousel };
-export type { CampaignSelectDetail } from './campaign-carousel.ts';
+export type { CampaignSelectDetail } from './events.ts';
 
 defineElement('campaign-carousel', CampaignCarousel);
 

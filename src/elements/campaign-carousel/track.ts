@@ -4,7 +4,7 @@
  */
 
 /** How far a box starts from the track's start edge (negative: scrolled past). */
-export function startOffset(box: DOMRect, track: DOMRect, rtl: boolean): number {
+function startOffset(box: DOMRect, track: DOMRect, rtl: boolean): number {
   return rtl ? track.right - box.right : box.left - track.left;
 }
 

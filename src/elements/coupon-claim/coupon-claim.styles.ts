@@ -53,7 +53,7 @@ export const couponClaimStyles = css`
   .code {
     padding-block: 0.25em;
     padding-inline: 0.6em;
-    border: 2px dashed var(--_primary);
+    border: 2px dashed var(--_success);
     border-radius: var(--_radius);
     font-family: var(--loyalty-code-font, ui-monospace, SFMono-Regular, Menlo, Consolas, monospace);
     font-size: var(--loyalty-code-size, 1.5em);

@@ -1,5 +1,5 @@
 import { Task } from '@lit/task';
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { session } from '../../connect/session.ts';
 import { clientFor } from '../../marketing/client.ts';
@@ -7,37 +7,24 @@ import { claimCoupon, isClaiming, onCouponStored, storedCoupon } from '../../mar
 import { MarketingError } from '../../marketing/errors.ts';
 import type { Campaign } from '../../marketing/types.ts';
 import { resolveEndpoint } from '../../shared/config.ts';
-import { emit } from '../../shared/emit.ts';
-import { LocaleController, registerBuiltInMessages } from '../../shared/i18n.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
-import { currencyOf, errorMessage, formatPrice, renderFailure, renderSkeleton } from '../internal/status.ts';
+import { errorMessage } from '../internal/error-message.ts';
+import { currencyOf, formatPrice } from '../internal/price.ts';
+import { renderFailure, renderSkeleton } from '../internal/status.ts';
+import { MarketingElement } from '../internal/marketing-element.ts';
 import { statusStyles } from '../internal/status.styles.ts';
 import { AbortOnDisconnect, failureOf, isWaiting } from '../internal/tasks.ts';
 import { couponClaimStyles } from './coupon-claim.styles.ts';
 import { couponClaimMessages } from './coupon-claim.messages.ts';
 
-// Registered here, not as a side effect of the messages module, so bundlers never drop the strings.
-registerBuiltInMessages(couponClaimMessages);
-
-export interface CouponClaimedDetail {
-  campaignId: string;
-  code: string;
-}
-
-export interface CouponClaimErrorDetail {
-  campaignId: string;
-  /** The error code (`rate_limited`, `network`, `signin_required`, …). */
-  code: string;
-  /** A localized sentence for the shopper. */
-  message: string;
-}
+export type { CouponClaimedDetail, CouponClaimErrorDetail } from './events.ts';
 
 /**
  * @summary Lets the shopper claim a campaign's coupon, exactly once, and shows the code again after a reload.
  * @tag coupon-claim
  *
- * @event coupon-claimed - A coupon was received. `detail: { campaignId, code }`.
- * @event coupon-claim-error - A claim failed. `detail: { campaignId, code, message }`.
+ * @event {CustomEvent<CouponClaimedDetail>} coupon-claimed - A coupon was received. `detail: { campaignId, code }`.
+ * @event {CustomEvent<CouponClaimErrorDetail>} coupon-claim-error - A claim failed. `detail: { campaignId, code, message }`.
  *
  * @csspart base - The wrapper of the whole element.
  * @csspart title - The campaign's title.
@@ -53,22 +40,22 @@ export interface CouponClaimErrorDetail {
  * @csspart retry-button - The retry button of a failure.
  * @csspart skeleton - A placeholder shown while loading.
  *
- * @cssproperty --loyalty-color-primary - Buttons and the code's border.
+ * @cssproperty --loyalty-color-primary - Buttons.
  * @cssproperty --loyalty-color-on-primary - Text on primary buttons.
  * @cssproperty --loyalty-color-text - Text colour.
  * @cssproperty --loyalty-color-muted - Secondary text (price, labels).
  * @cssproperty --loyalty-color-border - Skeletons.
  * @cssproperty --loyalty-color-danger - Failure border.
+ * @cssproperty --loyalty-color-success - The received code's border, confirming the claim.
  * @cssproperty --loyalty-radius - Corner radius.
  * @cssproperty --loyalty-spacing - Base spacing.
  * @cssproperty --loyalty-code-font - Font of the coupon code (default monospace).
  * @cssproperty --loyalty-code-size - Size of the coupon code (default 1.5em).
  */
-export class CouponClaim extends LitElement {
+export class CouponClaim extends MarketingElement {
   static override styles = [themeStyles, statusStyles, couponClaimStyles];
-
-  /** URL of the merchant's Marketing proxy; defaults to the page's `<meta name="loyalty-endpoint">`, then `/api/marketing`. */
-  @property() endpoint?: string;
+  /** @internal */
+  protected static override messages = couponClaimMessages;
 
   /** The campaign whose coupon is claimed. */
   @property({ attribute: 'campaign-id', reflect: true }) campaignId = '';
@@ -99,12 +86,6 @@ export class CouponClaim extends LitElement {
   @state() private copyFailed = false;
   @state() private noSignInButton = false;
 
-  private readonly locale = new LocaleController(this);
-
-  /** The first render, and any after a `lang` change, waits for that language's strings. */
-  protected override scheduleUpdate(): void | Promise<unknown> {
-    return this.locale.whenReady(() => super.scheduleUpdate());
-  }
   /** The shopper pressed "sign in to get this coupon": claim once they are signed in. */
   private claimAfterSignIn = false;
   /** Whether the failed claim was for another coupon, so that its retry is too (and reuses its key). */
@@ -177,12 +158,12 @@ export class CouponClaim extends LitElement {
         another: another && this.allowMultiple,
       });
       this.announcement = this.locale.t('coupon.claimed', { code });
-      emit<CouponClaimedDetail>(this, 'coupon-claimed', { campaignId, code });
+      this.emit('coupon-claimed', { campaignId, code });
     } catch (error) {
       this.claimError = error;
       this.failedAnother = another;
       const code = error instanceof MarketingError ? error.code : 'unknown';
-      emit<CouponClaimErrorDetail>(this, 'coupon-claim-error', {
+      this.emit('coupon-claim-error', {
         campaignId,
         code,
         message: errorMessage(this.locale, error),

@@ -2,7 +2,7 @@ import { defineElement } from '../../shared/define.ts';
 import { CouponClaim } from './coupon-claim.ts';
 
 export { CouponClaim };
-export type { CouponClaimedDetail, CouponClaimErrorDetail } from './coupon-claim.ts';
+export type { CouponClaimedDetail, CouponClaimErrorDetail } from './events.ts';
 
 defineElement('coupon-claim', CouponClaim);
 

@@ -4,7 +4,6 @@ import type { Messages } from '../../shared/i18n.ts';
 export const marketingMessages: Messages = {
   'marketing.error.unavailable': 'The loyalty service is not answering right now. Please try again in a moment.',
   'marketing.retry': 'Try again',
-  'marketing.loading': 'Loading…',
   'marketing.error.network': 'We could not reach the loyalty service. Check your connection.',
   'marketing.error.rate_limited': 'Too many requests. Please try again {when}.',
   'marketing.error.rate_limited_soon': 'Too many requests. Please try again in a moment.',

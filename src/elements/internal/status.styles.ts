@@ -1,4 +1,5 @@
 import { css } from 'lit';
+import { primaryButton } from '../../shared/button.styles.ts';
 
 /** Buttons, failure block and skeleton shared by the Marketing elements (after `themeStyles`). */
 export const statusStyles = css`
@@ -8,19 +9,11 @@ export const statusStyles = css`
     color: var(--loyalty-color-text);
   }
   .button {
-    display: inline-flex;
-    align-items: center;
+    ${primaryButton}
     justify-content: center;
     gap: 0.4em;
-    min-block-size: 2.75rem;
     padding-block: 0.5em;
     padding-inline: 1.1em;
-    border: 1px solid var(--_primary);
-    border-radius: var(--_radius);
-    background: var(--_primary);
-    color: var(--_on-primary);
-    font-weight: 600;
-    cursor: pointer;
   }
   /* Secondary controls and failures carry their own surface: the host page's background may not
      match the colour scheme (a light page on a dark-mode device). */

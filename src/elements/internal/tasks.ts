@@ -71,7 +71,7 @@ export type PageLoader<A extends ReadonlyArray<unknown>, T> = (
  * cursor, and a proxy that fills pages stops at its own cap; past this bound the list stops and
  * waits to be asked again (the carousel's next button, the directory's "show more").
  */
-export const MAX_EMPTY_PAGES = 5;
+const MAX_EMPTY_PAGES = 5;
 
 /** Reads pages from `token` until one shows an item, the list ends, or MAX_EMPTY_PAGES showed nothing. */
 async function readShowing<A extends ReadonlyArray<unknown>, T>(

@@ -4,7 +4,7 @@ import { LoyaltySigninButton } from './loyalty-signin-button.ts';
 defineElement('loyalty-signin-button', LoyaltySigninButton);
 
 export { LoyaltySigninButton };
-export type { LoyaltySigninDetail, LoyaltySigninErrorDetail, LoyaltySignoutDetail } from './loyalty-signin-button.ts';
+export type { LoyaltySigninDetail, LoyaltySigninErrorDetail, LoyaltySignoutDetail } from './events.ts';
 
 declare global {
   interface HTMLElementTagNameMap {

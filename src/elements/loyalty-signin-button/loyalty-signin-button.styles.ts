@@ -1,4 +1,5 @@
 import { css } from 'lit';
+import { primaryButton } from '../../shared/button.styles.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
 
 export const signinButtonStyles = [
@@ -19,18 +20,10 @@ export const signinButtonStyles = [
     }
     [part~='button'],
     [part~='signout'] {
-      display: inline-flex;
-      align-items: center;
+      ${primaryButton}
       gap: calc(var(--_space) / 2);
-      min-block-size: 2.75rem;
       padding-block: calc(var(--_space) / 2);
       padding-inline: var(--_space);
-      border: 1px solid var(--_primary);
-      border-radius: var(--_radius);
-      background: var(--_primary);
-      color: var(--_on-primary);
-      font-weight: 600;
-      cursor: pointer;
     }
     [part~='signout'] {
       background: transparent;

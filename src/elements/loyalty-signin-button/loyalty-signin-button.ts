@@ -1,11 +1,8 @@
-import { LitElement, html, nothing, svg, type PropertyValues } from 'lit';
+import { html, nothing, svg, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { emit } from '../../shared/emit.ts';
-import { LocaleController, registerBuiltInMessages } from '../../shared/i18n.ts';
-import { safeUrl } from '../../shared/safe-url.ts';
 import { warnOnce } from '../../shared/warn.ts';
 import { captureSignInResponse, takeCapturedResponse, type PendingRequest } from '../../connect/callback.ts';
-import { SignInError, signInErrorCode, type SignInErrorCode } from '../../connect/errors.ts';
+import { signInErrorCode, type SignInErrorCode } from '../../connect/errors.ts';
 import {
   finishSignIn,
   forgetSignIn,
@@ -15,31 +12,12 @@ import {
   type SignInOutcome,
 } from '../../connect/launcher.ts';
 import type { SignInResult } from '../../connect/client.ts';
-import { normalizeScope, type ConnectOptions } from '../../connect/options.ts';
+import type { ConnectOptions } from '../../connect/options.ts';
+import { resolveConnectOptions } from '../../connect/resolve-options.ts';
 import { session, type LoyaltyUser, type SessionChangeReason, type SessionStorageKind } from '../../connect/session.ts';
+import { LoyaltyElement } from '../internal/loyalty-element.ts';
 import { signinButtonStyles } from './loyalty-signin-button.styles.ts';
 import { signinButtonMessages } from './loyalty-signin-button.messages.ts';
-
-// Registered here, not as a side effect of the messages module, so bundlers never drop the strings.
-registerBuiltInMessages(signinButtonMessages);
-
-/** Detail of `loyalty-signin`. */
-export interface LoyaltySigninDetail {
-  user: LoyaltyUser;
-  /** False when signed in without the `profile` scope: no username, no loyalty ID. */
-  profile: boolean;
-  /** `signin` for a new sign-in, `restored` when the page found the session kept from an earlier load. */
-  reason: 'signin' | 'restored';
-}
-/** Detail of `loyalty-signout`. */
-export interface LoyaltySignoutDetail {
-  reason: 'signout' | 'expired';
-}
-/** Detail of `loyalty-signin-error`. */
-export interface LoyaltySigninErrorDetail {
-  code: SignInErrorCode;
-  message: string;
-}
 
 // A page opened as our sign-in popup hands the response to its opener and does nothing else;
 // a page coming back from a redirect sign-in keeps the response for its button to finish.
@@ -64,6 +42,8 @@ const STORAGES: readonly SessionStorageKind[] = ['session', 'local', 'memory'];
 
 const walletIcon = svg`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M4 6.5A2.5 2.5 0 0 1 6.5 4H18v3h1a1 1 0 0 1 1 1v10.5a1.5 1.5 0 0 1-1.5 1.5h-12A2.5 2.5 0 0 1 4 17.5v-11Zm2.5-.5a.5.5 0 0 0 0 1H16V6H6.5ZM15 12.5a1.5 1.5 0 1 0 3 0 1.5 1.5 0 0 0-3 0Z"/></svg>`;
 
+export type { LoyaltySigninDetail, LoyaltySigninErrorDetail, LoyaltySignoutDetail } from './events.ts';
+
 /**
  * A button that signs the shopper in with their loyalty wallet through Connect (OpenID Connect,
  * implicit flow) in a popup, and shows who is signed in with a sign-out control. The sign-in
@@ -85,9 +65,9 @@ const walletIcon = svg`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="fa
  * @summary Sign in with the loyalty wallet (Connect) in a popup; shows the signed-in shopper.
  * @tag loyalty-signin-button
  *
- * @event loyalty-signin - The shopper signed in or the session was restored. Detail `{ user, profile, reason }`; `user` carries `idToken` and `accessToken` for your server's `verifyShopper()`; `profile` is false when signed in without the `profile` scope (no username or loyalty ID); `reason` is `signin` or `restored`.
- * @event loyalty-signout - The shopper signed out or the session expired. Detail `{ reason }`: `signout` or `expired`.
- * @event loyalty-signin-error - A sign-in failed and nothing was used. Detail `{ code, message }`, `code` one of `access_denied`, `popup_blocked`, `popup_closed`, `invalid_token`, `state_mismatch`, `network`, `config`.
+ * @event {CustomEvent<LoyaltySigninDetail>} loyalty-signin - The shopper signed in or the session was restored. Detail `{ user, profile, reason }`; `user` carries `idToken` and `accessToken` for your server's `verifyShopper()`; `profile` is false when signed in without the `profile` scope (no username or loyalty ID); `reason` is `signin` or `restored`.
+ * @event {CustomEvent<LoyaltySignoutDetail>} loyalty-signout - The shopper signed out or the session expired. Detail `{ reason }`: `signout` or `expired`.
+ * @event {CustomEvent<LoyaltySigninErrorDetail>} loyalty-signin-error - A sign-in failed and nothing was used. Detail `{ code, message }`, `code` one of `access_denied`, `popup_blocked`, `popup_closed`, `invalid_token`, `state_mismatch`, `network`, `config`.
  *
  * @slot - A custom label for the sign-in button.
  * @slot icon - A custom icon before the label (a wallet by default).
@@ -110,8 +90,10 @@ const walletIcon = svg`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="fa
  * @cssproperty --loyalty-spacing - Base spacing unit.
  * @cssproperty --loyalty-focus-ring - Box shadow of the keyboard focus ring.
  */
-export class LoyaltySigninButton extends LitElement {
+export class LoyaltySigninButton extends LoyaltyElement {
   static override styles = signinButtonStyles;
+  /** @internal */
+  protected static override messages = signinButtonMessages;
 
   /** `{connect_url}`, the Connect provider; discovery is read from `{authority}/.well-known/openid-configuration`. */
   @property() authority = '';
@@ -151,12 +133,6 @@ export class LoyaltySigninButton extends LitElement {
   @query('[part~="button"]') private signinButton?: HTMLButtonElement;
   @query('[part~="signout"]') private signoutButton?: HTMLButtonElement;
 
-  private readonly locale = new LocaleController(this);
-
-  /** The first render, and any after a `lang` change, waits for that language's strings. */
-  protected override scheduleUpdate(): void | Promise<unknown> {
-    return this.locale.whenReady(() => super.scheduleUpdate());
-  }
   private unsubscribe?: () => void;
   private unregisterStarter?: () => void;
   private stopPrefetch?: () => void;
@@ -271,32 +247,7 @@ export class LoyaltySigninButton extends LitElement {
   }
 
   private connectOptions(): ConnectOptions {
-    const authority = safeUrl(this.authority.trim())?.replace(/\/$/, '');
-    if (!authority)
-      throw new SignInError('config', `authority="${this.authority}" is not an https URL (or http on localhost).`);
-    const clientId = this.clientId.trim();
-    if (!clientId) throw new SignInError('config', 'client-id is missing: use the app_id of your registered app.');
-    const redirectUri = this.redirectUri.trim() || `${location.origin}${location.pathname}`;
-    let redirect: URL;
-    try {
-      redirect = new URL(redirectUri, location.href);
-    } catch {
-      throw new SignInError('config', `redirect-uri="${redirectUri}" is not a URL.`);
-    }
-    if (redirect.origin !== location.origin) {
-      throw new SignInError(
-        'config',
-        `redirect-uri must be a page of this site (${location.origin}) so the sign-in can come back here.`,
-      );
-    }
-    // Sent exactly as registered: an absolute address as written, a relative one resolved on this page.
-    const absolute = /^https?:\/\//i.test(redirectUri);
-    return {
-      authority,
-      clientId,
-      redirectUri: absolute ? redirectUri : redirect.href,
-      scope: normalizeScope(this.scope),
-    };
+    return resolveConnectOptions(this, location);
   }
 
   private finishRedirect(responseUrl: string): void {
@@ -317,7 +268,7 @@ export class LoyaltySigninButton extends LitElement {
   private fail(error: unknown): void {
     const code = signInErrorCode(error);
     this.failure = code;
-    emit<LoyaltySigninErrorDetail>(this, 'loyalty-signin-error', {
+    this.emit('loyalty-signin-error', {
       code,
       message: error instanceof Error ? error.message : String(error),
     });
@@ -331,13 +282,13 @@ export class LoyaltySigninButton extends LitElement {
     if ((actingButton ?? buttons[0]) !== this) return;
     if (user) {
       const profile = user.scope.split(' ').includes('profile');
-      emit<LoyaltySigninDetail>(this, 'loyalty-signin', {
+      this.emit('loyalty-signin', {
         user,
         profile,
         reason: reason === 'restored' ? 'restored' : 'signin',
       });
     } else {
-      emit<LoyaltySignoutDetail>(this, 'loyalty-signout', { reason: reason === 'expired' ? 'expired' : 'signout' });
+      this.emit('loyalty-signout', { reason: reason === 'expired' ? 'expired' : 'signout' });
     }
   }
 

@@ -3,6 +3,7 @@
  * The seeded demo app has the fixed id `loyalty-demo`; its redirect URIs follow the demo origin.
  */
 import { randomBytes } from 'node:crypto';
+import { HTTP_PROTOCOLS, parseUrl } from '../../shared/url.ts';
 import { JsonFile } from '../store.ts';
 
 export interface AppRegistration {
@@ -46,17 +47,12 @@ export function checkRegistration(input: RegisterAppInput): RegisterAppInput {
     throw new Error(`An app has at most ${MAX_REDIRECT_URIS} redirect URIs`);
   for (const uri of input.redirectUris) {
     if (typeof uri !== 'string') throw new Error(`Redirect URI ${JSON.stringify(uri)} is not a string`);
-    let url: URL;
-    try {
-      url = new URL(uri);
-    } catch {
-      throw new Error(`Redirect URI ${JSON.stringify(uri)} is not an absolute URL`);
-    }
+    if (!URL.canParse(uri)) throw new Error(`Redirect URI ${JSON.stringify(uri)} is not an absolute URL`);
     // URL parsing drops tabs and newlines silently, but the stored string is what goes into a Location header.
     if (/[\x00-\x20\x7f]/.test(uri))
       throw new Error(`Redirect URI ${JSON.stringify(uri)} must not contain spaces or control characters`);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-      throw new Error(`Redirect URI ${JSON.stringify(uri)} must use http or https`);
+    const url = parseUrl(uri, HTTP_PROTOCOLS);
+    if (!url) throw new Error(`Redirect URI ${JSON.stringify(uri)} must use http or https`);
     // The response travels in the fragment, so a registered URI cannot carry one (RFC 6749 §3.1.2).
     if (uri.includes('#')) throw new Error(`Redirect URI ${JSON.stringify(uri)} must not contain a fragment`);
     if (url.username || url.password)

@@ -2,12 +2,13 @@
  * The provider's pages: plain HTML forms that work without JavaScript, one stylesheet from the
  * server (no inline style or script, so a strict CSP holds), every value escaped.
  */
-import { html, type RawHtml } from './html.ts';
+import { html } from 'hono/html';
+import { htmlText, type HtmlFragment } from '../html.ts';
 import type { AuthRequest } from './authorize.ts';
 import { SEED_USERS, type WalletUser } from './users.ts';
 
-function layout(title: string, body: RawHtml): string {
-  return html`<!doctype html>
+function layout(title: string, body: HtmlFragment): string {
+  return htmlText(html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -23,7 +24,7 @@ ${body}
 </main>
 </body>
 </html>
-`.value;
+`);
 }
 
 export function errorPage(heading: string, message: string): string {

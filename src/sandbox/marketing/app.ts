@@ -7,7 +7,6 @@
  * parse or validate, or variables that do not fit; 200 otherwise, with resolver errors in `errors`.
  */
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import {
   execute,
   getOperationAST,
@@ -19,10 +18,9 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { sameSecret } from '../crypto.ts';
+import { guardGraphqlRoute, MAX_GRAPHQL_BODY_BYTES } from './graphql-route.ts';
 import { serveImage } from './images.ts';
 import { createMarketingSchema, MarketingState } from './resolvers.ts';
-
-const MAX_BODY_BYTES = 100 * 1024;
 
 type ErrorCode =
   | 'UNAUTHORIZED'
@@ -124,16 +122,8 @@ async function handleGraphQL(c: Context, schema: GraphQLSchema, state: Marketing
 export function createMarketingApp(state: MarketingState, apiKey: string): Hono {
   const schema = createMarketingSchema();
   const app = new Hono();
-  app.use('/graphql', async (c, next) => {
-    c.header('Cache-Control', 'no-store');
-    await next();
-  });
-  app.use(
-    '/graphql',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => c.json(errorBody(`The body is larger than ${MAX_BODY_BYTES} bytes`, 'PAYLOAD_TOO_LARGE'), 413),
-    }),
+  guardGraphqlRoute(app, (c) =>
+    c.json(errorBody(`The body is larger than ${MAX_GRAPHQL_BODY_BYTES} bytes`, 'PAYLOAD_TOO_LARGE'), 413),
   );
   app.all('/graphql', (c) => handleGraphQL(c, schema, state, apiKey));
 

@@ -1,8 +1,10 @@
 /**
  * Images the sandbox serves itself, so the demo works offline: campaign images (16:9, a gradient
  * with the title) and business logos (square, initials), rendered as SVG at the requested width.
- * Every piece of text is XML-escaped; records may hold hostile strings.
+ * Every piece of text is escaped by hono's `html` template; records may hold hostile strings.
  */
+import { html } from 'hono/html';
+import { htmlText, type HtmlFragment } from '../html.ts';
 
 /** Every generated campaign image is 16:9, so clients can reserve the box before it loads. */
 export const CAMPAIGN_IMAGE_RATIO = { width: 16, height: 9 };
@@ -10,10 +12,6 @@ export const MAX_IMAGE_WIDTH = 4096;
 
 const FALLBACK_COLORS: [string, string] = ['#37474f', '#b0bec5'];
 const COLOR = /^#[0-9a-f]{3,8}$/i;
-
-export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
 
 function safeColors(colors: [string, string] | undefined): [string, string] {
   return colors && COLOR.test(colors[0]) && COLOR.test(colors[1]) ? colors : FALLBACK_COLORS;
@@ -39,10 +37,9 @@ function wrap(text: string, perLine: number, maxLines: number): string[] {
   return lines.map((line) => (line.length > perLine ? `${line.slice(0, perLine - 1)}…` : line));
 }
 
-function svg(width: number, height: number, viewBox: string, label: string, body: string): string {
-  return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${viewBox}" role="img" aria-label="${escapeXml(label)}">` +
-    `<title>${escapeXml(label)}</title>${body}</svg>`
+function svg(width: number, height: number, viewBox: string, label: string, body: (HtmlFragment | null)[]): string {
+  return htmlText(
+    html`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${viewBox}" role="img" aria-label="${label}"><title>${label}</title>${body}</svg>`,
   );
 }
 
@@ -53,21 +50,20 @@ export function campaignImageSvg(
   const height = Math.round((width * CAMPAIGN_IMAGE_RATIO.height) / CAMPAIGN_IMAGE_RATIO.width);
   const [from, to] = safeColors(input.colors);
   const titleLines = wrap(input.title, 26, 2);
-  const titleText = titleLines
-    .map((line, index) => `<tspan x="96" dy="${index === 0 ? 0 : 100}">${escapeXml(line)}</tspan>`)
-    .join('');
+  const titleText = titleLines.map((line, index) => html`<tspan x="96" dy="${index === 0 ? 0 : 100}">${line}</tspan>`);
   const subtitle = input.subtitle
-    ? `<text x="96" y="${430 + titleLines.length * 100}" font-family="system-ui, sans-serif" font-size="48" fill="#ffffff" fill-opacity="0.85">${escapeXml(wrap(input.subtitle, 48, 1)[0] ?? '')}</text>`
-    : '';
-  const body =
-    `<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient>` +
+    ? html`<text x="96" y="${430 + titleLines.length * 100}" font-family="system-ui, sans-serif" font-size="48" fill="#ffffff" fill-opacity="0.85">${wrap(input.subtitle, 48, 1)[0] ?? ''}</text>`
+    : null;
+  const body = [
+    html`<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient>`,
     // A shade behind the text keeps white type readable on light gradients.
-    `<linearGradient id="shade" x1="0" y1="0" x2="1" y2="0"><stop offset="0" stop-color="#000" stop-opacity="0.4"/><stop offset="0.7" stop-color="#000" stop-opacity="0"/></linearGradient></defs>` +
-    `<rect width="1600" height="900" fill="url(#g)"/><rect width="1600" height="900" fill="url(#shade)"/>` +
-    `<circle cx="1380" cy="180" r="260" fill="#ffffff" fill-opacity="0.12"/>` +
-    `<circle cx="1500" cy="760" r="180" fill="#000000" fill-opacity="0.08"/>` +
-    `<text x="96" y="400" font-family="system-ui, sans-serif" font-size="88" font-weight="700" fill="#ffffff">${titleText}</text>` +
-    subtitle;
+    html`<linearGradient id="shade" x1="0" y1="0" x2="1" y2="0"><stop offset="0" stop-color="#000" stop-opacity="0.4"/><stop offset="0.7" stop-color="#000" stop-opacity="0"/></linearGradient></defs>`,
+    html`<rect width="1600" height="900" fill="url(#g)"/><rect width="1600" height="900" fill="url(#shade)"/>`,
+    html`<circle cx="1380" cy="180" r="260" fill="#ffffff" fill-opacity="0.12"/>`,
+    html`<circle cx="1500" cy="760" r="180" fill="#000000" fill-opacity="0.08"/>`,
+    html`<text x="96" y="400" font-family="system-ui, sans-serif" font-size="88" font-weight="700" fill="#ffffff">${titleText}</text>`,
+    subtitle,
+  ];
   return svg(width, height, '0 0 1600 900', input.title, body);
 }
 
@@ -82,10 +78,11 @@ function initials(name: string): string {
 
 export function logoSvg(input: { name: string; colors?: [string, string] }, width: number): string {
   const [from, to] = safeColors(input.colors);
-  const body =
-    `<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>` +
-    `<rect width="512" height="512" rx="96" fill="url(#g)"/>` +
-    `<text x="256" y="256" dy="0.35em" text-anchor="middle" font-family="system-ui, sans-serif" font-size="200" font-weight="700" fill="#ffffff">${escapeXml(initials(input.name))}</text>`;
+  const body = [
+    html`<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>`,
+    html`<rect width="512" height="512" rx="96" fill="url(#g)"/>`,
+    html`<text x="256" y="256" dy="0.35em" text-anchor="middle" font-family="system-ui, sans-serif" font-size="200" font-weight="700" fill="#ffffff">${initials(input.name)}</text>`,
+  ];
   return svg(width, width, '0 0 512 512', `${input.name} logo`, body);
 }
 

@@ -1,24 +1,15 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../../src/elements/business-directory/index.ts';
 import type { BusinessDirectory } from '../../../src/elements/business-directory/index.ts';
+import { part, parts, showsOneOf } from '../parts.ts';
 
 // The directory through the proxy in front of the appsync-flavoured sandbox: scanned pages, accounts
 // with null names, null `pending`, null addresses and null custom-property elements.
 const ENDPOINT = '/api/appsync/marketing';
-const parts = (el: BusinessDirectory, part: string) => [
-  ...el.shadowRoot!.querySelectorAll<HTMLElement>(`[part~="${part}"]`),
-];
 const names = (el: BusinessDirectory) => parts(el, 'name').map((name) => name.textContent);
-const more = (el: BusinessDirectory) =>
-  el.shadowRoot!.querySelector<HTMLButtonElement>('button[part~="load-more-button"]');
+const more = (el: BusinessDirectory) => part<HTMLButtonElement>(el, 'load-more-button');
 
-async function loaded(el: BusinessDirectory): Promise<void> {
-  await waitUntil(
-    () => el.shadowRoot!.querySelector('[part~="list"], [part~="empty"], [part~="error"]'),
-    'the directory did not load',
-    { timeout: 8000 },
-  );
-}
+const loaded = (el: BusinessDirectory) => showsOneOf(el, ['list', 'empty', 'error']);
 
 describe('<business-directory> over an AppSync-shaped Marketing API', () => {
   it('shows every approved business page by page, never a pending or unclassified one, and ends cleanly', async () => {

@@ -2,22 +2,17 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import '../../../src/elements/business-directory/index.ts';
 import type { BusinessDirectory } from '../../../src/elements/business-directory/index.ts';
-import { MAX_EMPTY_PAGES } from '../../../src/elements/internal/tasks.ts';
 import { scriptPages, wireAccount } from './helpers.ts';
+import { part, parts, showsOneOf } from '../parts.ts';
+
+/** How many pages that show nothing a list reads in a row before it waits (documented on `limit`). */
+const MAX_EMPTY_PAGES = 5;
 
 // Pages as an upstream that filters after reading gives them (short, empty, with or without a cursor).
-const names = (el: BusinessDirectory) =>
-  [...el.shadowRoot!.querySelectorAll('[part~="name"]')].map((name) => name.textContent);
-const more = (el: BusinessDirectory) =>
-  el.shadowRoot!.querySelector<HTMLButtonElement>('button[part~="load-more-button"]');
+const names = (el: BusinessDirectory) => parts(el, 'name').map((name) => name.textContent);
+const more = (el: BusinessDirectory) => part<HTMLButtonElement>(el, 'load-more-button');
 
-async function loaded(el: BusinessDirectory): Promise<void> {
-  await waitUntil(
-    () => el.shadowRoot!.querySelector('[part~="list"], [part~="empty"], [part~="error"]'),
-    'the directory did not load',
-    { timeout: 8000 },
-  );
-}
+const loaded = (el: BusinessDirectory) => showsOneOf(el, ['list', 'empty', 'error']);
 
 async function pageLoaded(el: BusinessDirectory): Promise<void> {
   await el.updateComplete;

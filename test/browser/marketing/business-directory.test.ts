@@ -6,19 +6,11 @@ import { propertyLabel } from '../../../src/elements/business-directory/property
 import { clientFor } from '../../../src/marketing/index.ts';
 import { recordFetches } from './helpers.ts';
 import { HOSTILE_CATEGORY, HOSTILE_TEXT } from './hostile-seed.ts';
+import { part, parts, showsOneOf } from '../parts.ts';
 
-const parts = (el: BusinessDirectory, part: string) => [
-  ...el.shadowRoot!.querySelectorAll<HTMLElement>(`[part~="${part}"]`),
-];
 const names = (el: BusinessDirectory) => parts(el, 'name').map((name) => name.textContent);
 
-async function loaded(el: BusinessDirectory): Promise<void> {
-  await waitUntil(
-    () => el.shadowRoot!.querySelector('[part~="list"], [part~="empty"], [part~="error"]'),
-    'the directory did not load',
-    { timeout: 8000 },
-  );
-}
+const loaded = (el: BusinessDirectory) => showsOneOf(el, ['list', 'empty', 'error']);
 
 function card(el: BusinessDirectory, name: string): HTMLElement {
   const found = parts(el, 'card').find((c) => c.querySelector('[part~="name"]')?.textContent === name);
@@ -122,7 +114,7 @@ describe('<business-directory>', () => {
   it('loads the next page with its native "show more" button, also from the keyboard', async () => {
     const el = await fixture<BusinessDirectory>(html`<business-directory limit="2"></business-directory>`);
     await loaded(el);
-    const more = () => el.shadowRoot!.querySelector<HTMLButtonElement>('button[part~="load-more-button"]');
+    const more = () => part<HTMLButtonElement>(el, 'load-more-button');
     const pageLoaded = async () => {
       await el.updateComplete;
       await waitUntil(() => !more() || more()!.getAttribute('aria-disabled') === 'false', 'the page did not load', {
@@ -187,7 +179,7 @@ describe('<business-directory>', () => {
     expect(error.getAttribute('role')).to.equal('alert');
     expect(error.textContent).to.contain('Le service de fidélité est injoignable');
     await expect(el).to.be.accessible();
-    el.shadowRoot!.querySelector<HTMLButtonElement>('[part~="retry-button"]')!.click();
+    part<HTMLButtonElement>(el, 'retry-button')!.click();
     await waitUntil(() => parts(el, 'card').length > 0, 'retry loads', { timeout: 5000 });
   });
 
@@ -201,7 +193,7 @@ describe('<business-directory>', () => {
     const inner = rtl.querySelector('business-directory')!;
     await loaded(inner);
     expect(inner.shadowRoot!.querySelector('section')!.getAttribute('aria-label')).to.equal('الأنشطة التجارية');
-    expect(getComputedStyle(inner.shadowRoot!.querySelector('[part~="card"]')!).direction).to.equal('rtl');
+    expect(getComputedStyle(part(inner, 'card')!).direction).to.equal('rtl');
     await expect(inner).to.be.accessible();
   });
 });

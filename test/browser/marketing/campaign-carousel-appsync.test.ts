@@ -2,22 +2,18 @@ import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../../src/elements/campaign-carousel/index.ts';
 import type { CampaignCarousel } from '../../../src/elements/campaign-carousel/index.ts';
 import type { SandboxStats } from '../../../src/sandbox/index.ts';
+import { part, parts, showsOneOf } from '../parts.ts';
 
 // The carousel through the proxy in front of the appsync-flavoured sandbox: scan-then-filter pages
 // (short, empty, with a nextToken), nulls, numeric prices and an objective type the widgets do not know.
 const ENDPOINT = '/api/appsync/marketing';
-const one = (el: Element, selector: string) => el.shadowRoot!.querySelector<HTMLElement>(selector);
 const titles = (el: CampaignCarousel) =>
   [...el.shadowRoot!.querySelectorAll('[part~="slide"] [part~="title"]')].map((title) => title.textContent);
-const nextButton = (el: CampaignCarousel) => one(el, 'button[part~="next-button"]') as HTMLButtonElement;
+const nextButton = (el: CampaignCarousel) => part<HTMLButtonElement>(el, 'next-button') as HTMLButtonElement;
 /** The failure message shown, if any (as text, so a failed expectation says what went wrong). */
-const failure = (el: CampaignCarousel) => one(el, '[part~="error"]')?.textContent?.trim() ?? null;
+const failure = (el: CampaignCarousel) => part(el, 'error')?.textContent?.trim() ?? null;
 
-async function loaded(el: CampaignCarousel): Promise<void> {
-  await waitUntil(() => one(el, '[part~="slide"], [part~="empty"], [part~="error"]'), 'the carousel did not load', {
-    timeout: 8000,
-  });
-}
+const loaded = (el: CampaignCarousel) => showsOneOf(el, ['slide', 'empty', 'error']);
 
 async function appsyncStats(): Promise<SandboxStats> {
   return (await (await fetch('/__sandbox/appsync/stats')).json()) as SandboxStats;
@@ -28,7 +24,7 @@ async function clickThrough(el: CampaignCarousel, most = 40): Promise<void> {
   for (let click = 0; click < most && nextButton(el) && !nextButton(el).disabled; click++) {
     nextButton(el).click();
     await aTimeout(100);
-    await waitUntil(() => !one(el, '[part~="skeleton"]'), 'a page is still loading', { timeout: 8000 });
+    await waitUntil(() => !part(el, 'skeleton'), 'a page is still loading', { timeout: 8000 });
   }
 }
 
@@ -50,7 +46,7 @@ describe('<campaign-carousel> over an AppSync-shaped Marketing API', () => {
     ]);
     expect(nextButton(el).disabled, 'no dead next button at the end').to.equal(true);
     expect(failure(el)).to.equal(null);
-    const latte = [...el.shadowRoot!.querySelectorAll('[part~="slide"]')].find(
+    const latte = parts(el, 'slide').find(
       (slide) => slide.querySelector('[part~="title"]')!.textContent === 'Morning latte for less',
     )!;
     expect(latte.querySelector('[part~="price"]')!.textContent, 'a numeric price').to.equal('€2.50');
@@ -68,7 +64,7 @@ describe('<campaign-carousel> over an AppSync-shaped Marketing API', () => {
     await clickThrough(el);
     expect(failure(el)).to.equal(null);
     expect(titles(el)).to.include.members(['Sourdough Saturday', 'Tell us your favourite loaf']);
-    const survey = [...el.shadowRoot!.querySelectorAll('[part~="slide"]')].find(
+    const survey = parts(el, 'slide').find(
       (slide) => slide.querySelector('[part~="title"]')!.textContent === 'Tell us your favourite loaf',
     )!;
     expect(survey.querySelector('[part~="price"]'), 'an objective the widgets do not know has no price').to.equal(null);

@@ -1,27 +1,25 @@
 import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../../src/elements/campaign-carousel/index.ts';
 import type { CampaignCarousel } from '../../../src/elements/campaign-carousel/index.ts';
-import { MAX_EMPTY_PAGES } from '../../../src/elements/internal/tasks.ts';
 import { scriptPages, wireCampaign } from './helpers.ts';
+import { part, showsOneOf } from '../parts.ts';
+
+/** How many pages that show nothing a list reads in a row before it waits (documented on `limit`). */
+const MAX_EMPTY_PAGES = 5;
 
 // Pages as an upstream that filters after reading gives them (short, empty, with or without a cursor).
-const one = (el: Element, selector: string) => el.shadowRoot!.querySelector<HTMLElement>(selector);
 const titles = (el: CampaignCarousel) =>
   [...el.shadowRoot!.querySelectorAll('[part~="slide"] [part~="title"]')].map((title) => title.textContent);
-const nextButton = (el: CampaignCarousel) => one(el, 'button[part~="next-button"]') as HTMLButtonElement;
+const nextButton = (el: CampaignCarousel) => part<HTMLButtonElement>(el, 'next-button') as HTMLButtonElement;
 
-async function loaded(el: CampaignCarousel): Promise<void> {
-  await waitUntil(() => one(el, '[part~="slide"], [part~="empty"], [part~="error"]'), 'the carousel did not load', {
-    timeout: 8000,
-  });
-}
+const loaded = (el: CampaignCarousel) => showsOneOf(el, ['slide', 'empty', 'error']);
 
 /** Clicks next until it is disabled (or `most` clicks), letting each load finish. */
 async function clickThrough(el: CampaignCarousel, most = 20): Promise<void> {
   for (let click = 0; click < most && !nextButton(el).disabled; click++) {
     nextButton(el).click();
     await aTimeout(150);
-    await waitUntil(() => !one(el, '[part~="skeleton"]'), 'a page is still loading', { timeout: 5000 });
+    await waitUntil(() => !part(el, 'skeleton'), 'a page is still loading', { timeout: 5000 });
   }
 }
 
@@ -34,7 +32,7 @@ describe('<campaign-carousel> paging through short and empty pages', () => {
     const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="3"></campaign-carousel>`);
     await loaded(el);
     expect(titles(el)).to.deep.equal(['Campaign a', 'Campaign b']);
-    expect(one(el, '[part~="empty"]')).to.equal(null);
+    expect(part(el, 'empty')).to.equal(null);
     expect(script.asked).to.deep.equal([null, 'page-1', 'page-2']);
   });
 
@@ -76,7 +74,7 @@ describe('<campaign-carousel> paging through short and empty pages', () => {
     script = scriptPages('campaigns', [], { endless: true });
     const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="3"></campaign-carousel>`);
     await loaded(el);
-    expect(one(el, '[part~="empty"]')).to.not.equal(null);
+    expect(part(el, 'empty')).to.not.equal(null);
     expect(script.asked).to.have.length(MAX_EMPTY_PAGES);
   });
 });

@@ -5,19 +5,14 @@ import type { CampaignCarousel } from '../../../src/elements/campaign-carousel/i
 import { clearStoredClaims, hangFetch, recordFetches } from './helpers.ts';
 import { onlyIn } from '../engine.ts';
 import { HOSTILE_ACCOUNT_ID, HOSTILE_TEXT } from './hostile-seed.ts';
+import { part, inShadow, allInShadow, showsOneOf } from '../parts.ts';
 
-const all = (el: Element, selector: string) => [...el.shadowRoot!.querySelectorAll<HTMLElement>(selector)];
-const one = (el: Element, selector: string) => el.shadowRoot!.querySelector<HTMLElement>(selector);
-const slides = (el: CampaignCarousel) => all(el, '[part~="slide"]');
+const slides = (el: CampaignCarousel) => allInShadow(el, '[part~="slide"]');
 const focusedIndex = (el: CampaignCarousel) =>
   Number((el.shadowRoot!.activeElement as HTMLElement | null)?.dataset.index);
 const currentIndex = (el: CampaignCarousel) => slides(el).findIndex((slide) => slide.tabIndex === 0);
 
-async function loaded(el: CampaignCarousel): Promise<void> {
-  await waitUntil(() => one(el, '[part~="slide"], [part~="empty"], [part~="error"]'), 'the carousel did not load', {
-    timeout: 8000,
-  });
-}
+const loaded = (el: CampaignCarousel) => showsOneOf(el, ['slide', 'empty', 'error']);
 
 function slideOf(el: CampaignCarousel, title: string): HTMLElement {
   const found = slides(el).find((slide) => slide.querySelector('[part~="title"]')?.textContent === title);
@@ -38,7 +33,7 @@ describe('<campaign-carousel>', () => {
       html`<campaign-carousel business-account-id="biz-harbor-coffee" limit="10" currency="EUR"></campaign-carousel>`,
     );
     await loaded(el);
-    const region = one(el, '[part~="base"]')!;
+    const region = part(el, 'base')!;
     expect(region.localName).to.equal('section');
     expect([region.getAttribute('aria-roledescription'), region.getAttribute('aria-label')]).to.deep.equal([
       'carousel',
@@ -63,8 +58,8 @@ describe('<campaign-carousel>', () => {
       'other objectives have no price',
     ).to.equal(null);
     for (const name of ['previous-button', 'next-button'])
-      expect(one(el, `button[part~="${name}"]`)!.getAttribute('aria-controls')).to.equal('slides');
-    expect(one(el, '[part~="rotation-button"]'), 'no autoplay by default').to.equal(null);
+      expect(inShadow(el, `button[part~="${name}"]`)!.getAttribute('aria-controls')).to.equal('slides');
+    expect(part(el, 'rotation-button'), 'no autoplay by default').to.equal(null);
     await expect(el).to.be.accessible();
   });
 
@@ -74,7 +69,7 @@ describe('<campaign-carousel>', () => {
       html`<campaign-carousel business-account-id="biz-peak-outfitters" limit="2"></campaign-carousel>`,
     );
     await loaded(el);
-    const image = one(el, 'img[part~="image"]') as HTMLImageElement;
+    const image = part<HTMLImageElement>(el, 'image') as HTMLImageElement;
     const candidates = image.srcset.split(', ').map((entry) => entry.split(' '));
     expect(candidates.map(([, width]) => width)).to.deep.equal(['320w', '640w', '960w', '1280w']);
     for (const [url, width] of candidates) expect(url).to.contain(`w=${parseInt(width!, 10)}`);
@@ -85,7 +80,7 @@ describe('<campaign-carousel>', () => {
       '900',
       '',
     ]);
-    const box = one(el, '[part~="media"]')!.getBoundingClientRect();
+    const box = part(el, 'media')!.getBoundingClientRect();
     expect(box.height).to.be.closeTo((box.width * 9) / 16, 1);
     await waitUntil(() => image.complete && image.currentSrc, 'the first image did not load', { timeout: 8000 });
     // The browser picked the smallest rendition that covers the slide at this device pixel ratio.
@@ -93,7 +88,7 @@ describe('<campaign-carousel>', () => {
     const needed = image.getBoundingClientRect().width * devicePixelRatio;
     const widths = candidates.map(([, width]) => parseInt(width!, 10));
     expect(picked).to.equal(widths.find((width) => width >= needed) ?? 1280);
-    expect(one(el, '[part~="media"]')!.getBoundingClientRect().height, 'no layout shift once loaded').to.be.closeTo(
+    expect(part(el, 'media')!.getBoundingClientRect().height, 'no layout shift once loaded').to.be.closeTo(
       box.height,
       0.5,
     );
@@ -106,7 +101,7 @@ describe('<campaign-carousel>', () => {
     await loaded(el);
     await aTimeout(300);
     expect(fetches.of('campaigns'), 'nothing more before the end').to.have.length(1);
-    const next = one(el, 'button[part~="next-button"]')!;
+    const next = part<HTMLButtonElement>(el, 'next-button')!;
     next.click();
     await aTimeout(400);
     expect(fetches.of('campaigns'), 'still nothing more on slide 2').to.have.length(1);
@@ -126,11 +121,13 @@ describe('<campaign-carousel>', () => {
     fetches.loseResponses(1);
     slides(el)[0]!.focus();
     await sendKeys({ press: 'End' });
-    await waitUntil(() => one(el, '[part~="slides"] [part~="error"]'), 'the failed page is shown', { timeout: 5000 });
+    await waitUntil(() => inShadow(el, '[part~="slides"] [part~="error"]'), 'the failed page is shown', {
+      timeout: 5000,
+    });
     await aTimeout(600);
     expect(fetches.of('campaigns'), 'no automatic retries').to.have.length(2);
     expect(slides(el)).to.have.length(3);
-    one(el, '[part~="slides"] [part~="retry-button"]')!.click();
+    inShadow(el, '[part~="slides"] [part~="retry-button"]')!.click();
     await waitUntil(() => slides(el).length === 6, 'the retry loads the page', { timeout: 5000 });
     expect(fetches.of('campaigns')[2]!.variables.nextToken).to.equal(fetches.of('campaigns')[1]!.variables.nextToken);
   });
@@ -140,10 +137,10 @@ describe('<campaign-carousel>', () => {
       html`<campaign-carousel business-account-id="biz-harbor-coffee" limit="10"></campaign-carousel>`,
     );
     await loaded(el);
-    const previous = one(el, 'button[part~="previous-button"]') as HTMLButtonElement;
-    const next = one(el, 'button[part~="next-button"]') as HTMLButtonElement;
+    const previous = part<HTMLButtonElement>(el, 'previous-button') as HTMLButtonElement;
+    const next = part<HTMLButtonElement>(el, 'next-button') as HTMLButtonElement;
     expect([previous.disabled, next.disabled]).to.deep.equal([true, false]);
-    const track = one(el, '[part~="slides"]')!;
+    const track = part(el, 'slides')!;
     expect(getComputedStyle(track).scrollSnapType).to.equal('x mandatory');
     track.scrollTo({ left: track.scrollWidth, behavior: 'instant' });
     await waitUntil(() => next.disabled, 'at the end, "next" is disabled', { timeout: 3000 });
@@ -157,7 +154,7 @@ describe('<campaign-carousel>', () => {
       html`<campaign-carousel business-account-id="biz-harbor-coffee" limit="10"></campaign-carousel>`,
     );
     await loaded(el);
-    const track = one(el, '[part~="slides"]')!;
+    const track = part(el, 'slides')!;
     expect(track.scrollWidth, 'the track does scroll').to.be.greaterThan(track.clientWidth);
     // A classic scrollbar takes layout space (Firefox, WebKit without overlay scrollbars); an overlay
     // one (WebKitGTK, Chromium) takes none but still shows while scrolling, so the style is pinned too.
@@ -211,12 +208,12 @@ describe('<campaign-carousel>', () => {
     );
     const el = wrapper.querySelector('campaign-carousel')!;
     await loaded(el);
-    expect(one(el, '[part~="base"]')!.getAttribute('aria-label')).to.equal('الحملات');
+    expect(part(el, 'base')!.getAttribute('aria-label')).to.equal('الحملات');
     expect(slides(el)[0]!.getAttribute('aria-label')).to.equal('1 من 4');
-    const track = one(el, '[part~="slides"]')!;
+    const track = part(el, 'slides')!;
     expect(slides(el)[1]!.getBoundingClientRect().right).to.be.below(slides(el)[0]!.getBoundingClientRect().left + 1);
-    const previous = one(el, 'button[part~="previous-button"]')!;
-    const next = one(el, 'button[part~="next-button"]')!;
+    const previous = part<HTMLButtonElement>(el, 'previous-button')!;
+    const next = part<HTMLButtonElement>(el, 'next-button')!;
     expect(previous.getBoundingClientRect().left, 'previous sits on the right').to.be.above(
       next.getBoundingClientRect().left,
     );
@@ -229,7 +226,7 @@ describe('<campaign-carousel>', () => {
     expect(focusedIndex(el)).to.equal(1);
     await sendKeys({ press: 'ArrowRight' });
     expect(focusedIndex(el)).to.equal(0);
-    one(el, 'button[part~="next-button"]')!.click();
+    part<HTMLButtonElement>(el, 'next-button')!.click();
     await waitUntil(() => track.scrollLeft < -10, 'the track did not scroll towards the left', { timeout: 3000 });
     await expect(el).to.be.accessible();
   });
@@ -237,9 +234,9 @@ describe('<campaign-carousel>', () => {
   it('rotates only when asked, stops when focus enters, and has its own stop/start button', async () => {
     const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="4" autoplay="1"></campaign-carousel>`);
     await loaded(el);
-    const rotation = () => one(el, 'button[part~="rotation-button"]')!;
+    const rotation = () => part<HTMLButtonElement>(el, 'rotation-button')!;
     expect(rotation().getAttribute('aria-label')).to.equal('Stop automatic slide show');
-    expect(all(el, 'button').indexOf(rotation()), 'the rotation button comes first').to.equal(0);
+    expect(allInShadow(el, 'button').indexOf(rotation()), 'the rotation button comes first').to.equal(0);
     await waitUntil(() => currentIndex(el) === 1, 'the carousel did not rotate', { timeout: 4000 });
     slides(el)[1]!.focus();
     await el.updateComplete;
@@ -253,7 +250,7 @@ describe('<campaign-carousel>', () => {
   it('stops rotation with one real click on its button, for good, and starts it with a second', async () => {
     const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="4" autoplay="1"></campaign-carousel>`);
     await loaded(el);
-    const rotation = () => one(el, 'button[part~="rotation-button"]')!;
+    const rotation = () => part<HTMLButtonElement>(el, 'rotation-button')!;
     const clickRotation = async () => {
       const box = rotation().getBoundingClientRect();
       await sendMouse({
@@ -292,7 +289,7 @@ describe('<campaign-carousel>', () => {
     try {
       await aTimeout(2500);
       expect(currentIndex(el), 'no rotation under the pointer').to.equal(0);
-      expect(one(el, 'button[part~="rotation-button"]')!.getAttribute('aria-label')).to.equal(
+      expect(part<HTMLButtonElement>(el, 'rotation-button')!.getAttribute('aria-label')).to.equal(
         'Stop automatic slide show',
       );
       // The pointer leaves (a reset alone moves nothing in every engine's automation).
@@ -309,7 +306,7 @@ describe('<campaign-carousel>', () => {
     try {
       const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="4" autoplay="1"></campaign-carousel>`);
       await loaded(el);
-      expect(one(el, '[part~="rotation-button"]')).to.equal(null);
+      expect(part(el, 'rotation-button')).to.equal(null);
       await aTimeout(1500);
       expect(currentIndex(el)).to.equal(0);
     } finally {
@@ -330,7 +327,7 @@ describe('<campaign-carousel>', () => {
     let selected = 0;
     el.addEventListener('campaign-select', () => selected++);
     const claimed = oneEvent(el, 'coupon-claimed');
-    latte.shadowRoot!.querySelector<HTMLElement>('[part~="claim-button"]')!.click();
+    part<HTMLElement>(latte, 'claim-button')!.click();
     expect((await claimed).detail.campaignId).to.equal('camp-harbor-morning-latte');
     expect(selected, 'claiming does not select the slide').to.equal(0);
     await expect(el).to.be.accessible();
@@ -354,15 +351,15 @@ describe('<campaign-carousel>', () => {
       html`<campaign-carousel business-account-id="biz-with-no-campaigns"></campaign-carousel>`,
     );
     await loaded(empty);
-    expect(one(empty, '[part~="empty"]')!.textContent).to.equal('No campaigns right now. Come back soon!');
+    expect(part(empty, 'empty')!.textContent).to.equal('No campaigns right now. Come back soon!');
     await expect(empty).to.be.accessible();
 
     fetches.loseResponses(1);
     const el = await fixture<CampaignCarousel>(html`<campaign-carousel lang="fr" limit="2"></campaign-carousel>`);
     await loaded(el);
-    expect(one(el, '[part~="error"]')!.textContent).to.contain('Le service de fidélité est injoignable');
+    expect(part(el, 'error')!.textContent).to.contain('Le service de fidélité est injoignable');
     await expect(el).to.be.accessible();
-    one(el, '[part~="retry-button"]')!.click();
+    part(el, 'retry-button')!.click();
     await waitUntil(() => slides(el).length >= 2, 'retry loads', { timeout: 5000 });
     expect(slides(el)[0]!.getAttribute('aria-label')).to.match(/^1 sur \d+$/);
   });
@@ -375,8 +372,8 @@ describe('<campaign-carousel>', () => {
     let loadingHeight = 0;
     try {
       el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="7"></campaign-carousel>`);
-      expect(one(el, '[part~="base"]')!.getAttribute('aria-busy')).to.equal('true');
-      expect(all(el, '[part~="skeleton"]').length).to.be.greaterThan(0);
+      expect(part(el, 'base')!.getAttribute('aria-busy')).to.equal('true');
+      expect(allInShadow(el, '[part~="skeleton"]').length).to.be.greaterThan(0);
       loadingHeight = el.getBoundingClientRect().height;
       await expect(el).to.be.accessible();
       expect(signals).to.have.length(1);
@@ -390,8 +387,8 @@ describe('<campaign-carousel>', () => {
     }
     await loaded(el);
     expect(slides(el).length).to.be.at.least(7);
-    expect(one(el, '[part~="base"]')!.getAttribute('aria-busy')).to.equal('false');
-    expect(one(el, '[part~="error"]')).to.equal(null);
+    expect(part(el, 'base')!.getAttribute('aria-busy')).to.equal('false');
+    expect(part(el, 'error')).to.equal(null);
     // The placeholders are exactly as tall as the slides, so the page below does not move when campaigns arrive.
     expect(el.getBoundingClientRect().height).to.be.closeTo(loadingHeight, 0.5);
   });

@@ -4,20 +4,11 @@ import '../../../src/elements/coupon-claim/index.ts';
 import type { CouponClaim } from '../../../src/elements/coupon-claim/index.ts';
 import { session, type LoyaltyUser } from '../../../src/connect/session.ts';
 import { clearStoredClaims, recordFetches, sandboxStats, stubFetch } from './helpers.ts';
+import { part, showsOneOf } from '../parts.ts';
 
 const LATTE = 'camp-harbor-morning-latte';
-const part = (el: CouponClaim, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
 
-async function ready(el: CouponClaim): Promise<void> {
-  await waitUntil(
-    () =>
-      el.shadowRoot!.querySelector(
-        '[part~="claim-button"], [part~="code"], [part~="message"], [part~="error"], [part~="signin-button"]',
-      ),
-    'the element did not settle',
-    { timeout: 8000 },
-  );
-}
+const ready = (el: CouponClaim) => showsOneOf(el, ['claim-button', 'code', 'message', 'error', 'signin-button']);
 
 async function codeOf(el: CouponClaim): Promise<string> {
   await el.updateComplete;
@@ -313,6 +304,16 @@ describe('<coupon-claim>', () => {
     await codeOf(el);
     await waitUntil(() => el.shadowRoot!.activeElement === part(el, 'copy-button'), 'focus moved to the copy button');
     await expect(el).to.be.accessible();
+  });
+
+  it('shows the received code in the confirmation colour, --loyalty-color-success', async () => {
+    const el = await fixture<CouponClaim>(
+      html`<coupon-claim campaign-id=${LATTE} style="--loyalty-color-success: rgb(1, 2, 3)"></coupon-claim>`,
+    );
+    await ready(el);
+    part(el, 'claim-button')!.click();
+    await codeOf(el);
+    expect(getComputedStyle(part(el, 'code')!).borderTopColor).to.equal('rgb(1, 2, 3)');
   });
 
   it('offers sign-in instead of a retry when the proxy wants a signed-in shopper, then sends the tokens it asked for', async () => {

@@ -4,10 +4,10 @@ import '../../../src/elements/campaign-carousel/index.ts';
 import type { BusinessDirectory } from '../../../src/elements/business-directory/index.ts';
 import type { CampaignCarousel } from '../../../src/elements/campaign-carousel/index.ts';
 import { stubFetch, wireAccount } from './helpers.ts';
+import { part } from '../parts.ts';
 
 // What the proxy answers when the Marketing API behind it refuses its key, throttles it, or no
 // longer takes a cursor: each needs its own treatment in the elements, not a generic "try again".
-const one = (el: Element, selector: string) => el.shadowRoot!.querySelector<HTMLElement>(selector);
 const proxyError = (status: number, code: string, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify({ error: { code, message: `The proxy says ${code}.` } }), {
     status,
@@ -15,8 +15,8 @@ const proxyError = (status: number, code: string, headers: Record<string, string
   });
 
 async function failed(el: Element): Promise<HTMLElement> {
-  await waitUntil(() => one(el, '[part~="error"]'), 'no failure shown', { timeout: 8000 });
-  return one(el, '[part~="error"]')!;
+  await waitUntil(() => part(el, 'error'), 'no failure shown', { timeout: 8000 });
+  return part(el, 'error')!;
 }
 
 describe("Marketing elements and the proxy's upstream failures", () => {
@@ -71,11 +71,11 @@ describe("Marketing elements and the proxy's upstream failures", () => {
     };
     stub = { restore: () => void (window.fetch = original) };
     const el = await fixture<BusinessDirectory>(html`<business-directory limit="1"></business-directory>`);
-    await waitUntil(() => one(el, 'button[part~="load-more-button"]'), 'no "show more"', { timeout: 8000 });
-    one(el, 'button[part~="load-more-button"]')!.click();
+    await waitUntil(() => part<HTMLButtonElement>(el, 'load-more-button'), 'no "show more"', { timeout: 8000 });
+    part<HTMLButtonElement>(el, 'load-more-button')!.click();
     await waitUntil(() => asked.length >= 3, 'the list did not start again', { timeout: 5000 });
     expect(asked).to.deep.equal([null, 'stale', null]);
-    await waitUntil(() => one(el, '[part~="list"]'), 'the first page is shown again', { timeout: 5000 });
-    expect(one(el, '[part~="error"]')).to.equal(null);
+    await waitUntil(() => part(el, 'list'), 'the first page is shown again', { timeout: 5000 });
+    expect(part(el, 'error')).to.equal(null);
   });
 });

@@ -6,6 +6,7 @@ import { claimCoupon } from '../../../src/marketing/coupon-claims.ts';
 import { clientFor, tokenOriginAllowed } from '../../../src/marketing/client.ts';
 import { MarketingError } from '../../../src/marketing/errors.ts';
 import { clearStoredClaims, recordFetches } from './helpers.ts';
+import { part } from '../parts.ts';
 
 const LATTE = 'camp-harbor-morning-latte';
 const shopper: LoyaltyUser = {
@@ -102,9 +103,9 @@ describe('where the shopper’s tokens may go', () => {
     session.set(shopper, 'signin');
     try {
       const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
-      await waitUntil(() => el.shadowRoot!.querySelector('[part~="claim-button"]'), 'claim button', { timeout: 8000 });
-      el.shadowRoot!.querySelector<HTMLElement>('[part~="claim-button"]')!.click();
-      await waitUntil(() => el.shadowRoot!.querySelector('[part~="code"]'), 'a code', { timeout: 8000 });
+      await waitUntil(() => part(el, 'claim-button'), 'claim button', { timeout: 8000 });
+      part<HTMLElement>(el, 'claim-button')!.click();
+      await waitUntil(() => part(el, 'code'), 'a code', { timeout: 8000 });
       const [call] = fetches.of('requestCoupon');
       expect(call!.headers.get('authorization')).to.equal(null);
       expect(call!.headers.get('x-loyalty-id-token')).to.equal(null);
@@ -118,9 +119,9 @@ describe('where the shopper’s tokens may go', () => {
     session.set(shopper, 'signin');
     try {
       const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE} require-signin></coupon-claim>`);
-      await waitUntil(() => el.shadowRoot!.querySelector('[part~="claim-button"]'), 'claim button', { timeout: 8000 });
-      el.shadowRoot!.querySelector<HTMLElement>('[part~="claim-button"]')!.click();
-      await waitUntil(() => el.shadowRoot!.querySelector('[part~="code"]'), 'a code', { timeout: 8000 });
+      await waitUntil(() => part(el, 'claim-button'), 'claim button', { timeout: 8000 });
+      part<HTMLElement>(el, 'claim-button')!.click();
+      await waitUntil(() => part(el, 'code'), 'a code', { timeout: 8000 });
       const [call] = fetches.of('requestCoupon');
       expect(call!.headers.get('authorization')).to.equal('Bearer access-token-7');
       expect(call!.headers.get('x-loyalty-id-token')).to.equal('id-token-7');

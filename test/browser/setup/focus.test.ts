@@ -5,8 +5,7 @@ import '../../../src/elements/business-directory/index.ts';
 import '../../../src/elements/coupon-claim/index.ts';
 import '../../../src/elements/loyalty-signin-button/index.ts';
 import { clearStoredClaims, recordFetches } from '../marketing/helpers.ts';
-
-const part = (el: Element, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
+import { part } from '../parts.ts';
 
 describe('focus', () => {
   beforeEach(() => clearStoredClaims());

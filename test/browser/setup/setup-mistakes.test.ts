@@ -11,9 +11,9 @@ import type { CouponClaim } from '../../../src/elements/coupon-claim/index.ts';
 import type { CampaignCarousel } from '../../../src/elements/campaign-carousel/index.ts';
 import { clearStoredClaims, recordFetches } from '../marketing/helpers.ts';
 import { captureWarnings, textOf } from './helpers.ts';
+import { part } from '../parts.ts';
 
 const LATTE = 'camp-harbor-morning-latte';
-const part = (el: Element, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
 const settled = (el: Element) =>
   waitUntil(
     () =>

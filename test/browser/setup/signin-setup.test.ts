@@ -8,8 +8,7 @@ import '../../../src/elements/loyalty-signin-button/index.ts';
 import type { LoyaltySigninButton } from '../../../src/elements/loyalty-signin-button/index.ts';
 import { session, USER_STORAGE_KEY } from '../../../src/connect/session.ts';
 import { captureWarnings } from './helpers.ts';
-
-const part = (el: Element, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
+import { part } from '../parts.ts';
 
 describe('set-up mistakes (<loyalty-signin-button>)', () => {
   let warnings: ReturnType<typeof captureWarnings>;

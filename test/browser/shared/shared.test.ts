@@ -4,13 +4,15 @@ import { safeUrl } from '../../../src/shared/safe-url.ts';
 import { resolveEndpoint } from '../../../src/shared/config.ts';
 import { defineElement } from '../../../src/shared/define.ts';
 import { emit } from '../../../src/shared/emit.ts';
+import { LoyaltyElement } from '../../../src/elements/internal/loyalty-element.ts';
+import { VERSION } from '../../../src/shared/version.ts';
+import { captureWarnings } from '../setup/helpers.ts';
 import {
   LocaleController,
   loadBuiltInMessages,
   registerBuiltInMessages,
   registerMessages,
   resolveLang,
-  translate,
 } from '../../../src/shared/i18n.ts';
 
 describe('safeUrl', () => {
@@ -53,12 +55,67 @@ describe('resolveEndpoint', () => {
 });
 
 describe('defineElement', () => {
+  /** The console warnings printed while `run` runs. */
+  function warningsWhile(run: () => void): string[] {
+    const warnings = captureWarnings();
+    try {
+      run();
+    } finally {
+      warnings.restore();
+    }
+    return warnings.messages;
+  }
+
   it('is a no-op when the tag is already defined', () => {
     class First extends HTMLElement {}
     class Second extends HTMLElement {}
-    defineElement('x-define-twice', First);
-    expect(() => defineElement('x-define-twice', Second)).not.to.throw();
+    warningsWhile(() => {
+      defineElement('x-define-twice', First);
+      expect(() => defineElement('x-define-twice', Second)).not.to.throw();
+    });
     expect(customElements.get('x-define-twice')).to.equal(First);
+  });
+
+  it('stays silent when the same element is defined again', () => {
+    class Same extends HTMLElement {}
+    const warnings = warningsWhile(() => {
+      defineElement('x-define-same', Same);
+      defineElement('x-define-same', Same);
+    });
+    expect(warnings).to.deep.equal([]);
+  });
+
+  it('warns once, naming both versions, when another version holds the tag', () => {
+    class Older extends HTMLElement {
+      static version = '0.0.9';
+    }
+    class Ours extends HTMLElement {
+      static version = VERSION;
+    }
+    const warnings = warningsWhile(() => {
+      defineElement('x-define-versions', Older);
+      defineElement('x-define-versions', Ours);
+      defineElement('x-define-versions', Ours);
+    });
+    expect(warnings).to.have.length(1);
+    expect(warnings[0]).to.contain('<x-define-versions>').and.contain('0.0.9').and.contain(VERSION);
+    expect(customElements.get('x-define-versions')).to.equal(Older);
+  });
+
+  it('names another definition when the element in place has no version', () => {
+    class Foreign extends HTMLElement {}
+    class Ours extends HTMLElement {}
+    const warnings = warningsWhile(() => {
+      defineElement('x-define-foreign', Foreign);
+      defineElement('x-define-foreign', Ours);
+    });
+    expect(warnings).to.have.length(1);
+    expect(warnings[0]).to.contain('another definition').and.contain(VERSION);
+  });
+
+  it('carries the version of package.json', async () => {
+    const { version } = (await (await fetch('/package.json')).json()) as { version: string };
+    expect(VERSION).to.equal(version);
   });
 });
 
@@ -69,11 +126,26 @@ describe('emit', () => {
     const inner = document.createElement('span');
     root.append(inner);
     let received: unknown;
-    document.addEventListener('x-test', (e) => (received = (e as CustomEvent).detail), { once: true });
-    emit(inner, 'x-test', { ok: 1 });
-    expect(received).to.deep.equal({ ok: 1 });
+    document.addEventListener('coupon-claimed', (e) => (received = e.detail), { once: true });
+    emit(inner, 'coupon-claimed', { campaignId: 'c1', code: 'A1' });
+    expect(received).to.deep.equal({ campaignId: 'c1', code: 'A1' });
   });
 });
+
+/** An element of this package, saying what it would show for a message id. */
+class SayingProbe extends LoyaltyElement {
+  say(id: string, params?: Record<string, string | number>): string {
+    return this.locale.t(id, params);
+  }
+}
+defineElement('saying-probe', SayingProbe);
+
+/** What an element standing under `lang` shows for a message id. */
+function translate(lang: string, id: string, params?: Record<string, string | number>): string {
+  const probe = document.createElement('saying-probe') as SayingProbe;
+  probe.lang = lang;
+  return probe.say(id, params);
+}
 
 describe('i18n', () => {
   before(() => registerMessages({ en: { 'test.hello': 'Hello {name}' }, fr: { 'test.hello': 'Bonjour {name}' } }));
@@ -146,15 +218,11 @@ describe('i18n', () => {
   });
 
   it('renders the first time already in the language of the page, never English first', async () => {
-    registerBuiltInMessages({ 'marketing.loading': 'Loading…' });
+    registerBuiltInMessages({ 'marketing.retry': 'Try again' });
     const rendered: string[] = [];
-    class FirstRenderProbe extends LitElement {
-      readonly locale = new LocaleController(this);
-      protected override scheduleUpdate(): void | Promise<unknown> {
-        return this.locale.whenReady(() => super.scheduleUpdate());
-      }
+    class FirstRenderProbe extends LoyaltyElement {
       override render() {
-        return html`<p>${this.locale.t('marketing.loading')}</p>`;
+        return html`<p>${this.locale.t('marketing.retry')}</p>`;
       }
       override updated() {
         rendered.push(this.shadowRoot!.textContent!.trim());
@@ -165,6 +233,6 @@ describe('i18n', () => {
       html`<div lang="fr-BE"><first-render-probe></first-render-probe></div>`,
     );
     await wrapper.querySelector<FirstRenderProbe>('first-render-probe')!.updateComplete;
-    expect(rendered).to.deep.equal(['Chargement…']);
+    expect(rendered).to.deep.equal(['Réessayer']);
   });
 });

@@ -5,6 +5,7 @@ import { session } from '../../../src/connect/session.ts';
 import { pressForReal } from '../engine.ts';
 import type { HostileStats } from '../../support/hostile-provider.ts';
 import type { Scenario } from '../../support/hostile-scenarios.ts';
+import { part } from '../parts.ts';
 
 export interface HostileEnv {
   url: string;
@@ -64,7 +65,7 @@ export function nextEvent<T = unknown>(target: EventTarget, names: string[]): Pr
  */
 export async function pressSignIn(button: LoyaltySigninButton): Promise<void> {
   await button.updateComplete;
-  await pressForReal(button.shadowRoot!.querySelector<HTMLElement>('[part~="button"]')!);
+  await pressForReal(part(button, 'button')!);
 }
 
 /** Runs one sign-in to its end and returns the event that ended it. */

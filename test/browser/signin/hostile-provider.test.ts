@@ -5,7 +5,8 @@
  * subclass in this page. Every broken answer must end in an error, with no user and no /me call.
  */
 import { expect } from '@open-wc/testing';
-import { REFUSED_TOKEN_SCENARIOS } from '../../support/hostile-scenarios.ts';
+import { signinButtonMessages } from '../../../src/elements/loyalty-signin-button/loyalty-signin-button.messages.ts';
+import { EXPECTED_REFUSALS } from '../../support/hostile-scenarios.ts';
 import {
   hostileButton,
   hostileEnv,
@@ -61,18 +62,19 @@ describe('sign-in against a hostile provider', () => {
     expect(event.type, JSON.stringify(event.detail)).to.equal('loyalty-signin');
   });
 
-  for (const scenario of REFUSED_TOKEN_SCENARIOS) {
-    it(`refuses ${scenario} with invalid_token, no user and no /me call`, async () => {
+  for (const { scenario, code, askedProfile } of EXPECTED_REFUSALS) {
+    it(`refuses ${scenario} with ${code}, keeps no user${askedProfile ? '' : ' and never asks for the profile'}`, async () => {
       await setScenario(scenario);
       const button = await hostileButton();
       const event = await signInOnce(button);
       expect(event.type).to.equal('loyalty-signin-error');
-      expect(event.detail.code, event.detail.message).to.equal('invalid_token');
+      expect(event.detail.code, event.detail.message).to.equal(code);
       expect(button.user).to.equal(null);
       expect(sessionStorage.getItem('loyalty-widgets:user')).to.equal(null);
-      expect((await hostileStats()).meCalls).to.equal(0);
+      expect((await hostileStats()).meCalls).to.equal(askedProfile ? 1 : 0);
+      await button.updateComplete;
       const alert = button.shadowRoot!.querySelector('[role="alert"]')!;
-      expect(alert.textContent).to.contain("couldn't be verified".replace("couldn't", 'could not'));
+      expect(alert.textContent).to.equal(signinButtonMessages[`signin.error.${code}`]);
     });
   }
 
@@ -98,31 +100,6 @@ describe('sign-in against a hostile provider', () => {
     const event = await signInOnce(button);
     expect(event.detail.code).to.equal('invalid_token');
     expect((await hostileStats()).jwksFetches).to.equal(fetchesBefore + 1);
-  });
-
-  it('refuses a /me profile of another subject', async () => {
-    await setScenario('me-other-sub');
-    const button = await hostileButton();
-    const event = await signInOnce(button);
-    expect(event.detail.code).to.equal('invalid_token');
-    expect(button.user).to.equal(null);
-  });
-
-  it('refuses a /me profile that does not name its subject', async () => {
-    await setScenario('me-without-sub');
-    const button = await hostileButton();
-    const event = await signInOnce(button);
-    expect(event.detail.code).to.equal('invalid_token');
-    expect(button.user).to.equal(null);
-  });
-
-  it('refuses a forged state with state_mismatch', async () => {
-    await setScenario('forged-state');
-    const button = await hostileButton();
-    const event = await signInOnce(button);
-    expect(event.detail.code).to.equal('state_mismatch');
-    expect(button.user).to.equal(null);
-    expect((await hostileStats()).meCalls).to.equal(0);
   });
 
   it('refuses a replayed response: a state is used once', async () => {
@@ -167,23 +144,6 @@ describe('sign-in against a hostile provider', () => {
     frame.remove();
     expect(event.type).to.equal('loyalty-signin-error');
     expect(event.detail.code).to.equal('popup_closed');
-    expect(button.user).to.equal(null);
-  });
-
-  it('reports a cancelled consent as access_denied in plain words', async () => {
-    await setScenario('access-denied');
-    const button = await hostileButton();
-    const event = await signInOnce(button);
-    expect(event.detail.code).to.equal('access_denied');
-    await button.updateComplete;
-    expect(button.shadowRoot!.querySelector('[role="alert"]')!.textContent).to.contain("Rewards can't be credited");
-  });
-
-  it('reports the provider being temporarily unavailable as a passing network trouble, not a set-up mistake', async () => {
-    await setScenario('server-error');
-    const button = await hostileButton();
-    const event = await signInOnce(button);
-    expect(event.detail.code).to.equal('network');
     expect(button.user).to.equal(null);
   });
 

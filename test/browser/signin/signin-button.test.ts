@@ -4,9 +4,7 @@ import type { LoyaltySigninButton } from '../../../src/elements/loyalty-signin-b
 import { session, type LoyaltyUser } from '../../../src/connect/session.ts';
 import { onlyIn, pressForReal } from '../engine.ts';
 import { hostileButton, nextEvent, pressSignIn, resetSession, setScenario, signInOnce } from './helpers.ts';
-
-const part = (el: LoyaltySigninButton, name: string): HTMLElement | null =>
-  el.shadowRoot!.querySelector(`[part~="${name}"]`);
+import { part } from '../parts.ts';
 
 function stubWindowOpen(result: Window | null): { calls: number; restore(): void } {
   const original = window.open;

@@ -61,8 +61,12 @@ export class TestBrowser {
   }
 }
 
+const ENTITIES: Record<string, string> = { quot: '"', lt: '<', gt: '>', amp: '&' };
+
 function unescapeHtml(text: string): string {
-  return text.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))).replace(/&amp;/g, '&');
+  return text.replace(/&(?:#(\d+)|(quot|lt|gt|amp));/g, (_, code: string | undefined, name: string | undefined) =>
+    code ? String.fromCharCode(Number(code)) : ENTITIES[name!]!,
+  );
 }
 
 /** The hidden inputs of the first form in `html` that posts to `action`. */

@@ -8,9 +8,9 @@
  * else is 200: syntax, validation and variable errors with `data: null`, resolver errors with partial data.
  */
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { execute, getOperationAST, GraphQLError, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { sameSecret } from '../../crypto.ts';
+import { guardGraphqlRoute, MAX_GRAPHQL_BODY_BYTES } from '../graphql-route.ts';
 import { serveImage } from '../images.ts';
 import {
   executionError,
@@ -21,8 +21,6 @@ import {
   type GraphQLJavaError,
 } from './errors.ts';
 import { AppSyncState, createAppSyncSchema } from './resolvers.ts';
-
-const MAX_BODY_BYTES = 100 * 1024;
 
 export interface AppSyncAppOptions {
   /** False answers `__schema` / `__type` as undefined fields, as AppSync does with introspection disabled. */
@@ -124,17 +122,8 @@ async function handle(
 export function createAppSyncApp(state: AppSyncState, apiKey: string, options: AppSyncAppOptions): Hono {
   const schema = createAppSyncSchema();
   const app = new Hono();
-  app.use('/graphql', async (c, next) => {
-    c.header('Cache-Control', 'no-store');
-    await next();
-  });
-  app.use(
-    '/graphql',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) =>
-        refusal(c, 413, 'MalformedHttpRequestException', `Request body is larger than ${MAX_BODY_BYTES} bytes.`),
-    }),
+  guardGraphqlRoute(app, (c) =>
+    refusal(c, 413, 'MalformedHttpRequestException', `Request body is larger than ${MAX_GRAPHQL_BODY_BYTES} bytes.`),
   );
   app.all('/graphql', (c) => handle(c, schema, state, apiKey, options));
   app.get('/images/:file', (c) =>

@@ -1,0 +1,60 @@
+/**
+ * The sign-in button's attributes checked and turned into ConnectOptions. Apart from options.ts,
+ * which the script tag's first load reads (through the callback capture): these checks are needed
+ * only once a sign-in button is on the page.
+ */
+import { safeUrl } from '../shared/safe-url.ts';
+import { withoutTrailingSlash } from '../shared/url.ts';
+import { SignInError } from './errors.ts';
+import { normalizeScope, type ConnectOptions } from './options.ts';
+
+/** The options as a page writes them (the sign-in button's attributes), before any check. */
+export interface ConnectSettings {
+  authority: string;
+  clientId: string;
+  /** Empty for the current page (origin and path). */
+  redirectUri: string;
+  scope: string;
+}
+
+/** Where the sign-in starts: the browser's `location`. (Server code reads this module too: no DOM types here.) */
+export interface PageAddress {
+  origin: string;
+  pathname: string;
+  href: string;
+}
+
+/**
+ * Checks a page's settings and gives the options a sign-in uses, or throws a `config` SignInError
+ * that tells the developer what to fix: `authority` must be https (http only on a local address),
+ * `clientId` present, the redirect URI a page of this site so the sign-in can come back to it.
+ */
+export function resolveConnectOptions(settings: ConnectSettings, page: PageAddress): ConnectOptions {
+  const safeAuthority = safeUrl(settings.authority.trim());
+  const authority = safeAuthority && withoutTrailingSlash(safeAuthority);
+  if (!authority)
+    throw new SignInError('config', `authority="${settings.authority}" is not an https URL (or http on localhost).`);
+  const clientId = settings.clientId.trim();
+  if (!clientId) throw new SignInError('config', 'client-id is missing: use the app_id of your registered app.');
+  const redirectUri = settings.redirectUri.trim() || `${page.origin}${page.pathname}`;
+  let redirect: URL;
+  try {
+    redirect = new URL(redirectUri, page.href);
+  } catch {
+    throw new SignInError('config', `redirect-uri="${redirectUri}" is not a URL.`);
+  }
+  if (redirect.origin !== page.origin) {
+    throw new SignInError(
+      'config',
+      `redirect-uri must be a page of this site (${page.origin}) so the sign-in can come back here.`,
+    );
+  }
+  // Sent exactly as registered: an absolute address as written, a relative one resolved on this page.
+  const absolute = /^https?:\/\//i.test(redirectUri);
+  return {
+    authority,
+    clientId,
+    redirectUri: absolute ? redirectUri : redirect.href,
+    scope: normalizeScope(settings.scope),
+  };
+}

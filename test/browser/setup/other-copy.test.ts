@@ -1,0 +1,29 @@
+/**
+ * A page that already runs another version of the widgets (a theme bundles an old copy) and then
+ * loads this script tag: the other copy keeps its tags, and the developer is told which versions meet.
+ */
+import { expect } from '@open-wc/testing';
+import { VERSION } from '../../../src/shared/version.ts';
+import { captureWarnings } from './helpers.ts';
+
+describe('the script tag on a page with another copy of the widgets', () => {
+  it('leaves the other copy in place and warns once, naming both versions', async () => {
+    class OlderDirectory extends HTMLElement {
+      static version = '0.0.1-old';
+    }
+    customElements.define('business-directory', OlderDirectory);
+    document.body.append(document.createElement('business-directory'));
+    const warnings = captureWarnings();
+    try {
+      await import('../../../src/index.ts');
+      document.body.append(document.createElement('business-directory'));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      warnings.restore();
+    }
+    const about = warnings.about('<business-directory>');
+    expect(about).to.have.length(1);
+    expect(about[0]).to.contain('0.0.1-old').and.contain(VERSION);
+    expect(customElements.get('business-directory')).to.equal(OlderDirectory);
+  });
+});
