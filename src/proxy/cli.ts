@@ -11,8 +11,8 @@ import { ConfigError, readConfig, type ProxyServerConfig } from './config.ts';
 import { errorBody } from './errors.ts';
 import { diagnoseUpstream, formatDiagnosis, probeUpstream } from './doctor.ts';
 import { createMarketingProxy, DEFAULT_TIMEOUT_MS } from './index.ts';
-import { createNodeTransport, toNodeHandler } from './node.ts';
-import { createRedisStore } from './redis-store.ts';
+import { createNodeTransport } from './node-transport.ts';
+import { MissingPeerDependencyError } from './peer-dependency.ts';
 
 export const MOUNT_PATH = '/api/marketing';
 
@@ -60,8 +60,13 @@ async function doctor(config: ProxyServerConfig): Promise<void> {
 
 async function start(config: ProxyServerConfig): Promise<void> {
   for (const warning of config.warnings) process.stderr.write(`loyalty-proxy: warning: ${warning}\n`);
+  // Loaded here, not imported above: they need optional peer packages (the doctor needs neither,
+  // Redis only with REDIS_URL), whose absence stops the start-up with the command that installs them.
+  const { toNodeHandler } = await import('./node.ts');
+  const store = config.redisUrl
+    ? (await import('./redis-store.ts')).createRedisStore({ url: config.redisUrl })
+    : undefined;
   await checkUpstream(config);
-  const store = config.redisUrl ? createRedisStore({ url: config.redisUrl }) : undefined;
   const proxy = toNodeHandler(
     createMarketingProxy({
       upstreamUrl: config.upstreamUrl,
@@ -122,7 +127,8 @@ async function main(command: string | undefined): Promise<void> {
     const config = readConfig(process.env);
     await (command === 'doctor' ? doctor(config) : start(config));
   } catch (error) {
-    process.stderr.write(`loyalty-proxy: ${error instanceof ConfigError ? error.message : String(error)}\n`);
+    const known = error instanceof ConfigError || error instanceof MissingPeerDependencyError;
+    process.stderr.write(`loyalty-proxy: ${known ? error.message : String(error)}\n`);
     process.exit(1);
   }
 }

@@ -5,9 +5,13 @@
  * (body streaming, client disconnects, malformed requests), not ours.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getRequestListener } from '@hono/node-server';
+import type * as NodeServer from '@hono/node-server';
 import { errorResponse, ProxyError } from './errors.ts';
 import type { MarketingProxyHandler } from './index.ts';
+import { NODE_ADAPTER_PEERS, requirePeer } from './peer-dependency.ts';
+
+// An optional peer dependency: hosts on Workers, Deno, Bun or Next.js never install it.
+const { getRequestListener } = requirePeer<typeof NodeServer>(import.meta.url, '@hono/node-server', NODE_ADAPTER_PEERS);
 
 export { createNodeTransport, type NodeTransportOptions } from './node-transport.ts';
 

@@ -4,9 +4,10 @@
  * createMarketingProxy synchronously, and reconnects by itself. While Redis is unreachable requests
  * fail at once with 503 `store_unavailable` instead of queueing until they time out.
  */
-import { createClient } from 'redis';
+import type * as Redis from 'redis';
 import { parseUrl } from '../shared/url.ts';
 import { ProxyError } from './errors.ts';
+import { REDIS_STORE_PEERS, requirePeer } from './peer-dependency.ts';
 import type { CounterState, ProxyStore } from './store.ts';
 
 export interface RedisStoreOptions {
@@ -31,6 +32,9 @@ end
 return { count, ttl }`;
 
 const ERROR_REPORT_INTERVAL_MS = 10_000;
+
+// An optional peer dependency: only merchants who run several proxy instances install it.
+const { createClient } = requirePeer<typeof Redis>(import.meta.url, 'redis', REDIS_STORE_PEERS);
 
 function unavailable(): ProxyError {
   return new ProxyError(503, 'store_unavailable', 'The proxy cannot reach its shared store; try again shortly.', {
