@@ -148,4 +148,22 @@ if (!captureSignInResponse()) {
 }
 
 /** Add or override strings for any language, e.g. `registerMessages({ de: { 'signin.label': '…' } })`. */
-export { registerMessages } from './shared/i18n.ts';
+export { registerMessages, type Messages } from './shared/i18n.ts';
+// Types only (nothing is loaded by them): the four elements, their events' details, and the tag and
+// event maps they add, so `document.querySelector('coupon-claim')` and its listeners are typed for a
+// page that imports only this entry.
+export type {
+  LoyaltySigninButton,
+  LoyaltySigninDetail,
+  LoyaltySigninErrorDetail,
+  LoyaltySignoutDetail,
+} from './elements/loyalty-signin-button/index.ts';
+export type { CampaignCarousel, CampaignSelectDetail } from './elements/campaign-carousel/index.ts';
+export type { CouponClaim, CouponClaimedDetail, CouponClaimErrorDetail } from './elements/coupon-claim/index.ts';
+export type { BusinessDirectory } from './elements/business-directory/index.ts';
+export type { LoyaltyElement } from './elements/internal/loyalty-element.ts';
+export type { MarketingElement } from './elements/internal/marketing-element.ts';
+export type { Campaign, CampaignImage, CampaignObjective } from './marketing/types.ts';
+export type { LoyaltyUser, SessionStorageKind } from './connect/session.ts';
+export type { SignInMode } from './connect/launcher.ts';
+export type { SignInErrorCode } from './connect/errors.ts';

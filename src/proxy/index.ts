@@ -40,14 +40,27 @@ import { UPSTREAM_KEY_REFUSED } from './upstream-errors.ts';
 import { createSchemaCache, INTROSPECTION_QUERY, type IntrospectionOption } from './upstream-schema.ts';
 import { connectionAddress, createOnFirstRequest, waitUntilOf, type RuntimeContext } from './runtime.ts';
 
-export { IMAGE_WIDTHS, BUILT_IN_OPERATIONS, type PersistedOperation, type VariableRule } from './operations.ts';
-export { DEFAULT_CACHE, type CacheSettings } from './cache.ts';
+export {
+  IMAGE_WIDTHS,
+  BUILT_IN_OPERATIONS,
+  type PersistedOperation,
+  type VariableRule,
+  type Variables,
+} from './operations.ts';
+export { DEFAULT_CACHE, type CacheSettings, type CacheState } from './cache.ts';
 export { DEFAULT_RATE_LIMITS, type RateLimits, type RateLimitRule } from './rate-limit.ts';
 export { createMemoryStore, type ProxyStore, type CounterState, type MemoryStoreOptions } from './store.ts';
 export { MAX_BODY_BYTES } from './request.ts';
 export { fetchTransport, type UpstreamTransport, type UpstreamRequest, type UpstreamReply } from './upstream.ts';
-export { diagnoseUpstream, formatDiagnosis, type Diagnosis, type DiagnoseOptions, type Finding } from './doctor.ts';
-export { DEFAULT_SCHEMA_REFRESH_MS } from './upstream-schema.ts';
+export {
+  diagnoseUpstream,
+  formatDiagnosis,
+  type Diagnosis,
+  type DiagnoseOptions,
+  type Finding,
+  type FindingLevel,
+} from './doctor.ts';
+export { DEFAULT_SCHEMA_REFRESH_MS, type IntrospectionOption } from './upstream-schema.ts';
 export { DEFAULT_PAGE_FILL, type PageFillLimits } from './pages.ts';
 export { isSchemaMismatch } from './documents.ts';
 export { UPSTREAM_KEY_REFUSED, UPSTREAM_SCHEMA_MISMATCH, UPSTREAM_THROTTLED } from './upstream-errors.ts';
@@ -61,6 +74,8 @@ export {
 export { ID_TOKEN_HEADER, type ShopperTokens, type VerifiedShopper, type ShopperVerificationCode } from './signin.ts';
 
 /** Default upstream timeout: a coupon widget should answer or fail within seconds. */
+export type { ProxyError } from './errors.ts';
+
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** One line of the access log: no secrets, no tokens, no variables. */

@@ -14,6 +14,9 @@ import { NODE_ADAPTER_PEERS, requirePeer } from './peer-dependency.ts';
 const { getRequestListener } = requirePeer<typeof NodeServer>(import.meta.url, '@hono/node-server', NODE_ADAPTER_PEERS);
 
 export { createNodeTransport, type NodeTransportOptions } from './node-transport.ts';
+export type { MarketingProxyHandler } from './index.ts';
+export type { UpstreamTransport, UpstreamRequest, UpstreamReply } from './upstream.ts';
+export type { RuntimeContext, RequestContext } from './runtime.ts';
 
 export interface NodeHandlerOptions {
   /** Host to assume when a request has no Host header (HTTP/1.0); such requests are refused otherwise. */

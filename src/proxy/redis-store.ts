@@ -10,6 +10,8 @@ import { ProxyError } from './errors.ts';
 import { REDIS_STORE_PEERS, requirePeer } from './peer-dependency.ts';
 import type { CounterState, ProxyStore } from './store.ts';
 
+export type { ProxyStore, CounterState } from './store.ts';
+
 export interface RedisStoreOptions {
   /** `redis[s]://[[user][:password]@]host[:port][/db]` */
   url: string;
