@@ -92,6 +92,8 @@ export default defineConfig(({ command }) =>
           sourcemap: true,
           // dist/.vite/manifest.json tells `npm run size` which chunks a page loads first and which later.
           manifest: true,
+          // lit, oidc-client-ts and jose are bundled into dist/, so their licences ship beside them.
+          license: { fileName: 'THIRD-PARTY-LICENSES.md' },
           lib: {
             formats: ['es'],
             entry: {

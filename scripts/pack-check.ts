@@ -136,6 +136,9 @@ async function describeTarball(tarball: string): Promise<void> {
   );
   for (const [key, group] of [...groups].sort())
     console.log(`  ${key.padEnd(28)} ${String(group.count).padStart(4)} files ${kB(group.size).padStart(10)}`);
+  // The package's licence, and the licences of what dist/ bundles (lit, oidc-client-ts, jose).
+  const missing = ['LICENSE', 'dist/THIRD-PARTY-LICENSES.md'].filter((path) => !files.some((f) => f.path === path));
+  if (missing.length) throw new Error(`the tarball lacks ${missing.join(', ')}`);
 }
 
 /** What an install pulled in: every package in node_modules (nested ones too), and its size on disk. */
