@@ -23,6 +23,13 @@ import { MarketingClient } from 'loyalty-widgets/marketing';
 import * as connect from 'loyalty-widgets/connect';
 import { createMarketingProxy, verifyShopper } from 'loyalty-widgets/proxy';
 const carousel = document.createElement('campaign-carousel') satisfies CampaignCarousel;
+// The root entry alone types every tag and its events (coupon-claim is named by no import here).
+document.querySelector('coupon-claim')?.addEventListener('coupon-claimed', (event) => {
+  const code: string = event.detail.code;
+  // @ts-expect-error a coupon-claimed detail has no such field
+  void event.detail.coupon;
+  void code;
+});
 const proxy: (request: Request) => Promise<Response> = createMarketingProxy({ upstreamUrl: 'https://api.example/graphql', apiKey: 'key' });
 export { registerMessages, carousel, MarketingClient, connect, proxy, verifyShopper };
 `,
