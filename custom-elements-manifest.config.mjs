@@ -21,6 +21,16 @@ function publicElementsOnly() {
         module.declarations = (module.declarations ?? []).filter((declaration) => declaration.customElement);
         const kept = new Set(module.declarations.map((declaration) => declaration.name));
         module.exports = (module.exports ?? []).filter((entry) => kept.has(entry.declaration?.name));
+        // Each element is defined by its entry (defineElement), which the analyzer does not read: say
+        // which tag each class is defined as, for the tools that map tags to classes from the exports.
+        for (const element of module.declarations) {
+          if (!element.tagName) continue;
+          module.exports.push({
+            kind: 'custom-element-definition',
+            name: element.tagName,
+            declaration: { name: element.name, module: module.path },
+          });
+        }
         for (const element of module.declarations) {
           element.members = (element.members ?? []).filter((member) => !member.privacy && !member.static);
           // The internal base classes are not in the manifest; what they give is listed on the element.
