@@ -100,11 +100,7 @@ async function handleGraphQL(c: Context, schema: GraphQLSchema, state: Marketing
       : 'The document has several operations; send an operationName';
     return c.json(errorBody(message, 'BAD_REQUEST'), 400);
   }
-  state.countOperation(
-    operation.selectionSet.selections.flatMap((selection) =>
-      selection.kind === 'Field' ? [selection.name.value] : [],
-    ),
-  );
+  state.countOperation(operation);
 
   const result = await execute({
     schema,

@@ -3,7 +3,7 @@
  * resolvers over it. Errors carry `extensions.code`: BAD_USER_INPUT, NOT_FOUND, NO_COUPON_OBJECTIVE.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type OperationDefinitionNode } from 'graphql';
 import { badUserInput, PageTokens, type PageArgs } from './paging.ts';
 import { MAX_IMAGE_WIDTH } from './images.ts';
 import { buildMarketingSchema } from './schema.ts';
@@ -54,8 +54,13 @@ export class MarketingServer {
     this.counters.graphqlRequests += 1;
   }
 
-  countOperation(rootFields: readonly string[]): void {
-    for (const field of rootFields) this.counters.byOperation[field] = (this.counters.byOperation[field] ?? 0) + 1;
+  /** Counts each root field the operation asks for (`campaigns`, `requestCoupon`, …). */
+  countOperation(operation: OperationDefinitionNode): void {
+    for (const selection of operation.selectionSet.selections) {
+      if (selection.kind !== 'Field') continue;
+      const field = selection.name.value;
+      this.counters.byOperation[field] = (this.counters.byOperation[field] ?? 0) + 1;
+    }
   }
 
   /** The next `count` authenticated requests are refused with 429 (a test hook). */

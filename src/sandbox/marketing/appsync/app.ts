@@ -96,11 +96,7 @@ async function handle(
       : 'Must provide operation name if query contains multiple operations.';
     return noData(c, [{ path: null, locations: null, message }]);
   }
-  state.countOperation(
-    operation.selectionSet.selections.flatMap((selection) =>
-      selection.kind === 'Field' ? [selection.name.value] : [],
-    ),
-  );
+  state.countOperation(operation);
 
   const result = await execute({
     schema,
