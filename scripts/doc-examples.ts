@@ -20,6 +20,7 @@ const ENTRIES: Record<string, string> = {
   'loyalty-widgets/proxy': 'src/proxy/index.ts',
   'loyalty-widgets/proxy/node': 'src/proxy/node.ts',
   'loyalty-widgets/proxy/redis': 'src/proxy/redis-store.ts',
+  'loyalty-widgets/proxy/doctor': 'src/proxy/doctor.ts',
   'loyalty-widgets/sandbox': 'src/sandbox/index.ts',
 };
 

@@ -3,14 +3,22 @@
  * or a host at start-up). Is the Marketing API reachable, does it take the key, does it allow
  * introspection, does every persisted operation fit its schema field by field and argument by
  * argument, and do harmless sample queries answer? The key is never in any finding.
+ *
+ * Its own entry (`loyalty-widgets/proxy/doctor`), apart from the proxy's: only a host's own
+ * operations are validated with graphql-js (an optional peer), loaded when there are any, so that a
+ * bundler building the proxy never meets `graphql` and the doctor runs with only loyalty-widgets.
  */
 import { OPERATION_SPECS } from './document-specs.ts';
 import { fitOperation } from './document-fit.ts';
 import { builtInSpec, fixedSchema, UpstreamDocuments } from './documents.ts';
 import { ProxyError, scrub } from './errors.ts';
+import { importWithPeers, MissingPeerDependencyError, type PeerNeed } from './peer-dependency.ts';
 import { BUILT_IN_OPERATIONS, type PersistedOperation, type Variables } from './operations.ts';
 import { callUpstream, fetchField, fetchTransport, type UpstreamSettings, type UpstreamTransport } from './upstream.ts';
 import { INTROSPECTION_QUERY, introspectOnce, type UpstreamSchema } from './upstream-schema.ts';
+
+export type { PersistedOperation, VariableRule, Variables } from './operations.ts';
+export type { UpstreamTransport, UpstreamRequest, UpstreamReply } from './upstream.ts';
 
 export interface DiagnoseOptions {
   upstreamUrl: string;
@@ -49,7 +57,10 @@ type Probe =
   | { kind: 'unreachable'; message: string }
   | { kind: 'not_graphql'; status: number };
 
-/** One cheap request (`{ __typename }`): reachable at all, and does the key pass? */
+/**
+ * One cheap request (`{ __typename }`): reachable at all, and does the key pass?
+ * @internal
+ */
 export async function probeUpstream(settings: UpstreamSettings): Promise<Probe> {
   const started = performance.now();
   let reply: { status: number; text: string };
@@ -94,28 +105,36 @@ export async function probeUpstream(settings: UpstreamSettings): Promise<Probe> 
   return { kind: 'answered', status: reply.status, ms: Math.round(performance.now() - started) };
 }
 
-/** Checks a host's document (or a built one) against the full schema with graphql-js; the problems, or [] when it fits. */
-async function validateDocument(fullSchema: unknown, document: string): Promise<string[]> {
-  const graphql = await import('graphql');
-  try {
-    return graphql
-      .validate(fullSchema as Parameters<typeof graphql.validate>[0], graphql.parse(document))
-      .map((error) => error.message);
-  } catch (error) {
-    return [error instanceof Error ? error.message : String(error)];
-  }
-}
+const GRAPHQL_PEERS: PeerNeed = {
+  feature: "Checking a host's own operations (diagnoseUpstream's operations)",
+  packages: ['graphql'],
+};
 
-async function readFullSchema(settings: UpstreamSettings): Promise<unknown> {
-  const graphql = await import('graphql');
+/** Validates documents against the upstream's full schema with graphql-js. */
+type DocumentValidator = (document: string) => string[];
+
+/**
+ * The validator for a host's documents, read once from the upstream; undefined when the upstream
+ * gives no schema. Rejects with MissingPeerDependencyError when graphql is not installed.
+ */
+async function readValidator(settings: UpstreamSettings): Promise<DocumentValidator | undefined> {
+  const graphql = await importWithPeers(() => import('graphql'), GRAPHQL_PEERS);
+  let schema: ReturnType<typeof graphql.buildClientSchema>;
   try {
     const body = JSON.parse(await callUpstream(settings, graphql.getIntrospectionQuery(), {}, false)) as {
       data: unknown;
     };
-    return graphql.buildClientSchema(body.data as Parameters<typeof graphql.buildClientSchema>[0]);
+    schema = graphql.buildClientSchema(body.data as Parameters<typeof graphql.buildClientSchema>[0]);
   } catch {
     return undefined;
   }
+  return (document) => {
+    try {
+      return graphql.validate(schema, graphql.parse(document)).map((error) => error.message);
+    } catch (error) {
+      return [error instanceof Error ? error.message : String(error)];
+    }
+  };
 }
 
 export async function diagnoseUpstream(options: DiagnoseOptions): Promise<Diagnosis> {
@@ -184,13 +203,21 @@ export async function diagnoseUpstream(options: DiagnoseOptions): Promise<Diagno
       'introspection',
       `Introspection is unavailable (${outcome.kind === 'schema' ? '' : outcome.reason}): documents carry literal values and ask for the spec's fields as they are.`,
     );
-  const fullSchema = schema ? await readFullSchema(settings) : undefined;
-
   const operations: Record<string, PersistedOperation> = { ...BUILT_IN_OPERATIONS, ...options.operations };
+  const hostDocuments = Object.entries(operations).some(
+    ([name, operation]) => !builtInSpec({ name, operation }) && typeof operation.document === 'string',
+  );
+  const validator: DocumentValidator | MissingPeerDependencyError | undefined =
+    schema && hostDocuments
+      ? await readValidator(settings).catch((error: unknown) => {
+          if (error instanceof MissingPeerDependencyError) return error;
+          throw error;
+        })
+      : undefined;
   for (const [name, operation] of Object.entries(operations)) {
     const spec = builtInSpec({ name, operation });
     if (!spec) {
-      await checkHostOperation(name, operation, fullSchema, add);
+      checkHostOperation(name, operation, validator, add);
       continue;
     }
     if (!schema) continue;
@@ -205,18 +232,20 @@ export async function diagnoseUpstream(options: DiagnoseOptions): Promise<Diagno
 
 type Add = (level: FindingLevel, subject: string, message: string, blocking?: boolean) => void;
 
-async function checkHostOperation(
+function checkHostOperation(
   name: string,
   operation: PersistedOperation,
-  fullSchema: unknown,
+  validator: DocumentValidator | MissingPeerDependencyError | undefined,
   add: Add,
-): Promise<void> {
+): void {
   if (typeof operation.document !== 'string') {
     add('note', name, `${name} builds its document per call: not checked.`);
-  } else if (!fullSchema) {
+  } else if (validator instanceof MissingPeerDependencyError) {
+    add('note', name, `${name} (the host's): not checked. ${validator.message}`);
+  } else if (!validator) {
     add('note', name, `${name} (the host's): not checked without introspection.`);
   } else {
-    const problems = await validateDocument(fullSchema, operation.document);
+    const problems = validator(operation.document);
     for (const problem of problems) add('cannot', name, problem);
     if (problems.length === 0) add('works', name, `${name} (the host's) fits the schema.`);
   }

@@ -4,7 +4,8 @@
  * runtimes (Next.js route handlers, Cloudflare Workers, Deno, Bun) and through `toNodeHandler`
  * (./node.ts) in `http.createServer`, Express, Connect and vite. The Node adapter and the Redis store
  * are separate entry points (`loyalty-widgets/proxy/node`, `loyalty-widgets/proxy/redis`) so that a
- * Fetch runtime never loads Node-only modules.
+ * Fetch runtime never loads Node-only modules, and so is the doctor (`loyalty-widgets/proxy/doctor`),
+ * so that no bundler building this entry meets an optional peer package (graphql).
  */
 import { DEFAULT_CACHE, ResponseCache, type CacheSettings, type CacheState } from './cache.ts';
 import { HTTP_PROTOCOLS, parseUrl } from '../shared/url.ts';
@@ -52,14 +53,6 @@ export { DEFAULT_RATE_LIMITS, type RateLimits, type RateLimitRule } from './rate
 export { createMemoryStore, type ProxyStore, type CounterState, type MemoryStoreOptions } from './store.ts';
 export { MAX_BODY_BYTES } from './request.ts';
 export { fetchTransport, type UpstreamTransport, type UpstreamRequest, type UpstreamReply } from './upstream.ts';
-export {
-  diagnoseUpstream,
-  formatDiagnosis,
-  type Diagnosis,
-  type DiagnoseOptions,
-  type Finding,
-  type FindingLevel,
-} from './doctor.ts';
 export { DEFAULT_SCHEMA_REFRESH_MS, type IntrospectionOption } from './upstream-schema.ts';
 export { DEFAULT_PAGE_FILL, type PageFillLimits } from './pages.ts';
 export { isSchemaMismatch } from './documents.ts';

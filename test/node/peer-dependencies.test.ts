@@ -177,6 +177,52 @@ describe('a project without @hono/node-server', () => {
   });
 });
 
+describe('a project without graphql', () => {
+  let project: Awaited<ReturnType<typeof projectWithout>>;
+  let upstream: Upstream;
+  before(async () => {
+    project = await projectWithout(['graphql']);
+    upstream = await startUpstream();
+  });
+  after(async () => {
+    await upstream.dispose();
+    await project.remove();
+  });
+
+  it('runs loyalty-proxy doctor against an upstream that allows introspection', async () => {
+    const env = { MARKETING_API_URL: upstream.marketingUrl, MARKETING_API_KEY: TEST_API_KEY };
+    const doctor = await run(project.dir, ['src/proxy/cli.ts', 'doctor'], env);
+    assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
+    assert.match(doctor.stdout, /Introspection is available/);
+    assert.match(doctor.stdout, /Ready: the proxy can serve every built-in operation/);
+  });
+
+  it("lists a host's own operation as not checked, with the command that installs graphql", async () => {
+    const script = `const { diagnoseUpstream } = await import('./src/proxy/doctor.ts');
+const diagnosis = await diagnoseUpstream({
+  upstreamUrl: ${JSON.stringify(upstream.marketingUrl)},
+  apiKey: ${JSON.stringify(TEST_API_KEY)},
+  operations: { campaignTitle: { kind: 'query', variables: {}, document: 'query campaignTitle { campaigns { items { id } } }' } },
+});
+console.log(JSON.stringify(diagnosis.findings.filter((finding) => finding.subject === 'campaignTitle')));`;
+    const result = await run(project.dir, ['--input-type=module', '-e', script]);
+    assert.deepEqual(
+      JSON.parse(result.stdout || 'null'),
+      [
+        {
+          level: 'note',
+          subject: 'campaignTitle',
+          message:
+            "campaignTitle (the host's): not checked. Checking a host's own operations (diagnoseUpstream's operations) " +
+            'needs the package graphql; graphql is not installed. Install with: npm install graphql',
+          blocking: false,
+        },
+      ],
+      result.stderr,
+    );
+  });
+});
+
 describe('a project without redis', () => {
   let project: Awaited<ReturnType<typeof projectWithout>>;
   let upstream: Upstream;

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startMarketing } from '../../src/sandbox/index.ts';
-import { diagnoseUpstream } from '../../src/proxy/index.ts';
+import { diagnoseUpstream } from '../../src/proxy/doctor.ts';
 import { temporaryDataDir } from './support/connect.ts';
 import { startFakeUpstream, startUpstream, TEST_API_KEY, type Upstream } from './support/proxy-server.ts';
 import { AMPLIFY_SDL, SCHEMA_UPSTREAM_KEY, startSchemaUpstream } from './support/schema-upstream.ts';
