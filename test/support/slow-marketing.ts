@@ -1,6 +1,6 @@
 /**
  * A slow Marketing API: the real sandbox behind a front that holds every mutation (a coupon mint) for
- * `mintDelayMs` before forwarding it, and answers it with what the sandbox answered. Queries pass at
+ * `mintDelayMs` (changeable) before forwarding it, and answers it with what the sandbox answered. Queries pass at
  * once. It records each coupon code the sandbox minted, so a test can tell which coupon a shopper got.
  */
 import { createServer, type Server } from 'node:http';
@@ -13,11 +13,14 @@ export interface SlowMarketing {
   minted: string[];
   /** Resolves when the next mint the sandbox answered has been passed on. */
   nextMint(): Promise<string>;
+  /** How long mints are held from now on. */
+  setMintDelay(ms: number): void;
   close(): Promise<void>;
 }
 
 export async function startSlowMarketing(upstreamUrl: string, mintDelayMs: number): Promise<SlowMarketing> {
   const minted: string[] = [];
+  let delay = mintDelayMs;
   let waiting: ((code: string) => void)[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -46,7 +49,7 @@ export async function startSlowMarketing(upstreamUrl: string, mintDelayMs: numbe
         }
         if (!res.destroyed) res.writeHead(answer.status, { 'content-type': 'application/json' }).end(text);
       };
-      setTimeout(() => void forward().catch(() => res.destroy()), isMint ? mintDelayMs : 0);
+      setTimeout(() => void forward().catch(() => res.destroy()), isMint ? delay : 0);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -55,6 +58,7 @@ export async function startSlowMarketing(upstreamUrl: string, mintDelayMs: numbe
     url: `http://127.0.0.1:${port}/graphql`,
     minted,
     nextMint: () => new Promise((resolve) => waiting.push(resolve)),
+    setMintDelay: (ms) => void (delay = ms),
     close: () => {
       server.closeAllConnections();
       return new Promise((resolve) => server.close(() => resolve()));

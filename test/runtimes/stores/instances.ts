@@ -25,6 +25,7 @@ export interface SharedStoreSettings {
   MARKETING_API_URL: string;
   MARKETING_API_KEY: string;
   PER_ADDRESS_LIMIT: string;
+  TIMEOUT_MS: string;
 }
 
 export interface StoreInstances {

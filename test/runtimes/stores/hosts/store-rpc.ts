@@ -45,13 +45,15 @@ export async function storeRoutes(
 
 /**
  * The proxy's options for the shared-store hosts, from their environment: a per-address coupon limit
- * small enough for the suite to reach, and the log quiet (hundreds of requests per case).
+ * small enough for the suite to reach, a timeout short enough for a slow mint to outlast it, and the
+ * log quiet (hundreds of requests per case).
  */
 export function proxyOptions(env: Record<string, string | undefined>): MarketingProxyOptions {
   return {
     upstreamUrl: env.MARKETING_API_URL ?? '',
     apiKey: env.MARKETING_API_KEY ?? '',
     rateLimits: { perAddress: { limit: Number(env.PER_ADDRESS_LIMIT ?? 60), windowSeconds: 600 }, perShopper: false },
+    timeoutMs: Number(env.TIMEOUT_MS ?? 10_000),
     logger: () => {},
   };
 }
