@@ -11,8 +11,8 @@ import { createMarketingProxy, createMemoryStore } from '../../src/proxy/index.t
 import { post, serveProxy, startUpstream, TEST_API_KEY, type Upstream } from './support/proxy-server.ts';
 import { startSlowMarketing, type SlowMarketing } from '../support/slow-marketing.ts';
 
-const TIMEOUT_MS = 300;
-const MINT_DELAY_MS = 700; // past the caller's timeout, within the mint's bound (3 × TIMEOUT_MS)
+const TIMEOUT_MS = 500;
+const MINT_DELAY_MS = 900; // past the caller's timeout, within the mint's bound (3 × TIMEOUT_MS)
 const CAMPAIGN = 'camp-harbor-morning-latte';
 const coupon = { operation: 'requestCoupon', variables: { campaignId: CAMPAIGN } };
 
