@@ -206,7 +206,7 @@ describe('Marketing proxy towards the upstream', () => {
           assert.equal(first.body.error.code, 'upstream_timeout');
           assert.match(first.body.error.message, /same Idempotency-Key/);
           let recorded = first;
-          for (let attempt = 1; !/may have created/.test(recorded.body.error.message) && attempt < 5; attempt += 1)
+          for (let attempt = 1; !/may have created/.test(recorded.body.error.message) && attempt < 10; attempt += 1)
             recorded = await post(proxy.url, coupon, headers);
           assert.equal(recorded.status, 504);
           assert.equal(recorded.body.error.code, 'upstream_timeout');
