@@ -195,7 +195,9 @@ export function createDurableObjectStore(
       throw unavailable();
     }
     if (!response.ok) throw unavailable();
-    return ((await response.json()) ?? {}) as Record<string, unknown>;
+    const answer: unknown = await response.json().catch(() => undefined);
+    if (answer === null || typeof answer !== 'object') throw unavailable();
+    return answer as Record<string, unknown>;
   };
   return {
     async get(key) {

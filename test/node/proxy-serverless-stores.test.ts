@@ -28,6 +28,8 @@ describe('Durable Object store', () => {
     const failing = createDurableObjectStore(namespaceAnswering(async () => new Response('boom', { status: 500 })));
     await assert.rejects(failing.get('cache:x'), storeUnavailable);
     await assert.rejects(failing.increment('rate:addr:x', 1000), storeUnavailable);
+    const garbled = createDurableObjectStore(namespaceAnswering(async () => new Response('<html>', { status: 200 })));
+    await assert.rejects(garbled.add('idem:-:k', 'pending', 1000), storeUnavailable);
   });
 
   it('names each key’s object by the prefix and the key, hashing only names too long to read', async () => {
