@@ -440,6 +440,11 @@ export function createMarketingProxy(
       : `anon:${await sha256Hex(`${address}\n${request.headers.get('user-agent') ?? ''}`)}`;
     // With a key, a slow upstream is waited for beyond the caller's timeout, so its coupon is recorded.
     const settings = idempotencyKey === undefined ? upstream : mintUpstream;
+    /** Set once the caller has its answer: an upstream answer after that is logged as a `LATE` entry. */
+    let answered = false;
+    const noteLate = (status: number, error?: string) => {
+      if (answered) log({ ...baseEntry('LATE'), operation: call.name, status, ...(error ? { error } : {}) });
+    };
     const mint = async (): Promise<Outcome> => {
       await consumeRateLimit(store, `addr:${address}`, rateLimits.perAddress);
       await consumeRateLimit(store, `shopper:${shopperKey}`, rateLimits.perShopper);
@@ -447,8 +452,10 @@ export function createMarketingProxy(
         const body = isBuiltIn(call)
           ? served(await builtIns.mint(call.name, call.variables, sendBuiltIn(call, false, settings)), entry)
           : await documents.attempt(call, (request) => callUpstream(settings, request.query, request.variables, false));
+        noteLate(200);
         return { status: 200, body };
       } catch (error) {
+        noteLate(error instanceof ProxyError ? error.status : 500, errorCode(error));
         noteCause(entry, error);
         // A timeout or a broken answer is recorded for the key (the upstream may have minted): say so, and what to do.
         if (idempotencyKey !== undefined && error instanceof UpstreamError && error.mayHaveRun && error.status >= 500) {
@@ -463,16 +470,18 @@ export function createMarketingProxy(
       outcome = await mint();
     } else {
       const scope = shopper ? shopper.loyaltyId : '-';
-      const result = await idempotency.run(
-        `${scope}:${idempotencyKey}`,
-        `${call.name}:${canonicalVariables(call.variables)}`,
-        mint,
-        // Freed when nothing happened upstream and a retry may succeed; definite answers (404, 422) are kept.
-        (error) =>
-          (error instanceof ProxyError && error.status === 429) ||
-          (error instanceof UpstreamError && !error.mayHaveRun && error.status >= 429),
-        { answerWithinMs: timeoutMs, stillRunning: stillMinting, waitUntil: waitUntilOf(context) },
-      );
+      const result = await idempotency
+        .run(
+          `${scope}:${idempotencyKey}`,
+          `${call.name}:${canonicalVariables(call.variables)}`,
+          mint,
+          // Freed when nothing happened upstream and a retry may succeed; definite answers (404, 422) are kept.
+          (error) =>
+            (error instanceof ProxyError && error.status === 429) ||
+            (error instanceof UpstreamError && !error.mayHaveRun && error.status >= 429),
+          { answerWithinMs: timeoutMs, stillRunning: stillMinting, waitUntil: waitUntilOf(context) },
+        )
+        .finally(() => (answered = true));
       outcome = result;
       if (result.replayed) {
         headers['idempotent-replayed'] = 'true';

@@ -44,6 +44,12 @@ describe('a mint slower than the timeout', () => {
       assert.equal(retry.body.data.requestCoupon.coupon.code, code, 'the coupon the upstream minted');
       assert.equal(retry.headers.get('idempotent-replayed'), 'true');
       assert.equal(sandbox.stats().couponsMinted - minted, 1);
+      const late = proxy.logs.filter((entry) => entry.method === 'LATE');
+      assert.deepEqual(
+        late.map(({ operation, status }) => ({ operation, status })),
+        [{ operation: 'requestCoupon', status: 200 }],
+        'the late answer is in the log, once',
+      );
     } finally {
       await proxy.close();
     }
