@@ -21,6 +21,8 @@ const ENTRIES: Record<string, string> = {
   'loyalty-widgets/proxy/node': 'src/proxy/node.ts',
   'loyalty-widgets/proxy/redis': 'src/proxy/redis-store.ts',
   'loyalty-widgets/proxy/doctor': 'src/proxy/doctor.ts',
+  'loyalty-widgets/proxy/cloudflare': 'src/proxy/cloudflare-store.ts',
+  'loyalty-widgets/proxy/deno': 'src/proxy/deno-kv-store.ts',
   'loyalty-widgets/sandbox': 'src/sandbox/index.ts',
 };
 
@@ -28,7 +30,11 @@ const ENTRIES: Record<string, string> = {
  * Names an example may use without defining them: what a request handler has at hand. Anything else
  * it uses must be imported or defined in the example itself.
  */
-const AMBIENT = 'declare const body: { idToken: string; accessToken: string };\n';
+const AMBIENT =
+  'declare const body: { idToken: string; accessToken: string }; ' +
+  // Deno's global, as far as the Deno examples use it (still one line: error lines are mapped back by it).
+  `declare const Deno: { openKv(path?: string): Promise<import('${relative(scratch, join(root, 'src/proxy/deno-kv-store.ts'))}').DenoKv>; ` +
+  'env: { get(name: string): string | undefined }; serve(handler: (request: Request, info: object) => Promise<Response>): unknown };\n';
 
 async function sourceFiles(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { withFileTypes: true, recursive: true });

@@ -66,6 +66,32 @@ function write(key: string, value: string | null): void {
   }
 }
 
+/**
+ * Tries of one claim, all with its key, while the answer leaves open whether a coupon is on its way:
+ * no response at all, the proxy still waiting for a slow mint (504 `upstream_timeout`, which it
+ * records for the key once the Marketing API answers), or a 503 (a store or an upstream briefly away).
+ */
+const SAME_KEY_TRIES = 5;
+
+function mayStillArrive(error: unknown): error is MarketingError {
+  return (
+    error instanceof MarketingError &&
+    (error.code === 'network' || error.code === 'upstream_timeout' || error.status === 503)
+  );
+}
+
+async function withSameKey<T>(send: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await send();
+    } catch (error) {
+      if (!mayStillArrive(error) || tries >= SAME_KEY_TRIES) throw error;
+      const seconds = Math.min(error.retryAfter ?? 1, 5);
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    }
+  }
+}
+
 const slot = (prefix: string, campaignId: string, shopper: string): string =>
   `${prefix}${encodeURIComponent(shopper)}:${encodeURIComponent(campaignId)}`;
 
@@ -147,9 +173,11 @@ function listenToOtherTabs(): void {
 }
 
 /**
- * Claims the coupon of a campaign for a shopper, or returns the one already kept. A failed claim
- * keeps its key (a lost response, a 429, a network failure), so trying again cannot mint a second
- * coupon; only a failure of the Marketing API behind the proxy frees it.
+ * Claims the coupon of a campaign for a shopper, or returns the one already kept. A lost response, a
+ * slow mint (504) or a 503 is tried again at once with the same key (up to 5 tries), which gets the
+ * coupon the proxy received meanwhile. A failed claim keeps its key (a lost response, a 429, a network
+ * failure), so trying again cannot mint a second coupon; only a failure of the Marketing API behind
+ * the proxy that outlasted the tries frees it.
  *
  * @example
  * ```ts
@@ -180,7 +208,7 @@ export function claimCoupon(client: MarketingClient, request: ClaimRequest): Pro
   const key = idempotencyKey;
   const signedIn = accessToken && idToken ? { accessToken, idToken } : undefined;
   const send = (withTokens: boolean) =>
-    client.requestCoupon(campaignId, { idempotencyKey: key, ...(withTokens ? signedIn : {}) });
+    withSameKey(() => client.requestCoupon(campaignId, { idempotencyKey: key, ...(withTokens ? signedIn : {}) }));
   // The shopper's tokens go only where they are needed: a sign-in-only claim, or a proxy that asked.
   const sent = requireSignin
     ? send(true)
@@ -197,9 +225,9 @@ export function claimCoupon(client: MarketingClient, request: ClaimRequest): Pro
       return coupon;
     })
     .catch((error: unknown) => {
-      // The proxy reached the Marketing API, which timed out or failed after receiving the request:
-      // the proxy has recorded for this key that a coupon may or may not exist and would only replay
-      // that for a day. The shopper's next try takes a new key: the only way to a usable code.
+      // Still failing after the tries with this key: the proxy has recorded for it that a coupon may
+      // or may not exist and would only replay that for a day. The shopper's next try takes a new
+      // key: the only way to a usable code.
       if (isUpstreamFailure(error) && read(keySlot) === idempotencyKey) write(keySlot, null);
       throw error;
     })

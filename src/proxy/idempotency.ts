@@ -6,6 +6,8 @@
  *
  * The lock is released without recording when the request provably did nothing upstream (it was
  * rate limited, or the upstream refused the connection), so a retry with the same key can succeed.
+ * A caller waits a bounded time: an upstream slower than that is still waited for after the caller
+ * is answered, and its answer (the coupon it minted) is what the key records and replays.
  */
 import { errorBody, ProxyError } from './errors.ts';
 import type { ProxyStore } from './store.ts';
@@ -53,7 +55,27 @@ function reused(): ProxyError {
   return new ProxyError(409, 'idempotency_key_reused', 'This Idempotency-Key was already used with other variables.');
 }
 
+function inUse(): ProxyError {
+  return new ProxyError(
+    409,
+    'idempotency_key_in_use',
+    'A request with this Idempotency-Key is still running; retry later.',
+  );
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How long a caller waits for a key's outcome, and what it is told when the outcome is not there yet. */
+export interface WaitSettings {
+  /**
+   * A caller waits this long for the outcome; then `stillRunning()` answers it while the work goes on
+   * (and its outcome is recorded for the key, for the caller's retry with the same key).
+   */
+  answerWithinMs: number;
+  stillRunning: () => ProxyError;
+  /** Keeps the work alive past the answer where the runtime would end it (a Worker's `ctx.waitUntil`). */
+  waitUntil?: (work: Promise<unknown>) => void;
+}
 
 interface Running {
   fingerprint: string;
@@ -65,7 +87,7 @@ export class IdempotencyKeys {
 
   /**
    * @param lockTtlMs how long a lock may stay pending before it is considered abandoned (a crashed
-   *   instance); longer than the upstream timeout.
+   *   instance); longer than the longest the work may run.
    */
   constructor(
     private readonly store: ProxyStore,
@@ -75,29 +97,36 @@ export class IdempotencyKeys {
   /**
    * Runs `execute` at most once per key and returns its outcome, or the outcome recorded for the key
    * (`replayed: true`). When `execute` throws and `shouldRelease(error)` says it did nothing, the key
-   * is freed instead of recorded.
+   * is freed instead of recorded. A caller waits at most `wait.answerWithinMs`: past that it gets
+   * `wait.stillRunning()`, and `execute` runs on to record its outcome for the next request with the key.
    */
   async run(
     scopedKey: string,
     fingerprint: string,
     execute: () => Promise<Outcome>,
     shouldRelease: (error: unknown) => boolean,
+    wait: WaitSettings = { answerWithinMs: this.lockTtlMs + 1000, stillRunning: inUse },
   ): Promise<Outcome & { replayed: boolean }> {
     const storeKey = `idem:${scopedKey}`;
+    const deadline = Date.now() + wait.answerWithinMs;
     const current = this.running.get(storeKey);
     if (current) {
       // Concurrent requests in this process wait for the first one instead of polling the store.
       if (current.fingerprint !== fingerprint) throw reused();
-      return { ...(await current.settled).outcome, replayed: true };
+      return { ...(await within(current.settled, deadline, wait)).outcome, replayed: true };
     }
-    const entry: Running = { fingerprint, settled: this.settle(storeKey, fingerprint, execute, shouldRelease) };
+    const entry: Running = {
+      fingerprint,
+      settled: this.settle(storeKey, fingerprint, execute, shouldRelease, deadline, wait),
+    };
     this.running.set(storeKey, entry);
-    try {
-      const { outcome, ran } = await entry.settled;
-      return { ...outcome, replayed: !ran };
-    } finally {
+    const forget = () => {
       if (this.running.get(storeKey) === entry) this.running.delete(storeKey);
-    }
+    };
+    entry.settled.then(forget, forget);
+    wait.waitUntil?.(entry.settled.catch(() => undefined));
+    const { outcome, ran } = await within(entry.settled, deadline, wait);
+    return { ...outcome, replayed: !ran };
   }
 
   private async settle(
@@ -105,8 +134,9 @@ export class IdempotencyKeys {
     fingerprint: string,
     execute: () => Promise<Outcome>,
     shouldRelease: (error: unknown) => boolean,
+    deadline: number,
+    wait: WaitSettings,
   ): Promise<{ outcome: Outcome; ran: boolean }> {
-    const deadline = Date.now() + this.lockTtlMs + 1000;
     const pending = JSON.stringify({ state: 'pending', fingerprint } satisfies PendingRecord);
     for (;;) {
       const raw = await this.store.get(storeKey);
@@ -117,17 +147,11 @@ export class IdempotencyKeys {
       } else if (await this.store.add(storeKey, pending, this.lockTtlMs)) {
         return { outcome: await this.executeHoldingLock(storeKey, fingerprint, execute, shouldRelease), ran: true };
       }
-      if (Date.now() > deadline) {
-        throw new ProxyError(
-          409,
-          'idempotency_key_in_use',
-          'A request with this Idempotency-Key is still running; retry later.',
-        );
-      }
+      // Another instance holds the key: its outcome arrives in the store, or this caller stops waiting.
+      if (Date.now() >= deadline) throw wait.stillRunning();
       await sleep(POLL_INTERVAL_MS);
     }
   }
-
   private async executeHoldingLock(
     storeKey: string,
     fingerprint: string,
@@ -163,5 +187,18 @@ export class IdempotencyKeys {
       }
     }
     return outcome;
+  }
+}
+
+/** The settled outcome, or `wait.stillRunning()` once the deadline passes (the work itself goes on). */
+async function within<T>(work: Promise<T>, deadline: number, wait: WaitSettings): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(wait.stillRunning()), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

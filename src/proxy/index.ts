@@ -149,6 +149,24 @@ export type MarketingProxyHandler = (request: Request, context?: RuntimeContext)
 
 const OPERATION_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
+/**
+ * How much longer than `timeoutMs` a keyed mutation's upstream call may run: the caller is answered at
+ * `timeoutMs`, and the call goes on (up to three times `timeoutMs` in all, 30 s by default: as long as
+ * Cloudflare's `waitUntil` keeps a Worker's work alive) so that its answer is recorded for the key.
+ */
+const MINT_TIMEOUT_FACTOR = 3;
+
+/** What a keyed mutation whose upstream has not answered yet tells the caller: ask again, same key. */
+function stillMinting(): ProxyError {
+  return new ProxyError(
+    504,
+    'upstream_timeout',
+    'The Marketing API has not answered yet; the proxy keeps waiting for its answer and records it for this Idempotency-Key. ' +
+      'Send the request again with the same Idempotency-Key to receive it.',
+    { 'retry-after': '1' },
+  );
+}
+
 /** Appended to the recorded answer of a keyed mutation that may or may not have run upstream. */
 const UNCERTAIN_MINT =
   'It may have created a coupon, so this Idempotency-Key keeps this answer for 24 hours instead of trying again. ' +
@@ -294,7 +312,9 @@ export function createMarketingProxy(
   const needsSignin = (call: OperationCall): boolean =>
     signinCampaigns === 'all' ||
     (signinCampaigns !== undefined && signinCampaigns.has(comparableId(String(call.variables.campaignId ?? ''))));
-  const idempotency = new IdempotencyKeys(store, timeoutMs * 2 + 5_000);
+  /** A keyed mutation's upstream call, which may outlive its caller's wait (see MINT_TIMEOUT_FACTOR). */
+  const mintUpstream: UpstreamSettings = { ...upstream, timeoutMs: timeoutMs * MINT_TIMEOUT_FACTOR };
+  const idempotency = new IdempotencyKeys(store, mintUpstream.timeoutMs + timeoutMs + 5_000);
   const documents = new UpstreamDocuments(
     createSchemaCache(
       options.introspection,
@@ -318,10 +338,12 @@ export function createMarketingProxy(
   /** A built-in operation, and not a host's operation of the same name: its answers are normalized. */
   const isBuiltIn = (call: OperationCall) => BUILT_IN_OPERATIONS[call.name] === call.operation;
   /** The one way a built-in operation's request goes upstream, with these variables (its document: documents.ts). */
-  const sendBuiltIn = (call: OperationCall, retry: boolean) => (variables: Variables) =>
-    documents.attempt({ ...call, variables }, (request) =>
-      fetchField(upstream, request.query, request.variables, retry, call.name),
-    );
+  const sendBuiltIn =
+    (call: OperationCall, retry: boolean, settings = upstream) =>
+    (variables: Variables) =>
+      documents.attempt({ ...call, variables }, (request) =>
+        fetchField(settings, request.query, request.variables, retry, call.name),
+      );
   /** Puts a built-in answer's counts in the access log and returns its body. */
   const served = (answer: BuiltInAnswer, entry: AccessLogEntry): string => {
     entry.upstreamCalls = answer.upstreamCalls;
@@ -409,15 +431,24 @@ export function createMarketingProxy(
     const shopperKey = shopper
       ? `id:${shopper.loyaltyId}`
       : `anon:${await sha256Hex(`${address}\n${request.headers.get('user-agent') ?? ''}`)}`;
+    // With a key, a slow upstream is waited for beyond the caller's timeout, so its coupon is recorded.
+    const settings = idempotencyKey === undefined ? upstream : mintUpstream;
+    /** Set once the caller has its answer: an upstream answer after that is logged as a `LATE` entry. */
+    let answered = false;
+    const noteLate = (status: number, error?: string) => {
+      if (answered) log({ ...baseEntry('LATE'), operation: call.name, status, ...(error ? { error } : {}) });
+    };
     const mint = async (): Promise<Outcome> => {
       await consumeRateLimit(store, `addr:${address}`, rateLimits.perAddress);
       await consumeRateLimit(store, `shopper:${shopperKey}`, rateLimits.perShopper);
       try {
         const body = isBuiltIn(call)
-          ? served(await builtIns.mint(call.name, call.variables, sendBuiltIn(call, false)), entry)
-          : await documents.attempt(call, (request) => callUpstream(upstream, request.query, request.variables, false));
+          ? served(await builtIns.mint(call.name, call.variables, sendBuiltIn(call, false, settings)), entry)
+          : await documents.attempt(call, (request) => callUpstream(settings, request.query, request.variables, false));
+        noteLate(200);
         return { status: 200, body };
       } catch (error) {
+        noteLate(error instanceof ProxyError ? error.status : 500, errorCode(error));
         noteCause(entry, error);
         // A timeout or a broken answer is recorded for the key (the upstream may have minted): say so, and what to do.
         if (idempotencyKey !== undefined && error instanceof UpstreamError && error.mayHaveRun && error.status >= 500) {
@@ -432,15 +463,18 @@ export function createMarketingProxy(
       outcome = await mint();
     } else {
       const scope = shopper ? shopper.loyaltyId : '-';
-      const result = await idempotency.run(
-        `${scope}:${idempotencyKey}`,
-        `${call.name}:${canonicalVariables(call.variables)}`,
-        mint,
-        // Freed when nothing happened upstream and a retry may succeed; definite answers (404, 422) are kept.
-        (error) =>
-          (error instanceof ProxyError && error.status === 429) ||
-          (error instanceof UpstreamError && !error.mayHaveRun && error.status >= 429),
-      );
+      const result = await idempotency
+        .run(
+          `${scope}:${idempotencyKey}`,
+          `${call.name}:${canonicalVariables(call.variables)}`,
+          mint,
+          // Freed when nothing happened upstream and a retry may succeed; definite answers (404, 422) are kept.
+          (error) =>
+            (error instanceof ProxyError && error.status === 429) ||
+            (error instanceof UpstreamError && !error.mayHaveRun && error.status >= 429),
+          { answerWithinMs: timeoutMs, stillRunning: stillMinting, waitUntil: waitUntilOf(context) },
+        )
+        .finally(() => (answered = true));
       outcome = result;
       if (result.replayed) {
         headers['idempotent-replayed'] = 'true';

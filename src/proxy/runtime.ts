@@ -11,7 +11,8 @@ export interface RequestContext {
   clientAddress?: string;
   /**
    * Keeps work running after the response went out, where the runtime would end it (Cloudflare
-   * Workers' `ctx.waitUntil`): the refresh of a stale cached answer.
+   * Workers' `ctx.waitUntil`, Next.js's `after`): the refresh of a stale cached answer, and a coupon
+   * request's upstream call that outlasts the timeout, whose answer is recorded for its Idempotency-Key.
    */
   waitUntil?(work: Promise<unknown>): void;
 }

@@ -1,7 +1,10 @@
 /**
  * Where the proxy keeps what must outlive one request: cached responses, rate-limit counters,
- * idempotency records and checked Connect tokens. In memory by default (one process); the Redis store
- * (redis-store.ts) implements the same interface so several proxy instances share all of it.
+ * idempotency records and checked Connect tokens. In memory by default (one process or isolate); the
+ * shared stores implement the same interface on each host's consistent primitive, so that several
+ * proxy instances share all of it: Redis on Node (redis-store.ts), a Durable Object per key on
+ * Cloudflare Workers (cloudflare-store.ts), Deno KV on Deno (deno-kv-store.ts). Each passes the same
+ * conformance suite (test/support/store-conformance.ts).
  */
 
 export interface CounterState {

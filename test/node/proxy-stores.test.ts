@@ -1,6 +1,6 @@
 /**
- * The proxy's stores: one contract run against the memory store and against a real redis-server
- * (started here on a free port), then two proxy instances sharing one Redis the way instances behind
+ * The proxy's stores: the store conformance suite (test/support/store-conformance.ts) run against the
+ * memory store and against a real redis-server (started here on a free port), then two proxy instances sharing one Redis the way instances behind
  * a load balancer do: one coupon per Idempotency-Key across both, shared rate limits and cache.
  */
 import { after, before, describe, it } from 'node:test';
@@ -9,56 +9,10 @@ import { randomUUID } from 'node:crypto';
 import { createMemoryStore, type ProxyStore } from '../../src/proxy/index.ts';
 import { createRedisStore } from '../../src/proxy/redis-store.ts';
 import { startRedis, type RunningRedis } from './support/redis.ts';
+import { storeConformance } from '../support/store-conformance.ts';
 import { post, serveProxy, startUpstream, type ProxyUnderTest, type Upstream } from './support/proxy-server.ts';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function storeContract(name: string, open: () => Promise<ProxyStore>, close: (store: ProxyStore) => Promise<void>) {
-  describe(`${name} store`, () => {
-    let store: ProxyStore;
-    before(async () => {
-      store = await open();
-    });
-    after(() => close(store));
-
-    it('gets what was set until it expires', async () => {
-      const key = randomUUID();
-      assert.equal(await store.get(key), undefined);
-      await store.set(key, 'é value\nwith lines', 150);
-      assert.equal(await store.get(key), 'é value\nwith lines');
-      await sleep(250);
-      assert.equal(await store.get(key), undefined);
-    });
-
-    it('adds only when absent, atomically under concurrency', async () => {
-      const key = randomUUID();
-      const results = await Promise.all(Array.from({ length: 50 }, (_, index) => store.add(key, `v${index}`, 5_000)));
-      assert.equal(results.filter(Boolean).length, 1);
-      const winner = results.indexOf(true);
-      assert.equal(await store.get(key), `v${winner}`);
-      await store.delete(key);
-      assert.equal(await store.add(key, 'again', 5_000), true);
-    });
-
-    it('counts in a window that starts at the first increment and does not extend', async () => {
-      const key = randomUUID();
-      const counts = await Promise.all(Array.from({ length: 20 }, () => store.increment(key, 300)));
-      assert.deepEqual(
-        counts.map((state) => state.count).sort((a, b) => a - b),
-        Array.from({ length: 20 }, (_, index) => index + 1),
-      );
-      assert.ok(counts.every((state) => state.resetMs > 0 && state.resetMs <= 300));
-      await sleep(400);
-      assert.equal((await store.increment(key, 300)).count, 1);
-    });
-  });
-}
-
-storeContract(
-  'memory',
-  async () => createMemoryStore(),
-  async (store) => store.close?.(),
-);
+storeConformance('memory', () => createMemoryStore());
 
 describe('memory store bounds', () => {
   it('drops the oldest keys beyond maxEntries', async () => {
@@ -155,11 +109,7 @@ describe('Redis', () => {
   });
   after(() => redis?.stop());
 
-  storeContract(
-    'Redis',
-    async () => createRedisStore({ url: redis.url, keyPrefix: `test-${randomUUID()}:` }),
-    async (store) => store.close?.(),
-  );
+  storeConformance('Redis', () => createRedisStore({ url: redis.url, keyPrefix: `test-${randomUUID()}:` }));
 
   it('while Redis is down: coupons get 503 store_unavailable at once and mint nothing, queries skip the cache', async () => {
     const own = await startRedis();

@@ -74,39 +74,36 @@ describe('<coupon-claim>', () => {
     expect(fetches.of('requestCoupon')).to.have.length(1);
   });
 
-  it('a retry after a lost response replays the same Idempotency-Key and gets the same coupon', async () => {
+  it('a lost response is tried again at once with the same Idempotency-Key: the shopper gets the coupon it minted', async () => {
     const before = await minted();
     const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
     await ready(el);
     fetches.loseResponses(1);
-    const failed = oneEvent(el, 'coupon-claim-error');
+    let failed = false;
+    el.addEventListener('coupon-claim-error', () => (failed = true));
     part(el, 'claim-button')!.click();
-    expect((await failed).detail).to.deep.include({ campaignId: LATTE, code: 'network' });
-    await el.updateComplete;
-    expect(part(el, 'error')!.textContent).to.contain('could not reach the loyalty service');
-    expect(await minted(), 'the lost request did mint').to.equal(before + 1);
-    part(el, 'retry-button')!.click();
     const code = await codeOf(el);
+    expect(failed, 'no error shown for a response that was only lost').to.equal(false);
     const [first, retry] = fetches.of('requestCoupon');
     expect(retry!.headers.get('idempotency-key')).to.equal(first!.headers.get('idempotency-key'));
     expect(await minted(), 'the retry minted nothing more').to.equal(before + 1);
     expect(code).to.be.a('string').and.not.equal('');
   });
 
-  it('after the Marketing API timed out behind the proxy, the shopper’s retry takes a new key and gets a code', async () => {
+  it('after the proxy kept answering 504 through every try with one key, the shopper’s retry takes a new key and gets a code', async () => {
     const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
     await ready(el);
-    let firstKey: string | null = null;
-    // What the proxy answers, and records for the key for a day, when the upstream times out.
+    const keys: (string | null)[] = [];
+    // What the proxy answers, and in the end records for the key, when the upstream never answers.
     const stub = stubFetch(() => {
       return new Response(
         JSON.stringify({ error: { code: 'upstream_timeout', message: 'The Marketing API did not answer in time.' } }),
-        { status: 504 },
+        { status: 504, headers: { 'retry-after': '0' } },
       );
     });
     const original = window.fetch;
     window.fetch = (input, init) => (
-      (firstKey = new Headers(init?.headers).get('idempotency-key')),
+      keys.push(new Headers(init?.headers).get('idempotency-key')),
       original(input, init)
     );
     try {
@@ -118,7 +115,8 @@ describe('<coupon-claim>', () => {
     }
     await el.updateComplete;
     expect(part(el, 'error')!.textContent).to.contain('not answering right now');
-    expect(firstKey).to.be.a('string');
+    expect(keys, 'five tries, one key').to.have.length(5);
+    expect(new Set(keys).size).to.equal(1);
     const before = await minted();
     part(el, 'retry-button')!.click();
     const code = await codeOf(el);
@@ -128,7 +126,7 @@ describe('<coupon-claim>', () => {
     expect(
       retry!.headers.get('idempotency-key'),
       'a replay of the recorded timeout would never give a code',
-    ).not.to.equal(firstKey);
+    ).not.to.equal(keys[0]);
   });
 
   it('two elements for one campaign share one claim and show the same code', async () => {
