@@ -200,7 +200,11 @@ describe('the WordPress plugin', { skip: missing.length > 0 }, () => {
       assert.equal(stored.includes('<business-directory>'), role !== 'author', 'kses filters only the Author');
       const page = await shopper();
       await page.goto(`${wp.url}/?p=${id}`);
-      await widgetsSettle(page, TAGS.filter((tag) => tag !== 'business-directory'), 3);
+      await widgetsSettle(
+        page,
+        TAGS.filter((tag) => tag !== 'business-directory'),
+        3,
+      );
       await widgetsSettle(page, ['business-directory'], role === 'author' ? 3 : 4);
       const carousel = page.locator(
         '.wp-block-loyalty-widgets-campaign-carousel:not(.loyalty-widgets-shortcode) > campaign-carousel',
@@ -387,6 +391,32 @@ describe('the WordPress plugin', { skip: missing.length > 0 }, () => {
     assert.equal(await page.locator('campaign-carousel').getAttribute('limit'), null, 'a limit over 50 is left out');
     assert.ok(!(await page.locator('campaign-carousel').getAttribute('label'))?.includes('<'), 'the label is text');
     assert.equal(await page.locator('business-directory').getAttribute('limit'), null);
+
+    // Settings that bypassed the form (written to the database by other means) are printed escaped too.
+    const saved = wp.php("echo serialize( get_option( 'loyalty_widgets_settings' ) );");
+    const storeSettings = (serialized: string): void =>
+      void wp.php(
+        `global $wpdb; $wpdb->update( $wpdb->options, array( 'option_value' => ${phpString(serialized)} ), array( 'option_name' => 'loyalty_widgets_settings' ) );`,
+      );
+    storeSettings(
+      wp.php(
+        `echo serialize( array_fill_keys( array( 'authority', 'client_id', 'endpoint', 'token_origins', 'currency', 'language' ), ${phpString(payload)} ) );`,
+      ),
+    );
+    try {
+      await page.goto(`${wp.url}/?page_id=${id}`);
+      await page.locator('coupon-claim').waitFor({ state: 'attached' });
+      const settingsPage = await (await as('administrator')).newPage();
+      await settingsPage.goto(`${wp.url}/wp-admin/options-general.php?page=loyalty-widgets`);
+      for (const seen of [page, settingsPage]) {
+        assert.equal(await seen.evaluate(() => (window as { __pwned?: number }).__pwned), undefined);
+        assert.equal(await seen.locator('img[src="x"]').count(), 0);
+      }
+      assert.equal(await page.locator('head > meta[name="loyalty-client-id"]').getAttribute('content'), payload);
+      assert.equal(await settingsPage.inputValue('#loyalty-widgets-client_id'), payload);
+    } finally {
+      storeSettings(saved);
+    }
   });
 
   test('uninstalling removes the settings', async () => {
