@@ -117,7 +117,11 @@ describe('the WordPress plugin', { skip: missing.length > 0 }, () => {
 
   test('the settings page refuses bad values, saves good ones, and shows the redirect URI to register', async () => {
     const page = await (await as('administrator')).newPage();
-    await page.goto(`${wp.url}/wp-admin/options-general.php?page=loyalty-widgets`);
+    await page.goto(`${wp.url}/wp-admin/plugins.php`);
+    await Promise.all([
+      page.waitForURL(/options-general\.php\?page=loyalty-widgets/),
+      page.locator('tr[data-slug="loyalty-widgets"]').getByRole('link', { name: 'Settings' }).click(),
+    ]);
     assert.equal(await page.locator('#loyalty-widgets-redirect-uri').textContent(), callbackUrl());
 
     const hostile = '"><img src=x onerror="window.__pwned=1">';
@@ -309,6 +313,37 @@ describe('the WordPress plugin', { skip: missing.length > 0 }, () => {
     wp.php("update_option( 'permalink_structure', '/%postname%/' ); flush_rewrite_rules();");
     try {
       await signInAndClaim('/members/');
+    } finally {
+      wp.php("update_option( 'permalink_structure', '' ); flush_rewrite_rules();");
+    }
+  });
+
+  test('a same-window (redirect) sign-in comes back through the bare callback to the page, with pretty permalinks', async () => {
+    wp.php(
+      `wp_insert_post( array( 'post_type' => 'page', 'post_status' => 'publish', 'post_title' => 'Members (same window)', 'post_name' => 'members-same-window', 'post_author' => 1,
+        'post_content' => '<!-- wp:loyalty-widgets/loyalty-signin-button {"mode":"redirect"} /-->' ) );
+      update_option( 'permalink_structure', '/%postname%/' ); flush_rewrite_rules();`,
+    );
+    try {
+      const page = await shopper();
+      await page.goto(`${wp.url}/members-same-window/`);
+      await page
+        .locator('loyalty-signin-button')
+        .getByRole('button', { name: 'Sign in with your loyalty wallet' })
+        .click();
+      await page.getByLabel('Username').fill('demo');
+      await page.getByLabel('Password').fill('demo');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Allow', exact: true }).click();
+      await page.locator('loyalty-signin-button [part~="user"]').waitFor({ timeout: 15_000 });
+      assert.equal(
+        page.url(),
+        `${wp.url}/members-same-window/`,
+        'back on the page that started it, no token in its address',
+      );
+      const seen = JSON.parse((await page.evaluate(() => localStorage.getItem('analytics-seen'))) ?? '[]') as string[];
+      assert.ok(seen.length >= 2, 'the inline head script ran before and after the sign-in');
+      for (const url of seen) assert.ok(!/token/.test(url), `the inline head script saw ${url}`);
     } finally {
       wp.php("update_option( 'permalink_structure', '' ); flush_rewrite_rules();");
     }

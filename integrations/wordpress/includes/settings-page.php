@@ -82,3 +82,12 @@ function loyalty_widgets_settings_page(): void {
 	</div>
 	<?php
 }
+
+add_filter(
+	'plugin_action_links_' . plugin_basename( LOYALTY_WIDGETS_FILE ),
+	static function ( array $links ): array {
+		$url = admin_url( 'options-general.php?page=loyalty-widgets' );
+		array_unshift( $links, sprintf( '<a href="%s">%s</a>', esc_url( $url ), esc_html__( 'Settings', 'loyalty-widgets' ) ) );
+		return $links;
+	}
+);
