@@ -32,7 +32,7 @@ const tags: readonly string[] = ELEMENT_TAGS;
 const handled = new WeakSet<Element>();
 
 /** A selector for the mounts of one widget, e.g. to know whether a page has a sign-in button. */
-export const mountSelector = (tag: ElementTag): string => `[${MOUNT_ATTRIBUTE}="${tag}"]`;
+export const mountSelector = (tag: ElementTag): string => `[${MOUNT_ATTRIBUTE}="${tag}" i]`;
 
 /**
  * Turns every mount on the page into its element, now and whenever one is added (or an existing
