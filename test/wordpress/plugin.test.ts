@@ -18,7 +18,14 @@ import { launchChromium, signInThroughPopup } from '../support/e2e.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
 import { createMarketingProxy } from '../../src/proxy/index.ts';
 import { toNodeHandler } from '../../src/proxy/node.ts';
-import { missingPrograms, phpString, startWordPress, USERS, type RunningWordPress } from './support/wordpress.ts';
+import {
+  missingPrograms,
+  phpArray,
+  phpString,
+  startWordPress,
+  USERS,
+  type RunningWordPress,
+} from './support/wordpress.ts';
 import {
   LATTE,
   logIn,
@@ -164,6 +171,43 @@ describe('the WordPress plugin', { skip: missing.length > 0 }, () => {
     });
     assert.equal(refused.status(), 403);
     assert.match(wp.php("echo get_option( 'loyalty_widgets_settings' )['currency'];"), /^EUR$/);
+  });
+
+  test('each setting is checked: https (http only on this machine), no credentials, origins reduced, codes normalised', () => {
+    const cases: [field: string, typed: string, saved: string | null][] = [
+      ['authority', 'https://connect.example/', 'https://connect.example'],
+      ['authority', 'http://connect.example', null],
+      ['authority', 'https://user:secret@connect.example', null],
+      ['authority', 'ftp://connect.example', null],
+      ['client_id', 'app id with spaces', null],
+      ['endpoint', '/api/marketing', '/api/marketing'],
+      ['endpoint', 'https://proxy.example/api/marketing', 'https://proxy.example/api/marketing'],
+      ['endpoint', '//proxy.example/api/marketing', null],
+      ['endpoint', 'javascript:alert(1)', null],
+      ['token_origins', 'https://a.example/path, https://B.example:8443', 'https://a.example https://b.example:8443'],
+      ['token_origins', 'https://a.example http://b.example', null],
+      ['currency', 'eur', 'EUR'],
+      ['currency', 'euro', null],
+      ['language', 'fr_CA', 'fr-CA'],
+      ['language', 'fr"><b>', null],
+    ];
+    const results = JSON.parse(
+      wp.php(
+        `$results = array();
+        foreach ( ${phpArray(cases)} as list( $field, $typed ) ) {
+          $GLOBALS['wp_settings_errors'] = array();
+          $before = loyalty_widgets_settings()[ $field ];
+          $after = loyalty_widgets_sanitize_settings( array_merge( loyalty_widgets_settings(), array( $field => $typed ) ) )[ $field ];
+          $results[] = array( 'kept' => $before === $after && count( get_settings_errors( 'loyalty_widgets_settings' ) ) > 0, 'saved' => $after );
+        }
+        echo wp_json_encode( $results );`,
+      ),
+    ) as { kept: boolean; saved: string }[];
+    cases.forEach(([field, typed, expected], index) => {
+      const result = results[index]!;
+      if (expected === null) assert.ok(result.kept, `${field} "${typed}" is refused and the saved value kept`);
+      else assert.equal(result.saved, expected, `${field} "${typed}"`);
+    });
   });
 
   test('the head carries the settings as metas: the proxy on another origin may receive tokens, sign-in is pinned', async () => {
