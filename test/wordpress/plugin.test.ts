@@ -235,25 +235,39 @@ describe('the WordPress plugin', { skip: missing.length > 0 }, () => {
     assert.equal(await page.locator('link[href*="loyalty-widgets/dist/loyalty-widgets.css"]').count(), 1);
   });
 
-  for (const role of ['administrator', 'editor', 'author'] as const) {
-    test(`an ${role === 'administrator' ? 'Administrator' : role === 'editor' ? 'Editor' : 'Author'} places each widget through a block, a shortcode and a mount`, async () => {
+  const ROLE_NAMES = {
+    administrator: 'An Administrator',
+    editor: 'An Editor',
+    author: 'An Author',
+    contributor: 'A Contributor',
+  };
+  for (const role of ['administrator', 'editor', 'author', 'contributor'] as const) {
+    const filtered = role === 'author' || role === 'contributor';
+    test(`${ROLE_NAMES[role]} places each widget through a block, a shortcode and a mount`, async () => {
       const context = await as(role);
-      const id = await publishWithBlockEditor(context, wp, `Widgets by the ${role}`, [
-        ...WIDGET_BLOCKS,
-        ...WIDGET_SHORTCODES.map((text): [string, Record<string, unknown>] => ['core/shortcode', { text }]),
-        // A raw element tag beside the mounts: kses removes it for an Author, who has no unfiltered_html.
-        ['core/html', { content: `${WIDGET_MOUNTS.join('\n')}\n<business-directory></business-directory>` }],
-      ]);
+      const id = await publishWithBlockEditor(
+        context,
+        wp,
+        `Widgets by the ${role}`,
+        [
+          ...WIDGET_BLOCKS,
+          ...WIDGET_SHORTCODES.map((text): [string, Record<string, unknown>] => ['core/shortcode', { text }]),
+          // A raw element tag beside the mounts: kses removes it for those without unfiltered_html.
+          ['core/html', { content: `${WIDGET_MOUNTS.join('\n')}\n<business-directory></business-directory>` }],
+        ],
+        role === 'contributor' ? 'pending' : 'publish',
+      );
       const stored = wp.php(`echo get_post( ${id} )->post_content;`);
-      assert.equal(stored.includes('<business-directory>'), role !== 'author', 'kses filters only the Author');
-      const page = await shopper();
-      await page.goto(`${wp.url}/?p=${id}`);
+      assert.equal(stored.includes('<business-directory>'), !filtered, 'kses filters Authors and Contributors only');
+      // A Contributor's post awaits review: its author sees it in preview.
+      const page = role === 'contributor' ? await context.newPage() : await shopper();
+      await page.goto(`${wp.url}/?p=${id}${role === 'contributor' ? '&preview=true' : ''}`);
       await widgetsSettle(
         page,
         TAGS.filter((tag) => tag !== 'business-directory'),
         3,
       );
-      await widgetsSettle(page, ['business-directory'], role === 'author' ? 3 : 4);
+      await widgetsSettle(page, ['business-directory'], filtered ? 3 : 4);
       const carousel = page.locator(
         '.wp-block-loyalty-widgets-campaign-carousel:not(.loyalty-widgets-shortcode) > campaign-carousel',
       );

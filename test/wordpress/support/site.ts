@@ -51,24 +51,24 @@ export async function logIn(browser: Browser, wp: RunningWordPress, user: WordPr
 }
 
 /**
- * Opens the block editor as the logged-in user, inserts these blocks and publishes the post through the
- * editor's data stores, as its inserter and Publish button do; returns the post's id.
+ * Opens the block editor as the logged-in user, inserts these blocks and publishes the post (or submits
+ * it for review) through the editor's data stores, as its inserter and buttons do; returns the post's id.
  */
 export async function publishWithBlockEditor(
   context: BrowserContext,
   wp: RunningWordPress,
   title: string,
   blocks: [string, Record<string, unknown>][],
-  type: 'post' | 'page' = 'post',
+  status: 'publish' | 'pending' = 'publish',
 ): Promise<number> {
   const page = await context.newPage();
-  await page.goto(`${wp.url}/wp-admin/post-new.php${type === 'page' ? '?post_type=page' : ''}`);
+  await page.goto(`${wp.url}/wp-admin/post-new.php`);
   await page.waitForFunction(() => {
     const w = window as unknown as { wp?: { blocks?: { getBlockType(name: string): unknown } } };
     return Boolean(w.wp?.blocks?.getBlockType('loyalty-widgets/coupon-claim'));
   });
   const id = await page.evaluate(
-    async ({ title, blocks }) => {
+    async ({ title, blocks, status }) => {
       const { wp } = window as unknown as {
         wp: {
           blocks: { createBlock(name: string, attributes: Record<string, unknown>): unknown };
@@ -81,13 +81,13 @@ export async function publishWithBlockEditor(
       await wp.data.dispatch('core/block-editor').insertBlocks!(
         blocks.map(([name, attributes]) => wp.blocks.createBlock(name, attributes)),
       );
-      await wp.data.dispatch('core/editor').editPost!({ title, status: 'publish' });
+      await wp.data.dispatch('core/editor').editPost!({ title, status });
       await wp.data.dispatch('core/editor').savePost!();
       const failed = wp.data.select('core/editor').didPostSaveRequestFail!();
       if (failed) throw new Error('saving the post failed');
       return wp.data.select('core/editor').getCurrentPostId!() as number;
     },
-    { title, blocks },
+    { title, blocks, status },
   );
   await page.close();
   assert.ok(id > 0);

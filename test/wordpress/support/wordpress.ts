@@ -21,13 +21,14 @@ const PHP_SETTINGS = ['-d', 'sendmail_path=/bin/true'];
 export interface WordPressUser {
   login: string;
   password: string;
-  role: 'administrator' | 'editor' | 'author';
+  role: 'administrator' | 'editor' | 'author' | 'contributor';
 }
 
 export const USERS: Record<WordPressUser['role'], WordPressUser> = {
   administrator: { login: 'admin', password: 'admin-password-1', role: 'administrator' },
   editor: { login: 'editor', password: 'editor-password-1', role: 'editor' },
   author: { login: 'author', password: 'author-password-1', role: 'author' },
+  contributor: { login: 'contributor', password: 'contributor-password-1', role: 'contributor' },
 };
 
 export interface RunningWordPress {
