@@ -3,7 +3,8 @@
  *
  * It brings lit and the plumbing every element shares, and defines each element only when its tag
  * is on the page (now or later, for pages that render their HTML with JavaScript), so a page pays
- * only for the elements it uses; it finishes a Connect sign-in when this page is the redirect URI.
+ * only for the elements it uses; it turns the `<div data-loyalty-widget>` mounts CMS editors write
+ * into elements (src/mounts.ts), and finishes a Connect sign-in when this page is the redirect URI.
  * Loading it twice is harmless: both copies load the same element modules, and a tag already
  * defined is left alone (a copy of another version holding it is reported once in the console).
  * Elements inside another component's shadow root are not seen: import the per-element entry
@@ -15,6 +16,7 @@ import { reservedSpaceCss } from './reserved-space.ts';
 import { reportDefinedElsewhere } from './shared/define.ts';
 import { ELEMENT_TAGS, type ElementTag } from './shared/tags.ts';
 import { VERSION } from './shared/version.ts';
+import { mountSelector, watchMounts } from './mounts.ts';
 
 const elementLoaders: Record<ElementTag, () => Promise<unknown>> = {
   'loyalty-signin-button': () => import('./elements/loyalty-signin-button/index.ts'),
@@ -113,6 +115,7 @@ function start(): void {
   reserveSpace();
   revealTogether(tags.filter((tag) => document.querySelector(tag)));
   defineWithin(document);
+  watchMounts(load);
   const observer = new MutationObserver((records) => {
     for (const record of records) {
       for (const node of record.addedNodes) if (node instanceof Element) defineWithin(node);
@@ -129,7 +132,7 @@ function start(): void {
  * shopper goes back to the page that started it.
  */
 function finishRedirectWithoutButton(): void {
-  if (document.querySelector('loyalty-signin-button')) return;
+  if (document.querySelector(`loyalty-signin-button, ${mountSelector('loyalty-signin-button')}`)) return;
   const response = takeCapturedResponse();
   if (!response) return;
   import('./connect/redirect-return.ts')

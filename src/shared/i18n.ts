@@ -164,7 +164,7 @@ function formatMessage(template: string, params?: Record<string, string | number
 }
 
 /** Translates one message id for a language; the id itself is returned when no catalog has it. */
-function translate(lang: string, id: string, params?: Record<string, string | number>): string {
+export function translate(lang: string, id: string, params?: Record<string, string | number>): string {
   readInlineMessages();
   for (const messages of catalogChain(lang)) {
     const text = messages[id];

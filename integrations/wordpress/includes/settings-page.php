@@ -1,0 +1,93 @@
+<?php
+/**
+ * Settings → Loyalty widgets: the settings API's form (its nonce and the manage_options check come
+ * with it), every field escaped, and the redirect URI to register at Connect.
+ *
+ * @package LoyaltyWidgets
+ */
+
+defined( 'ABSPATH' ) || exit;
+
+/** The fields: key => [label, description, input type]. */
+function loyalty_widgets_fields(): array {
+	return array(
+		'authority'     => array( __( 'Connect authority', 'loyalty-widgets' ), __( 'The address of Connect, e.g. https://connect.example.', 'loyalty-widgets' ), 'url' ),
+		'client_id'     => array( __( 'App id', 'loyalty-widgets' ), __( 'The app_id of your app registered at Connect.', 'loyalty-widgets' ), 'text' ),
+		'endpoint'      => array( __( 'Proxy endpoint', 'loyalty-widgets' ), __( 'Where your Marketing proxy answers: a path on this site (the default is /api/marketing) or its https address on another origin. Signed-in shoppers\' tokens may go there.', 'loyalty-widgets' ), 'text' ),
+		'token_origins' => array( __( 'Other token origins', 'loyalty-widgets' ), __( 'More origins, separated by spaces, that may receive signed-in shoppers\' tokens (the proxy endpoint\'s origin is included already).', 'loyalty-widgets' ), 'text' ),
+		'currency'      => array( __( 'Currency', 'loyalty-widgets' ), __( 'The currency of campaign prices, e.g. EUR (a block may set its own).', 'loyalty-widgets' ), 'text' ),
+		'language'      => array( __( 'Language', 'loyalty-widgets' ), __( 'The widgets\' language, e.g. fr; empty for the page\'s language.', 'loyalty-widgets' ), 'text' ),
+	);
+}
+
+add_action(
+	'admin_menu',
+	static function () {
+		add_options_page(
+			__( 'Loyalty widgets', 'loyalty-widgets' ),
+			__( 'Loyalty widgets', 'loyalty-widgets' ),
+			'manage_options',
+			'loyalty-widgets',
+			'loyalty_widgets_settings_page'
+		);
+	}
+);
+
+add_action(
+	'admin_init',
+	static function () {
+		add_settings_section( 'loyalty_widgets_main', '', '__return_false', 'loyalty-widgets' );
+		foreach ( loyalty_widgets_fields() as $key => list( $label, $description, $type ) ) {
+			add_settings_field(
+				'loyalty-widgets-' . $key,
+				$label,
+				static function () use ( $key, $description, $type ) {
+					$value = loyalty_widgets_settings()[ $key ];
+					printf(
+						'<input class="regular-text" type="%1$s" id="loyalty-widgets-%2$s" name="%3$s[%2$s]" value="%4$s" aria-describedby="loyalty-widgets-%2$s-description"><p class="description" id="loyalty-widgets-%2$s-description">%5$s</p>',
+						esc_attr( $type ),
+						esc_attr( $key ),
+						esc_attr( LOYALTY_WIDGETS_OPTION ),
+						esc_attr( $value ),
+						esc_html( $description )
+					);
+				},
+				'loyalty-widgets',
+				'loyalty_widgets_main',
+				array( 'label_for' => 'loyalty-widgets-' . $key )
+			);
+		}
+	}
+);
+
+/** The page itself. */
+function loyalty_widgets_settings_page(): void {
+	if ( ! current_user_can( 'manage_options' ) ) {
+		return;
+	}
+	?>
+	<div class="wrap">
+		<h1><?php echo esc_html( get_admin_page_title() ); ?></h1>
+		<p>
+			<?php esc_html_e( 'Register this redirect URI for your app at Connect:', 'loyalty-widgets' ); ?>
+			<code id="loyalty-widgets-redirect-uri"><?php echo esc_html( loyalty_widgets_callback_url() ); ?></code>
+		</p>
+		<form action="options.php" method="post">
+			<?php
+			settings_fields( 'loyalty_widgets' );
+			do_settings_sections( 'loyalty-widgets' );
+			submit_button();
+			?>
+		</form>
+	</div>
+	<?php
+}
+
+add_filter(
+	'plugin_action_links_' . plugin_basename( LOYALTY_WIDGETS_FILE ),
+	static function ( array $links ): array {
+		$url = admin_url( 'options-general.php?page=loyalty-widgets' );
+		array_unshift( $links, sprintf( '<a href="%s">%s</a>', esc_url( $url ), esc_html__( 'Settings', 'loyalty-widgets' ) ) );
+		return $links;
+	}
+);

@@ -1,0 +1,190 @@
+<?php
+/**
+ * The merchant's settings (Settings → Loyalty widgets), kept in one option, and their checks.
+ *
+ * Only these decide where shoppers' tokens go and where sign-in happens: the elements read them from
+ * the metas this plugin prints in <head> and from the attributes its blocks render, never from what
+ * an editor writes in a post.
+ *
+ * @package LoyaltyWidgets
+ */
+
+defined( 'ABSPATH' ) || exit;
+
+const LOYALTY_WIDGETS_OPTION = 'loyalty_widgets_settings';
+
+/** The settings, each a string ('' when not set). */
+function loyalty_widgets_settings(): array {
+	$defaults = array(
+		'authority'     => '',
+		'client_id'     => '',
+		'endpoint'      => '',
+		'token_origins' => '',
+		'currency'      => '',
+		'language'      => '',
+	);
+	$stored   = get_option( LOYALTY_WIDGETS_OPTION, array() );
+	$settings = $defaults;
+	foreach ( $defaults as $key => $unused ) {
+		if ( is_array( $stored ) && isset( $stored[ $key ] ) && is_string( $stored[ $key ] ) ) {
+			$settings[ $key ] = $stored[ $key ];
+		}
+	}
+	return $settings;
+}
+
+/** The bare sign-in callback's address: the redirect URI to register at Connect. */
+function loyalty_widgets_callback_url(): string {
+	return add_query_arg( 'loyalty-widgets-callback', '1', home_url( '/' ) );
+}
+
+/** Whether a host is this machine, where plain http is allowed (as the elements allow it). */
+function loyalty_widgets_is_loopback( string $host ): bool {
+	return in_array( strtolower( trim( $host, '[]' ) ), array( 'localhost', '127.0.0.1', '::1' ), true );
+}
+
+/**
+ * An absolute https URL (http on this machine) without credentials, or null.
+ *
+ * @param string $value What was typed.
+ */
+function loyalty_widgets_web_url( string $value ): ?string {
+	$value = trim( $value );
+	if ( '' === $value || preg_match( '/[\s<>"\'`\\\\]/', $value ) ) {
+		return null;
+	}
+	$parts = wp_parse_url( $value );
+	if ( ! is_array( $parts ) || empty( $parts['scheme'] ) || empty( $parts['host'] ) || isset( $parts['user'] ) || isset( $parts['pass'] ) ) {
+		return null;
+	}
+	$scheme = strtolower( $parts['scheme'] );
+	if ( 'https' !== $scheme && ! ( 'http' === $scheme && loyalty_widgets_is_loopback( $parts['host'] ) ) ) {
+		return null;
+	}
+	return esc_url_raw( $value, array( 'http', 'https' ) );
+}
+
+/**
+ * The origin (scheme://host[:port]) of an absolute URL, or null.
+ *
+ * @param string $value A URL or an origin.
+ */
+function loyalty_widgets_origin( string $value ): ?string {
+	$url = loyalty_widgets_web_url( $value );
+	if ( null === $url ) {
+		return null;
+	}
+	$parts = wp_parse_url( $url );
+	return strtolower( $parts['scheme'] . '://' . $parts['host'] ) . ( isset( $parts['port'] ) ? ':' . (int) $parts['port'] : '' );
+}
+
+/**
+ * The origins the shopper's tokens may go to besides the site's own: the proxy endpoint's, when it
+ * is on another origin, and those listed in the settings.
+ *
+ * @param array $settings The settings.
+ */
+function loyalty_widgets_token_origins( array $settings ): array {
+	$origins = array();
+	$own     = loyalty_widgets_origin( home_url( '/' ) );
+	if ( '' !== $settings['endpoint'] && ! str_starts_with( $settings['endpoint'], '/' ) ) {
+		$origins[] = loyalty_widgets_origin( $settings['endpoint'] );
+	}
+	foreach ( preg_split( '/[\s,]+/', $settings['token_origins'], -1, PREG_SPLIT_NO_EMPTY ) as $entry ) {
+		$origins[] = loyalty_widgets_origin( $entry );
+	}
+	return array_values( array_unique( array_filter( $origins, static fn( $origin ) => null !== $origin && $origin !== $own ) ) );
+}
+
+/**
+ * Checks what the settings form sent. A value that does not pass keeps the one saved before and is
+ * reported at the top of the page.
+ *
+ * @param mixed $input The submitted settings.
+ */
+function loyalty_widgets_sanitize_settings( $input ): array {
+	$saved  = loyalty_widgets_settings();
+	$input  = is_array( $input ) ? $input : array();
+	$clean  = $saved;
+	$text   = static fn( string $key ): string => isset( $input[ $key ] ) && is_string( $input[ $key ] ) ? trim( wp_unslash( $input[ $key ] ) ) : '';
+	$reject = static function ( string $key, string $message ) {
+		add_settings_error( LOYALTY_WIDGETS_OPTION, 'loyalty-widgets-' . $key, $message ); // $message is HTML-safe.
+	};
+
+	$authority = $text( 'authority' );
+	if ( '' === $authority ) {
+		$clean['authority'] = '';
+	} elseif ( null !== loyalty_widgets_web_url( $authority ) ) {
+		$clean['authority'] = untrailingslashit( loyalty_widgets_web_url( $authority ) );
+	} else {
+		$reject( 'authority', esc_html__( 'Connect authority: enter the https address of Connect, e.g. https://connect.example.', 'loyalty-widgets' ) );
+	}
+
+	$client_id = $text( 'client_id' );
+	if ( '' === $client_id || preg_match( '/^[A-Za-z0-9._~:-]{1,200}$/', $client_id ) ) {
+		$clean['client_id'] = $client_id;
+	} else {
+		$reject( 'client_id', esc_html__( 'App id: use the app_id of your app registered at Connect (letters, digits, . _ ~ : -).', 'loyalty-widgets' ) );
+	}
+
+	$endpoint = $text( 'endpoint' );
+	if ( '' === $endpoint ) {
+		$clean['endpoint'] = '';
+	} elseif ( preg_match( '#^/(?!/)[A-Za-z0-9._~!$&()*+,;=:@%/-]*$#', $endpoint ) ) {
+		$clean['endpoint'] = $endpoint;
+	} elseif ( null !== loyalty_widgets_web_url( $endpoint ) ) {
+		$clean['endpoint'] = loyalty_widgets_web_url( $endpoint );
+	} else {
+		$reject( 'endpoint', esc_html__( 'Proxy endpoint: enter a path on this site (/api/marketing) or the https address of your Marketing proxy.', 'loyalty-widgets' ) );
+	}
+
+	$origins = array();
+	$bad     = array();
+	foreach ( preg_split( '/[\s,]+/', $text( 'token_origins' ), -1, PREG_SPLIT_NO_EMPTY ) as $entry ) {
+		$origin = loyalty_widgets_origin( $entry );
+		if ( null === $origin ) {
+			$bad[] = $entry;
+		} else {
+			$origins[] = $origin;
+		}
+	}
+	if ( $bad ) {
+		// WordPress prints settings errors as HTML: what was typed is escaped here.
+		/* translators: %s: the values that are not origins. */
+		$reject( 'token_origins', sprintf( esc_html__( 'Token origins: these are not https origins: %s', 'loyalty-widgets' ), esc_html( implode( ' ', $bad ) ) ) );
+	} else {
+		$clean['token_origins'] = implode( ' ', array_unique( $origins ) );
+	}
+
+	$currency = strtoupper( $text( 'currency' ) );
+	if ( '' === $currency || preg_match( '/^[A-Z]{3}$/', $currency ) ) {
+		$clean['currency'] = $currency;
+	} else {
+		$reject( 'currency', esc_html__( 'Currency: use a three-letter ISO 4217 code, e.g. EUR.', 'loyalty-widgets' ) );
+	}
+
+	$language = str_replace( '_', '-', $text( 'language' ) );
+	if ( '' === $language || preg_match( '/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/', $language ) ) {
+		$clean['language'] = $language;
+	} else {
+		$reject( 'language', esc_html__( 'Language: use a language tag such as fr or fr-CA, or leave it empty for the page\'s language.', 'loyalty-widgets' ) );
+	}
+
+	return $clean;
+}
+
+add_action(
+	'init',
+	static function () {
+		register_setting(
+			'loyalty_widgets',
+			LOYALTY_WIDGETS_OPTION,
+			array(
+				'type'              => 'array',
+				'sanitize_callback' => 'loyalty_widgets_sanitize_settings',
+				'default'           => array(),
+				'show_in_rest'      => false,
+			)
+		);
+	}
+);

@@ -1,0 +1,33 @@
+<?php
+/**
+ * Plugin Name:       Loyalty widgets
+ * Description:       Sign shoppers in with their loyalty wallet and show the loyalty program's campaigns, coupons and partner businesses: four blocks, four shortcodes and a settings page.
+ * Version:           0.1.0
+ * Requires at least: 6.1
+ * Requires PHP:      7.4
+ * License:           MIT
+ * License URI:       https://opensource.org/licenses/MIT
+ * Text Domain:       loyalty-widgets
+ * Domain Path:       /languages
+ *
+ * @package LoyaltyWidgets
+ */
+
+defined( 'ABSPATH' ) || exit;
+
+define( 'LOYALTY_WIDGETS_VERSION', '0.1.0' );
+define( 'LOYALTY_WIDGETS_FILE', __FILE__ );
+
+require_once __DIR__ . '/includes/settings.php';
+require_once __DIR__ . '/includes/callback.php';
+require_once __DIR__ . '/includes/assets.php';
+require_once __DIR__ . '/includes/widgets.php';
+require_once __DIR__ . '/includes/settings-page.php';
+
+add_action(
+	'init',
+	static function () {
+		load_plugin_textdomain( 'loyalty-widgets', false, dirname( plugin_basename( LOYALTY_WIDGETS_FILE ) ) . '/languages' );
+	},
+	0
+);

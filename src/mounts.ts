@@ -1,0 +1,91 @@
+/**
+ * The sanitizer-proof form of the elements, for CMS editors whose markup is filtered: WordPress's
+ * kses for Authors and Editors, TinyMCE's Visual tab, and most CMSs' HTML filters remove unknown
+ * tags but keep a `div` with `data-*` attributes. The script tag turns each mount into its element:
+ *
+ * @example
+ * ```html
+ * <div data-loyalty-widget="campaign-carousel" data-limit="6" data-business-account-id="biz-1"></div>
+ * <!-- becomes, inside the same div: -->
+ * <campaign-carousel limit="6" business-account-id="biz-1"></campaign-carousel>
+ * ```
+ *
+ * The element goes inside the mount, in place of what the editor wrote there (a fallback text, or
+ * the `&nbsp;` an editor adds to an empty block), so the mount keeps its place in the page's flow
+ * and its `class`, `style` and `lang`. Only the element's own attributes (and `lang`, `dir`) are
+ * carried over: anything else (`data-onclick`, `data-style`) is left out and named in the console.
+ * A widget name that is not one of the four shows the elements' own set-up message in the mount, and
+ * says why in the console, once. Mounts added to the page later are turned too.
+ */
+import { resolveLang } from './shared/i18n.ts';
+import { ELEMENT_TAGS, type ElementTag } from './shared/tags.ts';
+import { warnOnce } from './shared/warn.ts';
+
+/** The attribute that marks a mount; its value is the widget's tag. */
+export const MOUNT_ATTRIBUTE = 'data-loyalty-widget';
+
+/** Global attributes a mount may pass on besides the element's own. */
+const GLOBAL_ATTRIBUTES = ['lang', 'dir'];
+
+const tags: readonly string[] = ELEMENT_TAGS;
+/** Mounts already turned (or refused), so a mount moved in the page is not turned twice. */
+const handled = new WeakSet<Element>();
+
+/** A selector for the mounts of one widget, e.g. to know whether a page has a sign-in button. */
+export const mountSelector = (tag: ElementTag): string => `[${MOUNT_ATTRIBUTE}="${tag}" i]`;
+
+/**
+ * Turns every mount on the page into its element, now and whenever one is added (or an existing
+ * `div` is given the attribute). `load` starts loading an element's module.
+ */
+export function watchMounts(load: (tag: ElementTag) => void): void {
+  const turnWithin = (root: Element | Document): void => {
+    if (root instanceof Element && root.hasAttribute(MOUNT_ATTRIBUTE)) turn(root, load);
+    for (const mount of root.querySelectorAll(`[${MOUNT_ATTRIBUTE}]`)) turn(mount, load);
+  };
+  turnWithin(document);
+  new MutationObserver((records) => {
+    for (const record of records) {
+      if (record.type === 'attributes') turnWithin(record.target as Element);
+      else for (const node of record.addedNodes) if (node instanceof Element) turnWithin(node);
+    }
+  }).observe(document.documentElement, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: [MOUNT_ATTRIBUTE],
+  });
+}
+
+function turn(mount: Element, load: (tag: ElementTag) => void): void {
+  if (handled.has(mount)) return;
+  handled.add(mount);
+  const name = (mount.getAttribute(MOUNT_ATTRIBUTE) ?? '').trim().toLowerCase();
+  if (!tags.includes(name)) {
+    warnOnce(mount, `${MOUNT_ATTRIBUTE}="${name}" names no widget; use one of ${tags.join(', ')}.`);
+    void import('./mount-error.ts').then(({ showSetupError }) => showSetupError(mount, resolveLang(mount)));
+    return;
+  }
+  const tag = name as ElementTag;
+  load(tag);
+  // The element's class says which attributes it reads; only those are carried over.
+  void customElements.whenDefined(tag).then((ctor) => {
+    const own = (ctor as unknown as { observedAttributes?: string[] }).observedAttributes ?? [];
+    const accepted = new Set([...own, ...GLOBAL_ATTRIBUTES]);
+    const element = document.createElement(tag);
+    const refused: string[] = [];
+    for (const { name: attribute, value } of mount.attributes) {
+      if (!attribute.startsWith('data-') || attribute === MOUNT_ATTRIBUTE) continue;
+      const bare = attribute.slice('data-'.length);
+      if (accepted.has(bare)) element.setAttribute(bare, value);
+      else refused.push(attribute);
+    }
+    if (refused.length) {
+      warnOnce(
+        element,
+        `from a ${MOUNT_ATTRIBUTE} mount: ${refused.join(', ')} ${refused.length > 1 ? 'are' : 'is'} not among its attributes (${[...own].map((a) => `data-${a}`).join(', ')}) and ${refused.length > 1 ? 'were' : 'was'} left out.`,
+      );
+    }
+    mount.replaceChildren(element);
+  });
+}

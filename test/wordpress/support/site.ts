@@ -1,0 +1,119 @@
+/**
+ * What the WordPress tests do as people do it: log in as a role, place widgets through the block
+ * editor's own data API (what its inserter and Publish button call), read the PHP log.
+ */
+import assert from 'node:assert/strict';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { RunningWordPress, WordPressUser } from './wordpress.ts';
+
+export const TAGS = ['loyalty-signin-button', 'campaign-carousel', 'coupon-claim', 'business-directory'] as const;
+export const LATTE = 'camp-harbor-morning-latte';
+
+/** What each widget shows once it has loaded (a part in its shadow root). */
+export const SETTLED_PART: Record<(typeof TAGS)[number], string> = {
+  'loyalty-signin-button': 'button',
+  'campaign-carousel': 'slide',
+  'coupon-claim': 'claim-button',
+  'business-directory': 'card',
+};
+
+/** A block for each widget, with attributes set in its controls. */
+export const WIDGET_BLOCKS: [string, Record<string, unknown>][] = [
+  ['loyalty-widgets/loyalty-signin-button', {}],
+  ['loyalty-widgets/campaign-carousel', { businessAccountId: 'biz-harbor-coffee', limit: 2, currency: 'EUR' }],
+  ['loyalty-widgets/coupon-claim', { campaignId: LATTE }],
+  ['loyalty-widgets/business-directory', { limit: 3 }],
+];
+
+/** The same four as shortcodes, and as the sanitizer-proof mounts. */
+export const WIDGET_SHORTCODES = [
+  '[loyalty_signin_button]',
+  '[loyalty_campaign_carousel business_account_id="biz-harbor-coffee" limit="2"]',
+  `[loyalty_coupon_claim campaign_id="${LATTE}"]`,
+  '[loyalty_business_directory limit="3"]',
+];
+export const WIDGET_MOUNTS = [
+  '<div data-loyalty-widget="loyalty-signin-button"></div>',
+  '<div data-loyalty-widget="campaign-carousel" data-business-account-id="biz-harbor-coffee" data-limit="2"></div>',
+  `<div data-loyalty-widget="coupon-claim" data-campaign-id="${LATTE}"></div>`,
+  '<div data-loyalty-widget="business-directory" data-limit="3"></div>',
+];
+
+export async function logIn(browser: Browser, wp: RunningWordPress, user: WordPressUser): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${wp.url}/wp-login.php`);
+  await page.fill('#user_login', user.login);
+  await page.fill('#user_pass', user.password);
+  await Promise.all([page.waitForURL(/wp-admin/), page.click('#wp-submit')]);
+  await page.close();
+  return context;
+}
+
+/**
+ * Opens the block editor as the logged-in user, inserts these blocks and publishes the post (or submits
+ * it for review) through the editor's data stores, as its inserter and buttons do; returns the post's id.
+ */
+export async function publishWithBlockEditor(
+  context: BrowserContext,
+  wp: RunningWordPress,
+  title: string,
+  blocks: [string, Record<string, unknown>][],
+  status: 'publish' | 'pending' = 'publish',
+): Promise<number> {
+  const page = await context.newPage();
+  await page.goto(`${wp.url}/wp-admin/post-new.php`);
+  await page.waitForFunction(() => {
+    const w = window as unknown as { wp?: { blocks?: { getBlockType(name: string): unknown } } };
+    return Boolean(w.wp?.blocks?.getBlockType('loyalty-widgets/coupon-claim'));
+  });
+  const id = await page.evaluate(
+    async ({ title, blocks, status }) => {
+      const { wp } = window as unknown as {
+        wp: {
+          blocks: { createBlock(name: string, attributes: Record<string, unknown>): unknown };
+          data: {
+            dispatch(store: string): Record<string, (...args: unknown[]) => Promise<unknown>>;
+            select(store: string): Record<string, (...args: unknown[]) => unknown>;
+          };
+        };
+      };
+      await wp.data.dispatch('core/block-editor').insertBlocks!(
+        blocks.map(([name, attributes]) => wp.blocks.createBlock(name, attributes)),
+      );
+      await wp.data.dispatch('core/editor').editPost!({ title, status });
+      await wp.data.dispatch('core/editor').savePost!();
+      const failed = wp.data.select('core/editor').didPostSaveRequestFail!();
+      if (failed) throw new Error('saving the post failed');
+      return wp.data.select('core/editor').getCurrentPostId!() as number;
+    },
+    { title, blocks, status },
+  );
+  await page.close();
+  assert.ok(id > 0);
+  return id;
+}
+
+/** Waits until every element of these tags on the page shows its loaded part. */
+export async function widgetsSettle(page: Page, tags: readonly (typeof TAGS)[number][], count = 1): Promise<void> {
+  for (const tag of tags) {
+    const settled = page.locator(`${tag} [part~="${SETTLED_PART[tag]}"]`);
+    await settled.first().waitFor({ timeout: 15_000 });
+    const elements = await page.locator(tag).count();
+    assert.equal(elements, count, `${count} <${tag}> on the page`);
+    for (let index = 0; index < elements; index++) {
+      await page.locator(tag).nth(index).locator(`[part~="${SETTLED_PART[tag]}"]`).first().waitFor({ timeout: 15_000 });
+    }
+  }
+}
+
+/**
+ * PHP's log lines that fail a test: any notice, warning or error, and deprecations in the plugin's own
+ * files. (WordPress 6.1 itself logs deprecations on PHP 8.2, in its own files; those are WordPress's.)
+ */
+export function problemsIn(log: string): string[] {
+  return log
+    .split('\n')
+    .filter((line) => /PHP (Notice|Warning|Fatal error|Parse error|Recoverable|Deprecated)/.test(line))
+    .filter((line) => !/PHP Deprecated/.test(line) || /plugins\/loyalty-widgets\//.test(line));
+}
