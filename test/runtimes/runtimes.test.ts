@@ -1,15 +1,21 @@
 /**
  * One proxy behaviour suite, run against the handler hosted in every runtime merchants deploy it to:
  * Node http, Express 5, a Next.js route handler, Bun, Deno and workerd (wrangler dev). Each runtime
- * is started once, as a child process serving a small host file from test/runtimes/hosts, with the
- * real Marketing sandbox behind a switchboard that can also fail the ways real upstreams fail.
+ * is started once, as a child process serving a small host file from test/runtimes/hosts, in a
+ * merchant's project folder where the packed package is installed as a merchant installs it (only
+ * loyalty-widgets for the Fetch runtimes, with the Node adapter's peers for Node), with the real
+ * Marketing sandbox behind a switchboard that can also fail the ways real upstreams fail.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MAX_BODY_BYTES } from '../../src/proxy/index.ts';
 import { startUpstream, TEST_API_KEY, type Upstream } from '../node/support/proxy-server.ts';
 import { call, requestCoupon } from './support/client.ts';
-import { RUNTIMES, startHost, type RunningHost } from './support/hosts.ts';
+import { addHostFiles, PROJECTS, RUNTIMES, startHost, type ProjectKind, type RunningHost } from './support/hosts.ts';
+import { installMerchant, packedTarball, type MerchantProject } from './support/merchant.ts';
 import { FAILING_CAMPAIGNS, startSwitchboard, type Switchboard } from './support/switchboard.ts';
 
 const ALLOWED_ORIGIN = 'https://shop.example';
@@ -17,16 +23,33 @@ const PER_ADDRESS_LIMIT = 3;
 const COUPON_CAMPAIGN = 'camp-harbor-morning-latte';
 const CACHE_TTL_SECONDS = 2;
 
+/** `RUNTIMES=Deno,workerd` runs only the runtimes whose names contain one of these. */
+const only = process.env.RUNTIMES?.split(',')
+  .map((name) => name.trim().toLowerCase())
+  .filter(Boolean);
+const selected = RUNTIMES.filter(({ name }) => !only || only.some((part) => name.toLowerCase().includes(part)));
+
 let sandbox: Upstream;
 let switchboard: Switchboard;
+let packDir: string;
+const projects: Partial<Record<ProjectKind, MerchantProject>> = {};
 
 before(async () => {
   sandbox = await startUpstream();
   switchboard = await startSwitchboard(sandbox.marketingUrl, TEST_API_KEY);
+  packDir = await mkdtemp(join(tmpdir(), 'loyalty-pack-'));
+  const tarball = await packedTarball(packDir);
+  // One project per kind of host the suite runs (RUNTIMES=… may pick a few).
+  for (const kind of new Set(selected.map((runtime) => runtime.project))) {
+    projects[kind] = await installMerchant(tarball, PROJECTS[kind]);
+    await addHostFiles(projects[kind].dir, kind);
+  }
 });
 after(async () => {
   await switchboard?.close();
   await sandbox?.dispose();
+  for (const project of Object.values(projects)) await project.remove();
+  if (packDir) await rm(packDir, { recursive: true, force: true });
 });
 
 /** The access-log lines a host printed (one JSON object per line, among the runtime's own output). */
@@ -54,18 +77,13 @@ async function eventually(check: () => boolean | Promise<boolean>, what: string)
   }
 }
 
-/** `RUNTIMES=Deno,workerd` runs only the runtimes whose names contain one of these. */
-const only = process.env.RUNTIMES?.split(',')
-  .map((name) => name.trim().toLowerCase())
-  .filter(Boolean);
-
-for (const runtime of RUNTIMES.filter(({ name }) => !only || only.some((part) => name.toLowerCase().includes(part)))) {
+for (const runtime of selected) {
   describe(`Marketing proxy in ${runtime.name}`, () => {
     let host: RunningHost;
     let url: string;
 
     before(async () => {
-      host = await startHost(runtime, {
+      host = await startHost(runtime, projects[runtime.project]!.dir, {
         MARKETING_API_URL: switchboard.url,
         MARKETING_API_KEY: TEST_API_KEY,
         ALLOWED_ORIGINS: ALLOWED_ORIGIN,
