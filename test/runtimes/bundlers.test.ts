@@ -160,11 +160,14 @@ interface Row {
   post: string;
 }
 
-/** The first line that says what went wrong in a failed step's output. */
+/** The line of a failed step's output that says what went wrong (a module not found first), without colours. */
 function firstError(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  const line = text.split('\n').find((candidate) => /error|could not|cannot|not found|failed/i.test(candidate));
-  return (line ?? text.split('\n')[0] ?? '').trim().slice(0, 160);
+  const lines = (error instanceof Error ? error.message : String(error)).replace(/\x1b\[[0-9;]*m/g, '').split('\n');
+  const line =
+    lines.find((candidate) => /could not (resolve|find)|can't resolve|cannot find|not found/i.test(candidate)) ??
+    lines.find((candidate) => /error/i.test(candidate)) ??
+    lines[0];
+  return (line ?? '').trim().slice(0, 140);
 }
 
 function table(rows: Row[]): string {
