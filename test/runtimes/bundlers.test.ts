@@ -8,7 +8,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startUpstream, TEST_API_KEY, type Upstream } from '../node/support/proxy-server.ts';
@@ -218,6 +218,24 @@ describe('the README proxy recipes, built by each host with only loyalty-widgets
     await sandbox?.dispose();
     for (const project of Object.values(projects)) await project.remove();
     if (packDir) await rm(packDir, { recursive: true, force: true });
+  });
+
+  it('npx loyalty-proxy doctor runs with only loyalty-widgets installed', async () => {
+    const dir = projects.fetch!.dir;
+    const { bin: cli } = JSON.parse(await readFile(join(dir, 'node_modules/loyalty-widgets/package.json'), 'utf8')) as {
+      bin: Record<string, string>;
+    };
+    const doctor = {
+      command: process.execPath,
+      args: [join(dir, 'node_modules/loyalty-widgets', cli['loyalty-proxy']!), 'doctor'],
+      cwd: dir,
+    };
+    const report = await run(
+      doctor,
+      hostEnv({ MARKETING_API_URL: sandbox.marketingUrl, MARKETING_API_KEY: TEST_API_KEY }),
+    );
+    assert.match(report, /Introspection is available/);
+    assert.match(report, /Ready: the proxy can serve every built-in operation\./);
   });
 
   for (const recipe of RECIPES) {
