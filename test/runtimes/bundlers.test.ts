@@ -8,18 +8,16 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startUpstream, TEST_API_KEY, type Upstream } from '../node/support/proxy-server.ts';
 import { call } from './support/client.ts';
 import {
-  addHostFiles,
   bin,
   freePort,
   hostEnv,
+  installProjects,
   nextBin,
-  PROJECTS,
   run,
   serveStep,
   WORKER_SETTINGS,
@@ -29,7 +27,6 @@ import {
   type HostSettings,
   type ProjectKind,
 } from './support/hosts.ts';
-import { installMerchant, packedTarball, type MerchantProject } from './support/merchant.ts';
 
 interface Recipe {
   host: string;
@@ -180,15 +177,12 @@ function table(rows: Row[]): string {
 
 describe('the README proxy recipes, built by each host with only loyalty-widgets installed', () => {
   let sandbox: Upstream;
-  let packDir: string;
   let settings: HostSettings;
-  const projects: Partial<Record<ProjectKind, MerchantProject>> = {};
+  let merchants: Awaited<ReturnType<typeof installProjects>>;
   const rows: Row[] = [];
 
   before(async () => {
     sandbox = await startUpstream();
-    packDir = await mkdtemp(join(tmpdir(), 'loyalty-pack-'));
-    const tarball = await packedTarball(packDir);
     settings = {
       MARKETING_API_URL: sandbox.marketingUrl,
       MARKETING_API_KEY: TEST_API_KEY,
@@ -196,15 +190,11 @@ describe('the README proxy recipes, built by each host with only loyalty-widgets
       PER_ADDRESS_LIMIT: '1000',
       CACHE_TTL_SECONDS: '30',
     };
-    for (const kind of new Set(RECIPES.map((recipe) => recipe.project))) {
-      const project = await installMerchant(tarball, PROJECTS[kind]);
-      projects[kind] = project;
-      await addHostFiles(project.dir, kind);
-      await writeWorkerEnv(project.dir, settings);
-    }
+    merchants = await installProjects(RECIPES.map((recipe) => recipe.project));
+    for (const project of Object.values(merchants.projects)) await writeWorkerEnv(project.dir, settings);
     // A Worker built by Vite: everything bundled (as the Workers runtime needs), for the webworker target.
     await writeFile(
-      join(projects.fetch!.dir, 'vite.worker.mjs'),
+      join(merchants.projects.fetch!.dir, 'vite.worker.mjs'),
       `export default {
   ssr: { noExternal: true, target: 'webworker' },
   build: { ssr: 'worker.ts', outDir: 'out/vite', rollupOptions: { output: { entryFileNames: 'worker.js' } } },
@@ -216,12 +206,11 @@ describe('the README proxy recipes, built by each host with only loyalty-widgets
   after(async () => {
     process.stdout.write(`\n${table(rows)}\n\n`);
     await sandbox?.dispose();
-    for (const project of Object.values(projects)) await project.remove();
-    if (packDir) await rm(packDir, { recursive: true, force: true });
+    await merchants?.remove();
   });
 
   it('npx loyalty-proxy doctor runs with only loyalty-widgets installed', async () => {
-    const dir = projects.fetch!.dir;
+    const dir = merchants.projects.fetch!.dir;
     const { bin: cli } = JSON.parse(await readFile(join(dir, 'node_modules/loyalty-widgets/package.json'), 'utf8')) as {
       bin: Record<string, string>;
     };
@@ -242,7 +231,7 @@ describe('the README proxy recipes, built by each host with only loyalty-widgets
     it(`${recipe.host}: ${recipe.bundler}`, async () => {
       const row: Row = { host: recipe.host, bundler: recipe.bundler, build: '–', post: '–' };
       rows.push(row);
-      const dir = projects[recipe.project]!.dir;
+      const dir = merchants.projects[recipe.project]!.dir;
       const steps = recipe.build(dir);
       try {
         for (const step of steps) await run(step, hostEnv({}));

@@ -8,14 +8,10 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { MAX_BODY_BYTES } from '../../src/proxy/index.ts';
 import { startUpstream, TEST_API_KEY, type Upstream } from '../node/support/proxy-server.ts';
 import { call, requestCoupon } from './support/client.ts';
-import { addHostFiles, PROJECTS, RUNTIMES, startHost, type ProjectKind, type RunningHost } from './support/hosts.ts';
-import { installMerchant, packedTarball, type MerchantProject } from './support/merchant.ts';
+import { installProjects, RUNTIMES, startHost, type RunningHost } from './support/hosts.ts';
 import { FAILING_CAMPAIGNS, startSwitchboard, type Switchboard } from './support/switchboard.ts';
 
 const ALLOWED_ORIGIN = 'https://shop.example';
@@ -31,25 +27,18 @@ const selected = RUNTIMES.filter(({ name }) => !only || only.some((part) => name
 
 let sandbox: Upstream;
 let switchboard: Switchboard;
-let packDir: string;
-const projects: Partial<Record<ProjectKind, MerchantProject>> = {};
+let merchants: Awaited<ReturnType<typeof installProjects>>;
 
 before(async () => {
   sandbox = await startUpstream();
   switchboard = await startSwitchboard(sandbox.marketingUrl, TEST_API_KEY);
-  packDir = await mkdtemp(join(tmpdir(), 'loyalty-pack-'));
-  const tarball = await packedTarball(packDir);
   // One project per kind of host the suite runs (RUNTIMES=… may pick a few).
-  for (const kind of new Set(selected.map((runtime) => runtime.project))) {
-    projects[kind] = await installMerchant(tarball, PROJECTS[kind]);
-    await addHostFiles(projects[kind].dir, kind);
-  }
+  merchants = await installProjects(selected.map((runtime) => runtime.project));
 });
 after(async () => {
   await switchboard?.close();
   await sandbox?.dispose();
-  for (const project of Object.values(projects)) await project.remove();
-  if (packDir) await rm(packDir, { recursive: true, force: true });
+  await merchants?.remove();
 });
 
 /** The access-log lines a host printed (one JSON object per line, among the runtime's own output). */
@@ -83,7 +72,7 @@ for (const runtime of selected) {
     let url: string;
 
     before(async () => {
-      host = await startHost(runtime, projects[runtime.project]!.dir, {
+      host = await startHost(runtime, merchants.projects[runtime.project]!.dir, {
         MARKETING_API_URL: switchboard.url,
         MARKETING_API_KEY: TEST_API_KEY,
         ALLOWED_ORIGINS: ALLOWED_ORIGIN,

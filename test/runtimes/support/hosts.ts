@@ -4,10 +4,11 @@
  * binaries the npm registry ships (`node_modules/.bin`): a missing binary fails the suite.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cp, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from './merchant.ts';
+import { installMerchant, packedTarball, ROOT, type MerchantProject } from './merchant.ts';
 
 const HOSTS = join(ROOT, 'test/runtimes/hosts');
 export const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
@@ -32,6 +33,29 @@ export async function addHostFiles(dir: string, kind: ProjectKind): Promise<void
   } else {
     await cp(HOSTS, dir, { recursive: true, filter: (source) => !source.startsWith(next) });
   }
+}
+
+/** Packs the package once and installs a merchant's project of each kind, host files included. */
+export async function installProjects(
+  kinds: Iterable<ProjectKind>,
+): Promise<{ projects: Partial<Record<ProjectKind, MerchantProject>>; remove(): Promise<void> }> {
+  const packDir = await mkdtemp(join(tmpdir(), 'loyalty-pack-'));
+  const projects: Partial<Record<ProjectKind, MerchantProject>> = {};
+  const remove = async () => {
+    for (const project of Object.values(projects)) await project.remove();
+    await rm(packDir, { recursive: true, force: true });
+  };
+  try {
+    const tarball = await packedTarball(packDir);
+    for (const kind of new Set(kinds)) {
+      projects[kind] = await installMerchant(tarball, PROJECTS[kind]);
+      await addHostFiles(projects[kind].dir, kind);
+    }
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  return { projects, remove };
 }
 
 export interface HostSettings {
