@@ -27,6 +27,7 @@ import {
   type HostSettings,
   type ProjectKind,
 } from './support/hosts.ts';
+import { ROOT } from './support/merchant.ts';
 
 interface Recipe {
   host: string;
@@ -207,6 +208,28 @@ describe('the README proxy recipes, built by each host with only loyalty-widgets
     process.stdout.write(`\n${table(rows)}\n\n`);
     await sandbox?.dispose();
     await merchants?.remove();
+  });
+
+  it("the Worker's and Bun's host files type-check against the shipped declarations", async () => {
+    const dir = merchants.projects.fetch!.dir;
+    // Deno checks its own host (deno check) and Next.js its route (next build); these two have no such step.
+    const config = {
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'ESNext',
+        moduleResolution: 'bundler',
+        lib: ['ES2023', 'DOM'],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: ['node'],
+        typeRoots: [join(ROOT, 'node_modules/@types')],
+      },
+      files: ['worker.ts', 'bun.ts'],
+    };
+    await writeFile(join(dir, 'tsconfig.hosts.json'), JSON.stringify(config));
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    await run({ command: process.execPath, args: [tsc, '-p', 'tsconfig.hosts.json'], cwd: dir }, hostEnv({}));
   });
 
   it('npx loyalty-proxy doctor runs with only loyalty-widgets installed', async () => {
