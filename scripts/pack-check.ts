@@ -3,8 +3,8 @@
  * tarball into one empty folder per audience (its dependencies from the npm registry), and runs
  * each there:
  * - plain (`npm install loyalty-widgets`): the script tag defines the four elements in headless
- *   Chromium, the Fetch-API proxy answers (as on Workers, Deno, Bun, Next.js) and the Node adapter
- *   names the package it lacks;
+ *   Chromium, the Fetch-API proxy answers (as on Workers, Deno, Bun, Next.js), the Node adapter
+ *   names the package it lacks, and `npx loyalty-proxy doctor` checks the sandbox;
  * - proxy on Node (+ @hono/node-server hono): `npx loyalty-proxy` serves one request, and again
  *   with redis added, on a throwaway redis-server as its shared store;
  * - sandbox (+ graphql hono @hono/node-server): the sandbox starts and serves its discovery document.
@@ -37,9 +37,9 @@ const children: ChildProcess[] = [];
 let env: NodeJS.ProcessEnv = process.env;
 let redis: RunningRedis | undefined;
 
-function run(command: string, args: string[], cwd: string): Promise<string> {
+function run(command: string, args: string[], cwd: string, extra: NodeJS.ProcessEnv = {}): Promise<string> {
   return new Promise((done, fail) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -256,6 +256,17 @@ await import('loyalty-widgets/proxy/node').then(() => console.log('loaded'), (e)
   console.log(`loyalty-widgets/proxy/node without its peers: ${second}`);
 }
 
+/** `npx loyalty-proxy doctor` where only loyalty-widgets is installed (it needs no optional peer). */
+async function checkDoctor(dir: string, sandbox: Sandbox): Promise<void> {
+  const report = await run('npx', ['loyalty-proxy', 'doctor'], dir, {
+    MARKETING_API_URL: sandbox.marketingUrl,
+    MARKETING_API_KEY: sandbox.apiKey,
+  });
+  const verdict = report.trim().split('\n').at(-1) ?? '';
+  if (!verdict.startsWith('Ready')) throw new Error(`loyalty-proxy doctor:\n${report}`);
+  console.log(`proxy doctor: npx loyalty-proxy doctor with only loyalty-widgets installed: ${verdict}`);
+}
+
 /** `npx loyalty-proxy` in the folder; with `redisUrl`, on the shared Redis store. */
 async function checkProxyCli(dir: string, sandbox: Sandbox, redisUrl?: string): Promise<void> {
   const [line, url] = await serve(
@@ -294,6 +305,7 @@ try {
   const sandbox = await checkSandbox(dirs.sandbox!);
   await checkScriptTag(dirs.plain!);
   await checkFetchProxy(dirs.plain!, sandbox);
+  await checkDoctor(dirs.plain!, sandbox);
   await checkProxyCli(dirs['proxy-node']!, sandbox);
   redis = await startRedis();
   await checkProxyCli(dirs['proxy-redis']!, sandbox, redis.url);

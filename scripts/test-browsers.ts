@@ -1,10 +1,11 @@
 /**
  * Runs the browser suite once per engine (Chromium, Firefox, WebKit), one after the other, each
  * against its own sandbox. An engine that is not installed is skipped with a note, except in CI
- * (CI=true), where every engine must run: a missing one fails the run. `WTR_BROWSERS` picks engines.
+ * (CI=true), where every engine must run: a missing one fails the run. A browser that its driver
+ * cannot drive (too old for it) fails the run with one line saying so, before any test. `WTR_BROWSERS` picks engines.
  */
 import { spawnSync } from 'node:child_process';
-import { ENGINES, missingPrograms, type Engine } from '../test/support/engines.ts';
+import { ENGINES, missingPrograms, undrivableBrowser, type Engine } from '../test/support/engines.ts';
 
 const chosen = (process.env.WTR_BROWSERS || ENGINES.join(',')).split(',').map((name) => name.trim()) as Engine[];
 const unknown = chosen.filter((name) => !ENGINES.includes(name));
@@ -39,6 +40,12 @@ for (const engine of chosen) {
     const note = `${engine}: not installed (${missing.join(', ')} missing; on Debian: apt-get install chromium firefox-esr webkit2gtk-driver xvfb)`;
     if (inCi) failed.push(note);
     else console.warn(`Skipping ${note}`);
+    continue;
+  }
+  // A browser its driver cannot drive would fail every test at start: the run fails with one line instead.
+  const undrivable = undrivableBrowser(engine);
+  if (undrivable) {
+    failed.push(undrivable);
     continue;
   }
   console.log(`\nBrowser tests in ${engine}`);

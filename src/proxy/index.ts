@@ -144,8 +144,13 @@ export interface MarketingProxyOptions {
   clientAddress?: (request: Request) => string | undefined;
 }
 
-/** Also what Bun and Deno pass as the second argument (their server, their connection info): see runtime.ts. */
-export type MarketingProxyHandler = (request: Request, context?: RuntimeContext) => Promise<Response>;
+/**
+ * The second argument is whatever the runtime passes there (a {@link RuntimeContext}: Bun's server, Deno's
+ * connection info, a Worker's `ctx`, Next.js's `{ params }`), read by shape at run time. It is typed
+ * `unknown` so that each host's own type checks take the handler as it is: Next.js's route check
+ * (`next build --webpack`) accepts no other type there.
+ */
+export type MarketingProxyHandler = (request: Request, context?: unknown) => Promise<Response>;
 
 const OPERATION_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
@@ -484,7 +489,8 @@ export function createMarketingProxy(
     return jsonResponse(outcome.status, outcome.body, headers);
   }
 
-  return async function marketingProxy(request: Request, context: RuntimeContext = {}): Promise<Response> {
+  return async function marketingProxy(request: Request, runtimeContext?: unknown): Promise<Response> {
+    const context: RuntimeContext = typeof runtimeContext === 'object' && runtimeContext !== null ? runtimeContext : {};
     const started = performance.now();
     const entry = baseEntry(request.method);
     let cors: Record<string, string> = {};

@@ -60,7 +60,7 @@ export function cloudflareClientAddress(request: Request): string | undefined {
   return request.headers.get('cf-connecting-ip') ?? undefined;
 }
 
-type Handler = (request: Request, context?: RuntimeContext) => Promise<Response>;
+type Handler = (request: Request, context?: unknown) => Promise<Response>;
 
 /**
  * A handler that builds the real one on its first request. A settings problem (a missing key) then

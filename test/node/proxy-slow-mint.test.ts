@@ -110,7 +110,7 @@ describe('a mint slower than the timeout', () => {
         headers: { 'content-type': 'application/json', 'idempotency-key': key },
         body: JSON.stringify(coupon),
       });
-    const first = await marketing(request(), { waitUntil: (work) => void kept.push(work) });
+    const first = await marketing(request(), { waitUntil: (work: Promise<unknown>) => void kept.push(work) });
     assert.equal(first.status, 504);
     assert.equal(kept.length, 1, 'the mint was handed to waitUntil');
     const recordedBefore = await store.get(`idem:-:${key}`);

@@ -1,15 +1,17 @@
 /**
  * One proxy behaviour suite, run against the handler hosted in every runtime merchants deploy it to:
  * Node http, Express 5, a Next.js route handler, Bun, Deno and workerd (wrangler dev). Each runtime
- * is started once, as a child process serving a small host file from test/runtimes/hosts, with the
- * real Marketing sandbox behind a switchboard that can also fail the ways real upstreams fail.
+ * is started once, as a child process serving a small host file from test/runtimes/hosts, in a
+ * merchant's project folder where the packed package is installed as a merchant installs it (only
+ * loyalty-widgets for the Fetch runtimes, with the Node adapter's peers for Node), with the real
+ * Marketing sandbox behind a switchboard that can also fail the ways real upstreams fail.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_BODY_BYTES } from '../../src/proxy/index.ts';
 import { startUpstream, TEST_API_KEY, type Upstream } from '../node/support/proxy-server.ts';
 import { call, requestCoupon } from './support/client.ts';
-import { RUNTIMES, startHost, type RunningHost } from './support/hosts.ts';
+import { installProjects, RUNTIMES, startHost, type RunningHost } from './support/hosts.ts';
 import { FAILING_CAMPAIGNS, startSwitchboard, type Switchboard } from './support/switchboard.ts';
 
 const ALLOWED_ORIGIN = 'https://shop.example';
@@ -17,16 +19,26 @@ const PER_ADDRESS_LIMIT = 3;
 const COUPON_CAMPAIGN = 'camp-harbor-morning-latte';
 const CACHE_TTL_SECONDS = 2;
 
+/** `RUNTIMES=Deno,workerd` runs only the runtimes whose names contain one of these. */
+const only = process.env.RUNTIMES?.split(',')
+  .map((name) => name.trim().toLowerCase())
+  .filter(Boolean);
+const selected = RUNTIMES.filter(({ name }) => !only || only.some((part) => name.toLowerCase().includes(part)));
+
 let sandbox: Upstream;
 let switchboard: Switchboard;
+let merchants: Awaited<ReturnType<typeof installProjects>>;
 
 before(async () => {
   sandbox = await startUpstream();
   switchboard = await startSwitchboard(sandbox.marketingUrl, TEST_API_KEY);
+  // One project per kind of host the suite runs (RUNTIMES=… may pick a few).
+  merchants = await installProjects(selected.map((runtime) => runtime.project));
 });
 after(async () => {
   await switchboard?.close();
   await sandbox?.dispose();
+  await merchants?.remove();
 });
 
 /** The access-log lines a host printed (one JSON object per line, among the runtime's own output). */
@@ -54,18 +66,13 @@ async function eventually(check: () => boolean | Promise<boolean>, what: string)
   }
 }
 
-/** `RUNTIMES=Deno,workerd` runs only the runtimes whose names contain one of these. */
-const only = process.env.RUNTIMES?.split(',')
-  .map((name) => name.trim().toLowerCase())
-  .filter(Boolean);
-
-for (const runtime of RUNTIMES.filter(({ name }) => !only || only.some((part) => name.toLowerCase().includes(part)))) {
+for (const runtime of selected) {
   describe(`Marketing proxy in ${runtime.name}`, () => {
     let host: RunningHost;
     let url: string;
 
     before(async () => {
-      host = await startHost(runtime, {
+      host = await startHost(runtime, merchants.projects[runtime.project]!.dir, {
         MARKETING_API_URL: switchboard.url,
         MARKETING_API_KEY: TEST_API_KEY,
         ALLOWED_ORIGINS: ALLOWED_ORIGIN,

@@ -4,8 +4,9 @@
  * MiniBrowser over classic WebDriver (WebKitWebDriver, which needs an X server: one is started
  * when the environment has none).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { accessSync, constants, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { puppeteerLauncher } from '@web/test-runner-puppeteer';
@@ -51,6 +52,44 @@ export function missingPrograms(engine: Engine, env: NodeJS.ProcessEnv = process
       return true;
     }
   });
+}
+
+/** The version a browser reports with `--version` ("Mozilla Firefox 153.7.0esr" → "153.7.0esr"), or undefined. */
+export function browserVersion(executable: string): string | undefined {
+  const run = spawnSync(executable, ['--version'], { encoding: 'utf8', timeout: 10_000 });
+  return /(\d+(?:\.\d+)+\S*)/.exec(`${run.stdout ?? ''}`)?.[1];
+}
+
+/**
+ * The oldest Firefox the installed puppeteer-core drives over WebDriver BiDi: the one it was released
+ * for (its pinned `stable_<version>`). An older Firefox does not know every command it sends (Firefox
+ * 140 and `emulation.setScreenOrientationOverride`), so every test would fail at start.
+ */
+export function firefoxNeeded(): { driver: string; major: number } {
+  const resolve = createRequire(import.meta.url).resolve;
+  const manifest = resolve('puppeteer-core/package.json');
+  const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
+  const revisions = readFileSync(resolve('puppeteer-core/lib/esm/puppeteer/revisions.js'), 'utf8');
+  const pinned = /firefox:\s*'stable_(\d+)\./.exec(revisions)?.[1];
+  if (!pinned) throw new Error(`puppeteer-core ${version}: no pinned Firefox version found in its revisions`);
+  return { driver: `puppeteer-core ${version}`, major: Number(pinned) };
+}
+
+/**
+ * One line when the engine's browser is one its installed driver cannot drive (engine, version
+ * found, what is needed), else undefined. Chromium (CDP) and WebKitGTK (classic WebDriver) take any
+ * version their driver starts; Firefox must be as new as the one puppeteer-core was released for.
+ */
+export function undrivableBrowser(engine: Engine, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (engine !== 'firefox') return undefined;
+  const executable = enginePaths(env).firefox[0]!;
+  const found = browserVersion(executable);
+  const needed = firefoxNeeded();
+  if (found && Number.parseInt(found, 10) >= needed.major) return undefined;
+  return (
+    `firefox: ${executable} is Firefox ${found ?? '(no version reported)'}; ${needed.driver} drives Firefox ${needed.major} or later ` +
+    '(install a newer firefox-esr, or point FIREFOX_PATH at one)'
+  );
 }
 
 export function launcherFor(engine: Engine): BrowserLauncher {

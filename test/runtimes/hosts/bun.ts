@@ -1,6 +1,5 @@
 // Bun, as the README shows: the handler is the server's fetch; Bun passes its server (requestIP) along.
-// Bun runs TypeScript, so this imports the proxy's source as a merchant's own Bun project would import the package.
-import { createMarketingProxy } from '../../../src/proxy/index.ts';
+import { createMarketingProxy } from 'loyalty-widgets/proxy';
 import { proxyOptions } from './options.mjs';
 
 const marketing = createMarketingProxy(proxyOptions(process.env));

@@ -1,6 +1,6 @@
 // Deno, as the README shows: Deno.serve(marketing) hands the handler its connection info (remoteAddr).
-// Deno runs (and `deno check`s) TypeScript, so this imports the proxy's source.
-import { createMarketingProxy } from '../../../src/proxy/index.ts';
+// Deno finds loyalty-widgets in the project's node_modules (package.json beside it).
+import { createMarketingProxy } from 'loyalty-widgets/proxy';
 import { proxyOptions } from './options.mjs';
 
 const marketing = createMarketingProxy(proxyOptions(Deno.env.toObject()));

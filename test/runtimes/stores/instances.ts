@@ -6,7 +6,7 @@
  * processes on one Deno KV file. Each instance serves the proxy and the test routes of hosts/store-rpc.ts.
  */
 import { createServer } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -19,6 +19,7 @@ import { startHost, type HostSettings, type RuntimeHost } from '../support/hosts
 import { proxyOptions, storeRoutes } from './hosts/store-rpc.ts';
 
 const HOSTS = resolve(import.meta.dirname, 'hosts');
+const WORK = resolve(import.meta.dirname, '../../../test-results/runtimes');
 const bin = (name: string) => resolve(import.meta.dirname, '../../../node_modules/.bin', name);
 
 export interface SharedStoreSettings {
@@ -48,12 +49,21 @@ const hostSettings = (settings: SharedStoreSettings): HostSettings => ({
 /** Starts each host in turn (a failure stops those already running). */
 async function startHosts(hosts: RuntimeHost[], settings: SharedStoreSettings, cleanUp: () => Promise<void>) {
   const running: Awaited<ReturnType<typeof startHost>>[] = [];
+  const workDirs: string[] = [];
   const stop = async () => {
     await Promise.all(running.map((host) => host.stop()));
+    await Promise.all(workDirs.map((dir) => rm(dir, { recursive: true, force: true })));
     await cleanUp();
   };
   try {
-    for (const host of hosts) running.push(await startHost(host, hostSettings(settings)));
+    for (const host of hosts) {
+      // A work folder inside the repository (test-results/ is ignored by git), where the hosts resolve
+      // this repository's sources and wrangler keeps its worker.env and state.
+      await mkdir(WORK, { recursive: true });
+      const dir = await mkdtemp(join(WORK, 'host-'));
+      workDirs.push(dir);
+      running.push(await startHost(host, dir, hostSettings(settings)));
+    }
   } catch (error) {
     await stop();
     throw error;
@@ -103,6 +113,7 @@ export const SHARED_STORES: SharedStoreKind[] = [
       const env = { REDIS_URL: redis.url, KEY_PREFIX: `shared-${randomUUID()}:` };
       const node = (index: number): RuntimeHost => ({
         name: `Node ${index}`,
+        project: 'node',
         serve: (port) => ({
           command: process.execPath,
           args: ['--import', 'tsx', join(HOSTS, 'node-redis.ts')],
@@ -120,6 +131,7 @@ export const SHARED_STORES: SharedStoreKind[] = [
       const owner = `loyalty-store-${randomUUID().slice(0, 8)}`;
       const worker = (name: string, boundTo?: string): RuntimeHost => ({
         name,
+        project: 'fetch',
         serve: (port, dir) => ({
           command: bin('wrangler'),
           args: [
@@ -154,6 +166,7 @@ export const SHARED_STORES: SharedStoreKind[] = [
       const host = join(HOSTS, 'deno-kv.ts');
       const deno = (index: number): RuntimeHost => ({
         name: `Deno ${index}`,
+        project: 'fetch',
         // The first one type-checks the host against Deno's own types (Deno.Kv as the store takes it).
         prepare: () =>
           index === 1 ? [{ command: bin('deno'), args: ['check', '--no-lock', '--unstable-kv', host] }] : [],

@@ -1,15 +1,62 @@
 /**
- * Each runtime the proxy is deployed to, started the way a merchant starts it, from the runtime
+ * Each runtime the proxy is deployed to, started the way a merchant starts it, in a merchant's project
+ * folder where `loyalty-widgets` is installed from its packed tarball (merchant.ts), with the runtime
  * binaries the npm registry ships (`node_modules/.bin`): a missing binary fails the suite.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { installMerchant, packedTarball, ROOT, type MerchantProject } from './merchant.ts';
 
-const ROOT = resolve(import.meta.dirname, '../../..');
 const HOSTS = join(ROOT, 'test/runtimes/hosts');
-const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
+export const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
+/** Next.js runs from the project's own copy, as `npx next` would, so the app and Next share one React. */
+export const nextBin = (dir: string) => join(dir, 'node_modules/next/dist/bin/next');
+
+/** The kinds of merchant project the hosts run in, and what each installs beside loyalty-widgets. */
+export const PROJECTS = {
+  /** Workers, Deno, Bun: nothing else. */
+  fetch: [],
+  next: ['next', 'react', 'react-dom', 'typescript', '@types/react', '@types/node'],
+  node: ['@hono/node-server', 'hono', 'express'],
+} satisfies Record<string, string[]>;
+export type ProjectKind = keyof typeof PROJECTS;
+
+/** Copies a kind of project's host files into a merchant's project folder. */
+export async function addHostFiles(dir: string, kind: ProjectKind): Promise<void> {
+  const next = join(HOSTS, 'next');
+  if (kind === 'next') {
+    await cp(next, dir, { recursive: true });
+    for (const file of ['options.mjs', 'options.d.mts']) await cp(join(HOSTS, file), join(dir, file));
+  } else {
+    await cp(HOSTS, dir, { recursive: true, filter: (source) => !source.startsWith(next) });
+  }
+}
+
+/** Packs the package once and installs a merchant's project of each kind, host files included. */
+export async function installProjects(
+  kinds: Iterable<ProjectKind>,
+): Promise<{ projects: Partial<Record<ProjectKind, MerchantProject>>; remove(): Promise<void> }> {
+  const packDir = await mkdtemp(join(tmpdir(), 'loyalty-pack-'));
+  const projects: Partial<Record<ProjectKind, MerchantProject>> = {};
+  const remove = async () => {
+    for (const project of Object.values(projects)) await project.remove();
+    await rm(packDir, { recursive: true, force: true });
+  };
+  try {
+    const tarball = await packedTarball(packDir);
+    for (const kind of new Set(kinds)) {
+      projects[kind] = await installMerchant(tarball, PROJECTS[kind]);
+      await addHostFiles(projects[kind].dir, kind);
+    }
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  return { projects, remove };
+}
 
 export interface HostSettings {
   MARKETING_API_URL: string;
@@ -27,7 +74,7 @@ export interface RunningHost {
   stop(): Promise<void>;
 }
 
-interface Command {
+export interface Command {
   command: string;
   args: string[];
   cwd?: string;
@@ -36,6 +83,8 @@ interface Command {
 
 export interface RuntimeHost {
   name: string;
+  /** The Fetch runtimes need only loyalty-widgets; the Node adapter needs its peers. */
+  project: ProjectKind;
   /** Steps before the server starts (a build, a type check); each must exit 0. */
   prepare?(workDir: string): Command[];
   serve(port: number, workDir: string): Command;
@@ -44,7 +93,7 @@ export interface RuntimeHost {
 }
 
 /** Runtime binaries stay quiet and offline: no telemetry, no update checks, no Request.cf download. */
-const QUIET = {
+export const QUIET = {
   NEXT_TELEMETRY_DISABLED: '1',
   WRANGLER_SEND_METRICS: 'false',
   CLOUDFLARE_CF_FETCH_ENABLED: 'false',
@@ -55,19 +104,30 @@ const QUIET = {
 export const RUNTIMES: RuntimeHost[] = [
   {
     name: 'Node http',
-    serve: (port) => ({ command: process.execPath, args: [join(HOSTS, 'node-http.mjs')], env: { PORT: String(port) } }),
+    project: 'node',
+    serve: (port, dir) => ({
+      command: process.execPath,
+      args: [join(dir, 'node-http.mjs')],
+      env: { PORT: String(port) },
+    }),
   },
   {
     name: 'Express 5',
-    serve: (port) => ({ command: process.execPath, args: [join(HOSTS, 'express.mjs')], env: { PORT: String(port) } }),
+    project: 'node',
+    serve: (port, dir) => ({
+      command: process.execPath,
+      args: [join(dir, 'express.mjs')],
+      env: { PORT: String(port) },
+    }),
   },
   {
     name: 'Next.js route handler',
-    // A temporary app inside the repository (so `next` and `loyalty-widgets` resolve), built without the key.
-    prepare: (dir) => [{ command: bin('next'), args: ['build'], cwd: dir }],
+    project: 'next',
+    // Built without the key (Turbopack, Next's default).
+    prepare: (dir) => [{ command: process.execPath, args: [nextBin(dir), 'build'], cwd: dir }],
     serve: (port, dir) => ({
-      command: bin('next'),
-      args: ['start', '--port', String(port), '--hostname', '127.0.0.1'],
+      command: process.execPath,
+      args: [nextBin(dir), 'start', '--port', String(port), '--hostname', '127.0.0.1'],
       cwd: dir,
     }),
     noClientAddress:
@@ -75,44 +135,59 @@ export const RUNTIMES: RuntimeHost[] = [
   },
   {
     name: 'Bun',
-    serve: (port) => ({ command: bin('bun'), args: ['run', join(HOSTS, 'bun.ts')], env: { PORT: String(port) } }),
+    project: 'fetch',
+    serve: (port, dir) => ({
+      command: bin('bun'),
+      args: ['run', join(dir, 'bun.ts')],
+      cwd: dir,
+      env: { PORT: String(port) },
+    }),
   },
   {
     name: 'Deno',
-    prepare: () => [{ command: bin('deno'), args: ['check', '--no-lock', join(HOSTS, 'deno.ts')] }],
-    serve: (port) => ({
+    project: 'fetch',
+    prepare: (dir) => [{ command: bin('deno'), args: ['check', '--no-lock', join(dir, 'deno.ts')], cwd: dir }],
+    serve: (port, dir) => ({
       command: bin('deno'),
-      args: ['run', '--no-lock', '--allow-net=127.0.0.1', '--allow-env', join(HOSTS, 'deno.ts')],
+      args: ['run', '--no-lock', '--allow-net=127.0.0.1', '--allow-env', '--allow-read', join(dir, 'deno.ts')],
+      cwd: dir,
       env: { PORT: String(port) },
     }),
   },
   {
     name: 'workerd (wrangler dev)',
-    serve: (port, dir) => ({
-      command: bin('wrangler'),
-      args: [
-        'dev',
-        join(HOSTS, 'worker.ts'),
-        '--name',
-        'loyalty-proxy',
-        '--compatibility-date',
-        '2025-09-01',
-        '--ip',
-        '127.0.0.1',
-        '--port',
-        String(port),
-        '--inspector-port',
-        '0',
-        '--env-file',
-        join(dir, 'worker.env'),
-        '--persist-to',
-        join(dir, 'state'),
-        '--show-interactive-dev-session=false',
-      ],
-      cwd: dir,
-    }),
+    project: 'fetch',
+    serve: (port, dir) => wranglerDev(join(dir, 'worker.ts'), port, dir),
   },
 ];
+
+/** `wrangler dev` serving a Worker's file (its own bundle of it, or with `--no-bundle` one built before). */
+export function wranglerDev(entry: string, port: number, dir: string, ...extra: string[]): Command {
+  return {
+    command: bin('wrangler'),
+    args: [
+      'dev',
+      entry,
+      ...WORKER_SETTINGS,
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--inspector-port',
+      '0',
+      '--env-file',
+      join(dir, 'worker.env'),
+      '--persist-to',
+      join(dir, 'state'),
+      '--show-interactive-dev-session=false',
+      ...extra,
+    ],
+    cwd: dir,
+  };
+}
+
+/** What a merchant's wrangler.toml would say. */
+export const WORKER_SETTINGS = ['--name', 'loyalty-proxy', '--compatibility-date', '2025-09-01'];
 
 export function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
@@ -125,7 +200,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-function run(step: Command, env: NodeJS.ProcessEnv): Promise<string> {
+export function run(step: Command, env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolveRun, reject) => {
     const child = spawn(step.command, step.args, {
       cwd: step.cwd ?? ROOT,
@@ -165,31 +240,20 @@ async function waitUntilServing(
 }
 
 /** The environment of a host process: the settings, no inherited secrets. */
-function hostEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+export function hostEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, ...QUIET, ...extra };
 }
 
-export async function startHost(runtime: RuntimeHost, settings: HostSettings): Promise<RunningHost> {
-  // A work folder inside the repository (test-results/ is ignored by git), where Next.js resolves `next`
-  // and `loyalty-widgets`: the Next.js app with options.mjs beside it, wrangler's worker.env and state (not .env: next build would read the key from it).
-  await mkdir(join(ROOT, 'test-results/runtimes'), { recursive: true });
-  const workDir = await mkdtemp(join(ROOT, 'test-results/runtimes/host-'));
-  await cp(join(HOSTS, 'next'), workDir, { recursive: true });
-  for (const file of ['options.mjs', 'options.d.mts']) await cp(join(HOSTS, file), join(workDir, file));
+/** Writes the settings where wrangler reads them (not .env: next build would read the key from it). */
+export async function writeWorkerEnv(dir: string, settings: HostSettings): Promise<void> {
   const envFile = Object.entries(settings)
     .map(([name, value]) => `${name}=${value}`)
     .join('\n');
-  await writeFile(join(workDir, 'worker.env'), `${envFile}\n`);
-  // Builds and checks run without the key: it exists only where the proxy serves.
-  try {
-    for (const step of runtime.prepare?.(workDir) ?? []) await run(step, hostEnv({}));
-  } catch (error) {
-    await rm(workDir, { recursive: true, force: true });
-    throw error;
-  }
+  await writeFile(join(dir, 'worker.env'), `${envFile}\n`);
+}
 
-  const port = await freePort();
-  const step = runtime.serve(port, workDir);
+/** Starts `step` as a server on `port` and waits until it answers HTTP. */
+export async function serveStep(step: Command, port: number, settings: HostSettings): Promise<RunningHost> {
   const child = spawn(step.command, step.args, {
     cwd: step.cwd ?? ROOT,
     env: hostEnv({ ...settings, ...step.env }),
@@ -217,7 +281,6 @@ export async function startHost(runtime: RuntimeHost, settings: HostSettings): P
       await exited;
       clearTimeout(timer);
     }
-    await rm(workDir, { recursive: true, force: true });
   };
   try {
     await waitUntilServing(origin, child, () => output, 60_000);
@@ -226,4 +289,15 @@ export async function startHost(runtime: RuntimeHost, settings: HostSettings): P
     throw error;
   }
   return { url: `${origin}/api/marketing`, output: () => output, stop };
+}
+
+/**
+ * Builds (prepare) and starts a runtime's host in `dir`, a merchant's project folder holding the host
+ * files (addHostFiles). Builds and checks run without the key: it exists only where the proxy serves.
+ */
+export async function startHost(runtime: RuntimeHost, dir: string, settings: HostSettings): Promise<RunningHost> {
+  await writeWorkerEnv(dir, settings);
+  for (const step of runtime.prepare?.(dir) ?? []) await run(step, hostEnv({}));
+  const port = await freePort();
+  return serveStep(runtime.serve(port, dir), port, settings);
 }
