@@ -105,6 +105,24 @@ export const campaignCarouselStyles = css`
   h3 {
     font-size: ${SLIDE_TITLE_SIZE}em;
   }
+  /* The title's text is a real button (what a click anywhere on the slide also does), drawn as the
+     title: the page's ::part(title) rules reach it through inheritance. */
+  .title-button {
+    display: block;
+    inline-size: 100%;
+    margin: 0;
+    padding: 0;
+    border: 0;
+    border-radius: calc(var(--_radius) / 2);
+    background: none;
+    color: inherit;
+    font: inherit;
+    letter-spacing: inherit;
+    word-spacing: inherit;
+    text-align: start;
+    text-transform: inherit;
+    cursor: pointer;
+  }
   .subtitle {
     color: var(--_muted);
   }
