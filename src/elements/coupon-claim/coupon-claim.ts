@@ -3,7 +3,7 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { session } from '../../connect/session.ts';
 import { clientFor } from '../../marketing/client.ts';
-import { claimCoupon, isClaiming, onCouponStored, storedCoupon } from '../../marketing/coupon-claims.ts';
+import { claimCoupon, isClaiming, onClaimChange, onCouponStored, storedCoupon } from '../../marketing/coupon-claims.ts';
 import { MarketingError } from '../../marketing/errors.ts';
 import type { Campaign } from '../../marketing/types.ts';
 import { resolveEndpoint } from '../../shared/config.ts';
@@ -118,6 +118,8 @@ export class CouponClaim extends MarketingElement {
       }),
       // Another element of this page claimed this campaign's coupon: show it here too.
       onCouponStored((coupon) => coupon.campaignId === this.campaignId.trim() && this.requestUpdate()),
+      // A claim for this campaign started or settled, here or in another element: busy, then not.
+      onClaimChange((campaignId) => campaignId === this.campaignId.trim() && this.requestUpdate()),
     ];
   }
 
