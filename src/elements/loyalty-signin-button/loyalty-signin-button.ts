@@ -275,7 +275,8 @@ export class LoyaltySigninButton extends LoyaltyElement {
   }
 
   private onSessionChange(user: LoyaltyUser | null, reason: SessionChangeReason): void {
-    const hadFocus = this.matches(':focus-within');
+    // The page's focused element, also while the sign-in popup is in front (`:focus-within` then fails).
+    const hadFocus = (this.renderRoot as ShadowRoot).activeElement !== null;
     if (user) this.failure = undefined;
     this.requestUpdate();
     if (hadFocus) void this.updateComplete.then(() => (user ? this.signoutButton : this.signinButton)?.focus());

@@ -107,7 +107,7 @@ describe('<campaign-carousel> from the keyboard', () => {
     await sendKeys({ down: 'Shift' });
     await sendKeys({ press: 'Tab' });
     await sendKeys({ up: 'Shift' });
-    expect(deepActive()).to.equal(next);
+    expect(deepActive() === next, 'focus is back on "next"').to.equal(true);
   });
 
   it('lands on slide 4 after three quick presses of "next", while the track is still moving', async () => {
