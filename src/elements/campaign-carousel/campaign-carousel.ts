@@ -307,6 +307,7 @@ export class CampaignCarousel extends MarketingElement {
     // With `claim`, slides wait for <coupon-claim> too, so their claim row does not appear later.
     const waiting = isWaiting(campaigns.first) || (this.claim && !customElements.get('coupon-claim'));
     const failure = failureOf(campaigns.first);
+    const empty = !waiting && !failure && campaigns.items.length === 0;
     return html`<section
       part="base"
       class="base"
@@ -324,10 +325,12 @@ export class CampaignCarousel extends MarketingElement {
           : failure
             ? renderFailure(this, locale, failure, () => void campaigns.first.run())
             : campaigns.items.length === 0
-              ? html`<p part="empty">${locale.t('carousel.empty')}</p>`
+              ? html`<p part="empty" aria-hidden="true">${locale.t('carousel.empty')}</p>`
               : this.renderCarousel(campaigns.items)
       }
-      <p class="visually-hidden" role="status">${this.announcement}</p>
+      <!-- One live region from the first render on, so what it says next is announced: the empty
+           state (shown above for the eye) or the slide that "previous" and "next" brought. -->
+      <p class="visually-hidden" role="status">${empty ? locale.t('carousel.empty') : this.announcement}</p>
     </section>`;
   }
 
