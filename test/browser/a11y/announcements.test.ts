@@ -8,31 +8,14 @@ import '../../../src/elements/campaign-carousel/index.ts';
 import '../../../src/elements/business-directory/index.ts';
 import '../../../src/elements/coupon-claim/index.ts';
 import { part } from '../parts.ts';
-import { clearStoredClaims } from '../marketing/helpers.ts';
-
-/** Holds every Marketing request until `release()`, so the element is surely still loading. */
-function holdNetwork() {
-  const original = window.fetch;
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  window.fetch = async (input, init) => {
-    await released;
-    return original(input, init);
-  };
-  return {
-    release() {
-      window.fetch = original;
-      release();
-    },
-  };
-}
+import { clearStoredClaims, holdFetch } from '../marketing/helpers.ts';
 
 const liveRegion = (el: Element) => el.shadowRoot!.querySelector('[role="status"]');
 const said = (el: Element) => liveRegion(el)?.textContent?.trim() ?? '';
 
 /** Renders `template` with the network held, and returns the element and its live region while loading. */
 async function whileLoading(template: ReturnType<typeof html>) {
-  const network = holdNetwork();
+  const network = holdFetch();
   try {
     const el = await fixture(template);
     await (el as Element & { updateComplete: Promise<unknown> }).updateComplete;
