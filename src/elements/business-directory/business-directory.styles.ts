@@ -54,7 +54,12 @@ export const businessDirectoryStyles = css`
   address {
     font-style: normal;
   }
+  /* A phone number or a website stands alone on its line: at least 24px each way to hit (WCAG 2.5.8). */
   a {
+    display: inline-flex;
+    align-items: center;
+    min-block-size: 24px;
+    min-inline-size: 24px;
     color: var(--_primary);
     overflow-wrap: anywhere;
   }
