@@ -13,7 +13,7 @@ import { session } from '../../../src/connect/session.ts';
 import { onlyIn } from '../engine.ts';
 import { showsOneOf } from '../parts.ts';
 import { clearStoredClaims } from '../marketing/helpers.ts';
-import { focusContrast, shadowRootsIn, type FocusContrast } from './measure.ts';
+import { composedClosest, focusContrast, shadowRootsIn, type FocusContrast } from './measure.ts';
 import { demoStyles, demoThemes, keepCoupon, KEPT_CAMPAIGN, marketingElements, shopper } from './themes.ts';
 
 const ELEMENTS = 'campaign-carousel, coupon-claim, business-directory, loyalty-signin-button';
@@ -35,7 +35,7 @@ function controls(root: Element): HTMLElement[] {
     .flatMap((scope) => [
       ...scope.querySelectorAll<HTMLElement>('button:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])'),
     ])
-    .filter((el) => !el.closest('[inert]') && el.getClientRects().length > 0);
+    .filter((el) => !composedClosest(el, '[inert]') && el.getClientRects().length > 0);
 }
 
 const nameOf = (el: HTMLElement) =>

@@ -59,6 +59,12 @@ function composedParent(el: Element): Element | null {
   return root instanceof ShadowRoot ? root.host : null;
 }
 
+/** The nearest of `el` and its ancestors across shadow boundaries that matches `selector`. */
+export function composedClosest(el: Element, selector: string): Element | null {
+  for (let node: Element | null = el; node; node = composedParent(node)) if (node.matches(selector)) return node;
+  return null;
+}
+
 /** The opaque colour seen behind `el`'s content: its background over its ancestors', down to white. */
 export function backgroundOf(el: Element | null): Rgba {
   const layers: Rgba[] = [];

@@ -10,7 +10,7 @@ import '../../../src/elements/coupon-claim/index.ts';
 import '../../../src/elements/loyalty-signin-button/index.ts';
 import { showsOneOf } from '../parts.ts';
 import { clearStoredClaims } from '../marketing/helpers.ts';
-import { applyTextSpacing, clippedText, shadowRootsIn } from './measure.ts';
+import { applyTextSpacing, clippedText, composedClosest, shadowRootsIn } from './measure.ts';
 
 /** Every element with its longest texts: all the program's campaigns, businesses, a coupon, in English and Arabic. */
 const page = (width: number) => html`<div style="inline-size: ${width}px">
@@ -30,16 +30,6 @@ async function loaded(root: Element): Promise<void> {
 
 /** The carousel's track scrolls its slides sideways on purpose; hidden text is not laid out for the eye. */
 const SCROLLED_OR_HIDDEN = '[part~="slides"], [aria-hidden="true"], .visually-hidden';
-
-function composedClosest(el: Element, selector: string): Element | null {
-  for (
-    let node: Element | null = el;
-    node;
-    node = node.parentElement ?? (node.getRootNode() as ShadowRoot).host ?? null
-  )
-    if (node.matches(selector)) return node;
-  return null;
-}
 
 /** Boxes inside the elements that reach past the container's edges (which would widen a 320px page). */
 function overflowing(root: HTMLElement): string[] {
