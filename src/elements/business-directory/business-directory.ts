@@ -50,6 +50,8 @@ function telHref(phone: string): string | undefined {
  * @cssproperty --loyalty-color-danger - Failure border.
  * @cssproperty --loyalty-radius - Corner radius.
  * @cssproperty --loyalty-spacing - Base spacing.
+ * @cssproperty --loyalty-focus-color - The keyboard focus outline (default a deep blue, white in the dark scheme).
+ * @cssproperty --loyalty-focus-halo - The ring around the focus outline (default white, near-black in the dark scheme); keep it at least 9:1 from --loyalty-focus-color.
  * @cssproperty --loyalty-directory-card-min-width - Narrowest card before the grid wraps (default 16rem).
  */
 export class BusinessDirectory extends MarketingElement {

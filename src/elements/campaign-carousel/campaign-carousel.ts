@@ -54,6 +54,8 @@ export type { CampaignSelectDetail } from './events.ts';
  * @cssproperty --loyalty-color-danger - Failure border.
  * @cssproperty --loyalty-radius - Corner radius.
  * @cssproperty --loyalty-spacing - Base spacing.
+ * @cssproperty --loyalty-focus-color - The keyboard focus outline (default a deep blue, white in the dark scheme).
+ * @cssproperty --loyalty-focus-halo - The ring around the focus outline (default white, near-black in the dark scheme); keep it at least 9:1 from --loyalty-focus-color.
  * @cssproperty --loyalty-carousel-slide-width - Width of one slide (default `min(85%, 20rem)`).
  * @cssproperty --loyalty-carousel-gap - Space between slides (default the base spacing).
  */

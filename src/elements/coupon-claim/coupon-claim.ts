@@ -49,6 +49,8 @@ export type { CouponClaimedDetail, CouponClaimErrorDetail } from './events.ts';
  * @cssproperty --loyalty-color-success - The received code's border, confirming the claim.
  * @cssproperty --loyalty-radius - Corner radius.
  * @cssproperty --loyalty-spacing - Base spacing.
+ * @cssproperty --loyalty-focus-color - The keyboard focus outline (default a deep blue, white in the dark scheme).
+ * @cssproperty --loyalty-focus-halo - The ring around the focus outline (default white, near-black in the dark scheme); keep it at least 9:1 from --loyalty-focus-color.
  * @cssproperty --loyalty-code-font - Font of the coupon code (default monospace).
  * @cssproperty --loyalty-code-size - Size of the coupon code (default 1.5em).
  */

@@ -88,7 +88,9 @@ export type { LoyaltySigninDetail, LoyaltySigninErrorDetail, LoyaltySignoutDetai
  * @cssproperty --loyalty-color-danger - Colour of error messages.
  * @cssproperty --loyalty-radius - Corner radius of the buttons.
  * @cssproperty --loyalty-spacing - Base spacing unit.
- * @cssproperty --loyalty-focus-ring - Box shadow of the keyboard focus ring.
+ * @cssproperty --loyalty-focus-ring - Replaces the halo: the box-shadow around the focus outline.
+ * @cssproperty --loyalty-focus-color - The keyboard focus outline (default a deep blue, white in the dark scheme).
+ * @cssproperty --loyalty-focus-halo - The ring around the focus outline (default white, near-black in the dark scheme); keep it at least 9:1 from --loyalty-focus-color.
  */
 export class LoyaltySigninButton extends LoyaltyElement {
   static override styles = signinButtonStyles;
