@@ -94,6 +94,7 @@ export class CampaignCarousel extends MarketingElement {
    */
   @state() private firstShown = 0;
   @state() private lastShown = Number.POSITIVE_INFINITY;
+  @state() private focusKept = -1;
   @state() private announcement = '';
 
   @query('.slides') private scroller?: HTMLElement | null;
@@ -179,9 +180,10 @@ export class CampaignCarousel extends MarketingElement {
     if (!(this.renderRoot as ShadowRoot).activeElement?.matches('.title-button') || focused === undefined)
       this.current = nearestSlide(slides, track, rtl);
     const [first, lastShown] = shownSlides(slides, track);
+    this.firstShown = Math.min(first, this.current);
+    this.lastShown = Math.max(lastShown, this.current);
     // The slide holding focus is never made inert under it (a swipe while a button has focus).
-    this.firstShown = Math.min(first, focused ?? first, this.current);
-    this.lastShown = Math.max(lastShown, focused ?? lastShown, this.current);
+    this.focusKept = focused ?? -1;
     this.atEnd = fullyInView(last, track, rtl);
   }
 
@@ -401,7 +403,7 @@ export class CampaignCarousel extends MarketingElement {
       role="group"
       aria-roledescription=${this.locale.t('carousel.slide')}
       aria-label=${this.locale.t('carousel.position', { index: index + 1, count })}
-      ?inert=${index < this.firstShown || index > this.lastShown}
+      ?inert=${(index < this.firstShown || index > this.lastShown) && index !== this.focusKept}
       data-index=${index}
     >
       <div part="media" class="media">

@@ -121,6 +121,20 @@ describe('<campaign-carousel> from the keyboard', () => {
     expect(atStart(el, slides(el)[3]!), 'slide 4 is at the start of the track').to.equal(true);
   });
 
+  it('never makes the slide holding focus inert, when the track is swiped away from it', async () => {
+    const el = await fixture<CampaignCarousel>(
+      html`<campaign-carousel claim limit="4" style="inline-size: 320px"></campaign-carousel>`,
+    );
+    await ready(el);
+    const claim = slides(el)[0]!.querySelector('coupon-claim')!;
+    part(claim, 'claim-button')!.focus();
+    const track = part(el, 'slides')!;
+    track.scrollTo({ left: track.scrollWidth, behavior: 'instant' });
+    await waitUntil(() => slides(el)[1]!.inert, 'the slides scrolled away did not become inert', { timeout: 3000 });
+    expect(slides(el)[0]!.inert, 'the focused slide').to.equal(false);
+    expect(focusedSlide(el), 'focus stays in the first slide').to.equal(0);
+  });
+
   it('moves between the slides’ buttons with the arrow keys, and that slide shows', async () => {
     const el = await fixture<CampaignCarousel>(
       html`<campaign-carousel limit="4" style="inline-size: 320px"></campaign-carousel>`,
