@@ -43,3 +43,13 @@ export function merchantSettings(name: MerchantSetting, doc: Document | undefine
 export function merchantSetting(name: MerchantSetting, doc?: Document): string | undefined {
   return merchantSettings(name, doc)[0];
 }
+
+/**
+ * The sign-in the merchant pinned for the page: `<meta name="loyalty-authority">` and
+ * `<meta name="loyalty-client-id">` in the head (each may be absent).
+ */
+export function merchantSignIn(doc?: Document): { authority?: string; clientId?: string } {
+  const authority = merchantSetting('loyalty-authority', doc);
+  const clientId = merchantSetting('loyalty-client-id', doc);
+  return { ...(authority && { authority }), ...(clientId && { clientId }) };
+}

@@ -326,7 +326,10 @@ describe('<coupon-claim>', () => {
             JSON.stringify({ error: { code: 'signin_required', message: 'Sign in to request a coupon.' } }),
             { status: 401 },
           );
-    const stop = session.registerSignInStarter(() => session.set(shopper, 'signin'));
+    const stop = session.registerSignInStarter(() => {
+      session.set(shopper, 'signin');
+      return true;
+    });
     try {
       const failed = oneEvent(el, 'coupon-claim-error');
       part(el, 'claim-button')!.click();
@@ -361,7 +364,10 @@ describe('<coupon-claim>', () => {
     });
 
     it('signs in through the page, then claims with the access token, and keeps codes per shopper', async () => {
-      const stop = session.registerSignInStarter(() => session.set(shopper, 'signin'));
+      const stop = session.registerSignInStarter(() => {
+        session.set(shopper, 'signin');
+        return true;
+      });
       try {
         const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE} require-signin></coupon-claim>`);
         await ready(el);
