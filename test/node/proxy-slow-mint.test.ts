@@ -94,6 +94,10 @@ describe('a mint slower than the timeout', () => {
 
   it('hands the running mint to the runtime’s waitUntil, which ends once the coupon is recorded', async () => {
     const store = createMemoryStore();
+    // The record's name holds the client's scope: found by the key it ends with.
+    const names: string[] = [];
+    const add = store.add.bind(store);
+    store.add = (name, ...rest) => (names.push(name), add(name, ...rest));
     const marketing = createMarketingProxy({
       upstreamUrl: slow.url,
       apiKey: TEST_API_KEY,
@@ -113,10 +117,12 @@ describe('a mint slower than the timeout', () => {
     const first = await marketing(request(), { waitUntil: (work: Promise<unknown>) => void kept.push(work) });
     assert.equal(first.status, 504);
     assert.equal(kept.length, 1, 'the mint was handed to waitUntil');
-    const recordedBefore = await store.get(`idem:-:${key}`);
+    const recordName = names.find((name) => name.startsWith('idem:') && name.endsWith(`:${key}`));
+    assert.ok(recordName, 'the key was taken in the store');
+    const recordedBefore = await store.get(recordName);
     assert.match(String(recordedBefore), /"pending"/, 'while it runs the key is held, not recorded as a 504');
     await kept[0];
-    const record = JSON.parse(String(await store.get(`idem:-:${key}`))) as { state: string; status: number };
+    const record = JSON.parse(String(await store.get(recordName))) as { state: string; status: number };
     assert.deepEqual([record.state, record.status], ['done', 200], 'recorded by the time waitUntil’s work ends');
     const retry = await marketing(request());
     assert.equal(retry.status, 200);
