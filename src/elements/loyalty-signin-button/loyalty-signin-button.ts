@@ -53,6 +53,11 @@ export type { LoyaltySigninDetail, LoyaltySigninErrorDetail, LoyaltySignoutDetai
  * sessionStorage by default (`storage="local"` or `"memory"` to change; the first button on the page
  * decides) and restored on reload until the access token expires, then signed out.
  *
+ * When the session runs out (or the merchant's proxy refuses its tokens), every tab shows the button
+ * again and one button on each page says, once, that the session has ended. After an explicit
+ * sign-out nothing of the shopper stays on the page or in storage, and the next sign-in asks Connect
+ * to make the shopper log in again (`prompt=login`, when Connect's discovery lists it).
+ *
  * After a full-page redirect through the standalone callback page (`dist/callback.html`), the
  * page that started the sign-in finds the session kept by the callback page and reports it with
  * `reason: 'restored'`.
@@ -127,6 +132,8 @@ export class LoyaltySigninButton extends LoyaltyElement {
 
   @state() private pending = false;
   @state() private failure: SignInErrorCode | undefined;
+  /** The session ran out (or the proxy refused its tokens) while nobody was looking: said once, by one button. */
+  @state() private expired = false;
   /** What is wrong with `authority`, `client-id` or `redirect-uri`, shown before anyone clicks. */
   @state() private configProblem: string | undefined;
 
@@ -175,6 +182,7 @@ export class LoyaltySigninButton extends LoyaltyElement {
     const options = this.optionsOrFail();
     if (!options) return;
     this.failure = undefined;
+    this.expired = false;
     this.track(startSignIn(options, MODES.includes(this.mode) ? this.mode : 'popup'));
   }
 
@@ -204,6 +212,7 @@ export class LoyaltySigninButton extends LoyaltyElement {
     }
     forgetSignIn(options);
     this.failure = undefined;
+    this.expired = false;
     act(this, () => session.set(null, 'signout'));
   }
 
@@ -277,9 +286,11 @@ export class LoyaltySigninButton extends LoyaltyElement {
   private onSessionChange(user: LoyaltyUser | null, reason: SessionChangeReason): void {
     const hadFocus = this.matches(':focus-within');
     if (user) this.failure = undefined;
+    const reporting = (actingButton ?? buttons[0]) === this;
+    this.expired = !user && reason === 'expired' && reporting;
     this.requestUpdate();
     if (hadFocus) void this.updateComplete.then(() => (user ? this.signoutButton : this.signinButton)?.focus());
-    if ((actingButton ?? buttons[0]) !== this) return;
+    if (!reporting) return;
     if (user) {
       const profile = user.scope.split(' ').includes('profile');
       this.emit('loyalty-signin', {
@@ -326,13 +337,17 @@ export class LoyaltySigninButton extends LoyaltyElement {
         <span part="icon">${this.pending ? html`<span class="spinner"></span>` : html`<slot name="icon">${walletIcon}</slot>`}</span>
         <span part="label"><slot>${this.locale.t('signin.label')}</slot></span>
       </button>
-      <span class="visually-hidden" role="status">${this.pending ? pendingLabel : ''}</span>
+      <span class="visually-hidden" role="status"
+        >${this.pending ? pendingLabel : this.expired ? this.locale.t('signin.expired') : ''}</span
+      >
       ${
         this.unavailable
           ? html`<p part="message" id="reason">${this.unavailableText()}</p>`
           : misconfigured
             ? html`<p part="message" id="reason">${this.locale.t('signin.error.config')}</p>`
-            : error
+            : this.expired && !this.failure && !this.pending
+              ? html`<p part="message">${this.locale.t('signin.expired')}</p>`
+              : error
       }`;
   }
 }
