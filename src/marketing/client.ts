@@ -60,6 +60,15 @@ function canonical(variables: Variables): Record<string, string | number> {
 }
 
 /**
+ * An endpoint as the page's clients use it: an http(s) URL, a relative one resolved against the page;
+ * undefined for anything else (`javascript:`, `data:` or `blob:` would fail later as a mysterious
+ * network error).
+ */
+export function endpointUrl(endpoint: string): URL | undefined {
+  return parseUrl(endpoint, HTTP_PROTOCOLS, globalThis.document?.baseURI ?? globalThis.location?.href);
+}
+
+/**
  * A client for one Marketing proxy endpoint. Prefer `clientFor(endpoint)`, which gives every caller on
  * the page the same client, so identical requests in flight are shared.
  *
@@ -82,8 +91,7 @@ export class MarketingClient {
   readonly endpoint: string;
 
   constructor(endpoint: string) {
-    // `javascript:`, `data:` or `blob:` would fail later as a mysterious network error.
-    const url = parseUrl(endpoint, HTTP_PROTOCOLS, globalThis.document?.baseURI ?? globalThis.location?.href);
+    const url = endpointUrl(endpoint);
     if (!url) {
       throw new MarketingError(
         'config',

@@ -166,15 +166,13 @@ describe('<coupon-claim>', () => {
   });
 
   it('ignores a corrupt or foreign stored entry instead of showing it', async () => {
-    localStorage.setItem(`loyalty-widgets:coupon:anonymous:${LATTE}`, '{"code":{"html":"<b>x</b>"}');
+    const slot = `loyalty-widgets:coupon:${encodeURIComponent(location.origin)}:anonymous:${LATTE}`;
+    localStorage.setItem(slot, '{"code":{"html":"<b>x</b>"}');
     const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
     await ready(el);
     expect(part(el, 'code')).to.equal(null);
     expect(part(el, 'claim-button')).to.not.equal(null);
-    localStorage.setItem(
-      `loyalty-widgets:coupon:anonymous:${LATTE}`,
-      JSON.stringify({ code: 'KEPT-1234', campaignId: LATTE, claimedAt: 1 }),
-    );
+    localStorage.setItem(slot, JSON.stringify({ code: 'KEPT-1234', campaignId: LATTE, claimedAt: 1 }));
     const kept = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
     await ready(kept);
     expect(part(kept, 'code')!.textContent).to.equal('KEPT-1234');
