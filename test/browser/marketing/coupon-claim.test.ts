@@ -2,8 +2,8 @@ import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import '../../../src/elements/coupon-claim/index.ts';
 import type { CouponClaim } from '../../../src/elements/coupon-claim/index.ts';
-import { session, type LoyaltyUser } from '../../../src/connect/session.ts';
-import { clearStoredClaims, recordFetches, sandboxStats, stubFetch } from './helpers.ts';
+import { session } from '../../../src/connect/session.ts';
+import { clearStoredClaims, minted, recordFetches, stubFetch, testShopper } from './helpers.ts';
 import { part, showsOneOf } from '../parts.ts';
 
 const LATTE = 'camp-harbor-morning-latte';
@@ -18,19 +18,7 @@ async function codeOf(el: CouponClaim): Promise<string> {
   return code.textContent!;
 }
 
-async function minted(): Promise<number> {
-  return (await sandboxStats()).couponsMinted;
-}
-
-const shopper: LoyaltyUser = {
-  sub: 'shopper-1',
-  username: 'demo',
-  loyaltyId: '0xabc',
-  accessToken: 'access-token-1',
-  idToken: 'id-token-1',
-  expiresAt: Date.now() + 3_600_000,
-  scope: 'openid profile',
-};
+const shopper = testShopper(1);
 
 describe('<coupon-claim>', () => {
   let fetches: ReturnType<typeof recordFetches>;
