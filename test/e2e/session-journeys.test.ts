@@ -1,0 +1,125 @@
+/**
+ * A shopper's session over navigation and on a shared computer, on a merchant's static site serving
+ * the built dist/ (so the browser really keeps pages in its back/forward cache), in Chromium and
+ * Firefox with the sandbox's real Connect: Back after sign-out stays signed out, and the next sign-in
+ * after an explicit sign-out asks for the password again.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { missingPrograms } from '../support/engines.ts';
+import { useE2eStack } from '../support/e2e.ts';
+import { launchShopperBrowser, waitFor, type ShopperBrowser, type ShopperWindow } from '../support/shopper-browser.ts';
+
+const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
+const PAGES = ['/session-offers.html', '/session-account.html'];
+
+const signin = `document.querySelector('loyalty-signin-button').shadowRoot`;
+const signInButton = `${signin}.querySelector('[part~="button"][aria-busy="false"]')`;
+const signOutButton = `${signin}.querySelector('[part~="signout"]')`;
+const shownUser = `${signin}.querySelector('[part~="user"]')?.textContent ?? ''`;
+const claim = `document.querySelector('coupon-claim').shadowRoot`;
+
+/** The sandbox's sign-in form (username and password), then its consent page. */
+async function logInAndAllow(popup: ShopperWindow): Promise<void> {
+  await waitFor(popup, `document.getElementById('username')`, 'the sign-in form');
+  await popup.click(`document.getElementById('username')`);
+  await popup.type('demo');
+  await popup.click(`document.getElementById('password')`);
+  await popup.type('demo');
+  await popup.click(`document.querySelector('form button[type="submit"]')`);
+  await waitFor(popup, `document.querySelector('button[value="allow"]')`, 'the consent page');
+  await popup.click(`document.querySelector('button[value="allow"]')`);
+}
+
+for (const engine of ['chromium', 'firefox'] as const) {
+  const missing = missingPrograms(engine);
+  describe(
+    `a session over navigation in ${engine}`,
+    { skip: missing.length && !inCi ? `${engine} is not installed (${missing.join(', ')})` : false },
+    () => {
+      const stack = useE2eStack({
+        staticSites: { shop: {} },
+        app: { name: 'Session shop', redirectPaths: { shop: PAGES } },
+        chromium: false,
+      });
+      let browser: ShopperBrowser;
+      let page: ShopperWindow;
+
+      before(async () => {
+        assert.deepEqual(missing, [], `${engine} must be installed in CI`);
+        browser = await launchShopperBrowser(engine);
+        page = browser.page;
+      });
+      after(() => browser?.close());
+
+      it('Back after a sign-out shows a signed-out page, and the next sign-in asks for the password again', async () => {
+        const shop = stack.sites.shop.origin;
+        await page.goto(`${shop}/session-offers.html`);
+        await waitFor(page, signInButton, 'the sign-in button');
+        const popup = await browser.popup(() => page.click(signInButton));
+        await logInAndAllow(popup);
+        await waitFor(page, `${shownUser}.includes('Signed in as demo')`, 'signed in on the offers page');
+
+        await page.click(`document.getElementById('account')`);
+        await waitFor(page, `location.pathname === '/session-account.html' && ${signOutButton}`, 'the account page');
+        await page.click(signOutButton);
+        await waitFor(page, signInButton, 'signed out on the account page');
+
+        await page.back();
+        await waitFor(page, `location.pathname === '/session-offers.html'`, 'the offers page again');
+        assert.equal(
+          await page.evaluate<boolean>('window.__restoredFromCache'),
+          true,
+          'the browser brought the page back from its back/forward cache',
+        );
+        await waitFor(page, signInButton, 'the restored page shows the sign-in button');
+        assert.equal(await page.evaluate<string>(shownUser), '', 'no "Signed in as demo"');
+        await waitFor(page, `${claim}.querySelector('[part~="signin-button"]')`, 'the coupon asks for a sign-in');
+        assert.equal(
+          await page.evaluate<string | null>(`sessionStorage.getItem('loyalty-widgets:user')`),
+          null,
+          'no tokens kept',
+        );
+
+        await nextPersonLogsIn();
+      });
+
+      /** The next person at this computer: Connect asks who they are instead of continuing as demo. */
+      async function nextPersonLogsIn(): Promise<void> {
+        const next = await browser.popup(() => page.click(signInButton));
+        await waitFor(
+          next,
+          `document.getElementById('password') || document.querySelector('button[value="allow"]')`,
+          'a page of Connect',
+        );
+        assert.equal(
+          await next.evaluate<boolean>(`Boolean(document.getElementById('password'))`),
+          true,
+          'the sign-in form, not straight to "Allow … demo"',
+        );
+        await logInAndAllow(next);
+        await waitFor(page, `${shownUser}.includes('Signed in as demo')`, 'signed in again');
+      }
+
+      it('after signing out, the next sign-in on the same page asks for the password again', async () => {
+        // Continues on the page the journey above left, signed in or out.
+        await waitFor(page, `${signInButton} || ${signOutButton}`, 'the sign-in button');
+        if (await page.evaluate<boolean>(`Boolean(${signOutButton})`)) await page.click(signOutButton);
+        await waitFor(page, signInButton, 'signed out');
+        const popup = await browser.popup(() => page.click(signInButton));
+        // Connect may remember demo from the first journey; either way the shopper gets signed in.
+        await waitFor(
+          popup,
+          `document.getElementById('password') || document.querySelector('button[value="allow"]')`,
+          'a page of Connect',
+        );
+        if (await popup.evaluate<boolean>(`Boolean(document.getElementById('password'))`)) await logInAndAllow(popup);
+        else await popup.click(`document.querySelector('button[value="allow"]')`);
+        await waitFor(page, `${shownUser}.includes('Signed in as demo')`, 'signed in');
+        await page.click(signOutButton);
+        await waitFor(page, signInButton, 'signed out');
+        await nextPersonLogsIn();
+      });
+    },
+  );
+}
