@@ -8,7 +8,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { missingPrograms } from '../support/engines.ts';
 import { useE2eStack } from '../support/e2e.ts';
-import { launchShopperBrowser, waitFor, type ShopperBrowser, type ShopperWindow } from '../support/shopper-browser.ts';
+import {
+  launchShopperBrowser,
+  signInAtConnect,
+  waitFor,
+  type ShopperBrowser,
+  type ShopperWindow,
+} from '../support/shopper-browser.ts';
 
 const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
 const PAGES = ['/session-offers.html', '/session-account.html'];
@@ -18,18 +24,6 @@ const signInButton = `${signin}.querySelector('[part~="button"][aria-busy="false
 const signOutButton = `${signin}.querySelector('[part~="signout"]')`;
 const shownUser = `${signin}.querySelector('[part~="user"]')?.textContent ?? ''`;
 const claim = `document.querySelector('coupon-claim').shadowRoot`;
-
-/** The sandbox's sign-in form (username and password), then its consent page. */
-async function logInAndAllow(popup: ShopperWindow): Promise<void> {
-  await waitFor(popup, `document.getElementById('username')`, 'the sign-in form');
-  await popup.click(`document.getElementById('username')`);
-  await popup.type('demo');
-  await popup.click(`document.getElementById('password')`);
-  await popup.type('demo');
-  await popup.click(`document.querySelector('form button[type="submit"]')`);
-  await waitFor(popup, `document.querySelector('button[value="allow"]')`, 'the consent page');
-  await popup.click(`document.querySelector('button[value="allow"]')`);
-}
 
 for (const engine of ['chromium', 'firefox'] as const) {
   const missing = missingPrograms(engine);
@@ -57,7 +51,7 @@ for (const engine of ['chromium', 'firefox'] as const) {
         await page.goto(`${shop}/session-offers.html`);
         await waitFor(page, signInButton, 'the sign-in button');
         const popup = await browser.popup(() => page.click(signInButton));
-        await logInAndAllow(popup);
+        await signInAtConnect(popup, 'allow');
         await waitFor(page, `${shownUser}.includes('Signed in as demo')`, 'signed in on the offers page');
 
         await page.click(`document.getElementById('account')`);
@@ -97,7 +91,7 @@ for (const engine of ['chromium', 'firefox'] as const) {
           true,
           'the sign-in form, not straight to "Allow … demo"',
         );
-        await logInAndAllow(next);
+        await signInAtConnect(next, 'allow');
         await waitFor(page, `${shownUser}.includes('Signed in as demo')`, 'signed in again');
       }
 
@@ -113,7 +107,8 @@ for (const engine of ['chromium', 'firefox'] as const) {
           `document.getElementById('password') || document.querySelector('button[value="allow"]')`,
           'a page of Connect',
         );
-        if (await popup.evaluate<boolean>(`Boolean(document.getElementById('password'))`)) await logInAndAllow(popup);
+        if (await popup.evaluate<boolean>(`Boolean(document.getElementById('password'))`))
+          await signInAtConnect(popup, 'allow');
         else await popup.click(`document.querySelector('button[value="allow"]')`);
         await waitFor(page, `${shownUser}.includes('Signed in as demo')`, 'signed in');
         await page.click(signOutButton);

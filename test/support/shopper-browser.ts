@@ -55,6 +55,18 @@ export async function waitFor(
   }
 }
 
+/** Fills the sandbox Connect's sign-in form as the seeded shopper `demo`, then answers its consent page. */
+export async function signInAtConnect(popup: ShopperWindow, decision: 'allow' | 'cancel'): Promise<void> {
+  await waitFor(popup, `document.getElementById('username')`, 'the sign-in form');
+  await popup.click(`document.getElementById('username')`);
+  await popup.type('demo');
+  await popup.click(`document.getElementById('password')`);
+  await popup.type('demo');
+  await popup.click(`document.querySelector('form button[type="submit"]')`);
+  await waitFor(popup, `document.querySelector('button[value="${decision}"]')`, 'the consent page');
+  await popup.click(`document.querySelector('button[value="${decision}"]')`);
+}
+
 /** The element's centre in viewport coordinates, after scrolling it into view. */
 const centreOf = (elementExpression: string): string => `(() => {
   const element = (${elementExpression});
