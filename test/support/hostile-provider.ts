@@ -9,6 +9,9 @@
  *   POST /__hostile/marketing          answers every campaign with a coupon and every claim with
  *                                      EVIL-PLANTED-CODE; /__hostile/marketing/refuse answers claims
  *                                      401 signin_required. The headers it was sent are in the stats.
+ *   POST /__hostile/redirect?to=URL    an open redirect (307) on an origin a merchant may trust.
+ * And any other site that opens a shop's page:
+ *   GET  /__hostile/opener?url=URL     a page that opens URL in a new window at the first key press.
  * A web-test-runner plugin (hostileProviderPlugin) starts it and tells tests where it is at
  * GET /__hostile.json on the test server.
  */
@@ -302,6 +305,13 @@ export async function startHostileProvider({
         if (reqUrl.pathname.endsWith('/refuse'))
           return send(res, 401, JSON.stringify({ error: { code: 'signin_required', message: 'Sign in first.' } }));
         return send(res, 200, JSON.stringify({ data: { requestCoupon: { coupon: { code: PLANTED_CODE } } } }));
+      }
+      case '/__hostile/redirect':
+        return send(res, 307, '', 'text/plain', { location: reqUrl.searchParams.get('to') ?? '/' });
+      case '/__hostile/opener': {
+        const target = JSON.stringify(reqUrl.searchParams.get('url') ?? '');
+        const script = `addEventListener('keydown', () => open(${target}, '_blank'), { once: true });`;
+        return send(res, 200, `<!doctype html><title>Another site</title><script>${script}</script>`, 'text/html');
       }
       case '/__hostile/scenario': {
         const body = await readJson(req);

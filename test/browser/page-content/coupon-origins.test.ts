@@ -6,24 +6,16 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../../src/elements/coupon-claim/index.ts';
 import type { CouponClaim } from '../../../src/elements/coupon-claim/index.ts';
-import { session, type LoyaltyUser } from '../../../src/connect/session.ts';
+import { session } from '../../../src/connect/session.ts';
 import { storedCoupon } from '../../../src/marketing/coupon-claims.ts';
 import { PLANTED_CODE } from '../../support/hostile-scenarios.ts';
 import { recordFetches } from '../marketing/helpers.ts';
 import { part, showsOneOf } from '../parts.ts';
 import { hostileEnv, hostileStats, setScenario } from '../signin/helpers.ts';
-import { clearPage, inBlock, placeBlock } from './helpers.ts';
+import { aShopper, clearPage, inBlock, placeBlock } from './helpers.ts';
 
 const BEANS = 'camp-harbor-beans';
-const shopper: LoyaltyUser = {
-  sub: 'shopper-25',
-  username: 'demo',
-  loyaltyId: '0x25',
-  accessToken: 'access-token-25',
-  idToken: 'id-token-25',
-  expiresAt: Date.now() + 3_600_000,
-  scope: 'openid profile',
-};
+const shopper = aShopper('25');
 
 const settled = (el: CouponClaim) => showsOneOf(el, ['claim-button', 'code', 'error', 'signin-button', 'message']);
 

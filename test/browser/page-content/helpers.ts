@@ -2,7 +2,21 @@
  * Helpers for the attacks a page's content can try: markup placed in the body the way a CMS prints
  * an Author's block (parsed HTML, no script of its own), and a clean page between tests.
  */
+import type { LoyaltyUser } from '../../../src/connect/session.ts';
 import { resetSession } from '../signin/helpers.ts';
+
+/** A signed-in shopper as the page's session holds one (the tokens are not checked by the test proxy). */
+export function aShopper(id: string): LoyaltyUser {
+  return {
+    sub: `shopper-${id}`,
+    username: 'demo',
+    loyaltyId: `0x${id}`,
+    accessToken: `access-token-${id}`,
+    idToken: `id-token-${id}`,
+    expiresAt: Date.now() + 3_600_000,
+    scope: 'openid profile',
+  };
+}
 
 const blocks: HTMLElement[] = [];
 
