@@ -115,6 +115,29 @@ for (const engine of ['chromium', 'firefox'] as const) {
         await waitFor(page, signInButton, 'signed out');
         await nextPersonLogsIn();
       });
+
+      it('a reload of the shop page while the popup is open still signs the shopper in', async () => {
+        await waitFor(page, `${signInButton} || ${signOutButton}`, 'the sign-in button');
+        if (await page.evaluate<boolean>(`Boolean(${signOutButton})`)) await page.click(signOutButton);
+        await waitFor(page, signInButton, 'signed out');
+        const popup = await browser.popup(() => page.click(signInButton));
+        await waitFor(
+          popup,
+          `document.getElementById('password') || document.querySelector('button[value="allow"]')`,
+          'a page of Connect',
+        );
+        await page.evaluate('(location.reload(), true)');
+        await waitFor(page, `document.readyState === 'complete' && ${signInButton}`, 'the reloaded page');
+        if (await popup.evaluate<boolean>(`Boolean(document.getElementById('password'))`))
+          await signInAtConnect(popup, 'allow');
+        else await popup.click(`document.querySelector('button[value="allow"]')`);
+        await waitFor(page, `${shownUser}.includes('Signed in as demo')`, 'the reloaded page took the sign-in');
+        await waitFor(
+          page,
+          `!Object.keys(sessionStorage).some((key) => key.startsWith('loyalty-widgets:state:'))`,
+          'no pending sign-in left behind',
+        );
+      });
     },
   );
 }

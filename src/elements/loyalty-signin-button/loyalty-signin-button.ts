@@ -1,7 +1,13 @@
 import { html, nothing, svg, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { warnOnce } from '../../shared/warn.ts';
-import { captureSignInResponse, takeCapturedResponse, type PendingRequest } from '../../connect/callback.ts';
+import {
+  captureSignInResponse,
+  pendingRequest,
+  takeCapturedResponse,
+  takePopupResponsesAfterReload,
+  type PendingRequest,
+} from '../../connect/callback.ts';
 import { signInErrorCode, type SignInErrorCode } from '../../connect/errors.ts';
 import {
   finishSignIn,
@@ -27,6 +33,8 @@ const isHandOverPopup = captureSignInResponse();
 const buttons: LoyaltySigninButton[] = [];
 /** The button whose action is changing the session right now, which reports that change. */
 let actingButton: LoyaltySigninButton | undefined;
+/** Stops waiting for the popup of a sign-in an earlier page of this tab started. */
+let stopTakingEarlierPopup: (() => void) | undefined;
 
 function act(button: LoyaltySigninButton, change: () => void): void {
   actingButton = button;
@@ -163,6 +171,18 @@ export class LoyaltySigninButton extends LoyaltyElement {
     if (!session.user) this.stopPrefetch = prefetchWhenLikely(this);
     const response = takeCapturedResponse((request) => this.answers(request));
     if (response) this.finishRedirect(response);
+    stopTakingEarlierPopup ??= takePopupResponsesAfterReload((url, popup) =>
+      LoyaltySigninButton.finishEarlierPopup(url, popup),
+    );
+  }
+
+  /** The popup of a sign-in started before this page was reloaded answered: its button finishes it here. */
+  private static finishEarlierPopup(responseUrl: string, popup: Window | null): void {
+    const request = pendingRequest(responseUrl);
+    const button = buttons.find((candidate) => !candidate.unavailable && candidate.answers(request));
+    if (!button) return;
+    popup?.close();
+    button.finishRedirect(responseUrl);
   }
 
   override disconnectedCallback(): void {
@@ -183,6 +203,9 @@ export class LoyaltySigninButton extends LoyaltyElement {
     if (!options) return;
     this.failure = undefined;
     this.expired = false;
+    // This page's own popup answers oidc-client-ts; an earlier page's sign-in is over.
+    stopTakingEarlierPopup?.();
+    stopTakingEarlierPopup = () => undefined;
     this.track(startSignIn(options, MODES.includes(this.mode) ? this.mode : 'popup'));
   }
 
