@@ -117,7 +117,15 @@ for (const engine of ['chromium', 'firefox'] as const) {
       });
 
       it('a reload of the shop page while the popup is open still signs the shopper in', async () => {
-        await waitFor(page, `${signInButton} || ${signOutButton}`, 'the sign-in button');
+        // Followed as a link would be (Firefox's page.goto() can wait forever after the journeys above).
+        await page.evaluate(
+          `(location.href = ${JSON.stringify(`${stack.sites.shop.origin}/session-offers.html`)}, true)`,
+        );
+        await waitFor(
+          page,
+          `location.pathname === '/session-offers.html' && (${signInButton} || ${signOutButton})`,
+          'the sign-in button',
+        );
         if (await page.evaluate<boolean>(`Boolean(${signOutButton})`)) await page.click(signOutButton);
         await waitFor(page, signInButton, 'signed out');
         const popup = await browser.popup(() => page.click(signInButton));
