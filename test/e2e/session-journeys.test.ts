@@ -146,6 +146,21 @@ for (const engine of ['chromium', 'firefox'] as const) {
           'no pending sign-in left behind',
         );
       });
+
+      it('a second tab of the shop is signed in and out with the first, with the default storage', async () => {
+        const offers = `${stack.sites.shop.origin}/session-offers.html`;
+        await page.evaluate(`(location.href = ${JSON.stringify(offers)}, true)`);
+        await waitFor(page, `location.pathname === '/session-offers.html' && ${signOutButton}`, 'signed in');
+        const second = await browser.openWindow(`${stack.sites.shop.origin}/session-account.html`);
+        try {
+          await waitFor(second, `${shownUser}.includes('Signed in as demo')`, 'the new tab is signed in too');
+          await page.click(signOutButton);
+          await waitFor(second, signInButton, 'the sign-out reached the other tab');
+          assert.equal(await second.evaluate<string | null>(`sessionStorage.getItem('loyalty-widgets:user')`), null);
+        } finally {
+          await second.close();
+        }
+      });
     },
   );
 }
