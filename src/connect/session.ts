@@ -3,6 +3,7 @@
  * element (and a merchant's own script) can read who is signed in without loading the sign-in
  * machinery. The sign-in button fills it; everything else only reads and subscribes.
  */
+import { merchantSignIn } from '../shared/merchant.ts';
 import { STORAGE_PREFIX } from '../shared/storage-keys.ts';
 
 /** A signed-in shopper, as every element and event sees them. */
@@ -24,6 +25,21 @@ export interface LoyaltyUser {
   expiresAt: number;
   /** The scopes granted. */
   scope: string;
+  /** The Connect provider (the button's `authority`) that signed the shopper in. */
+  issuer?: string;
+  /** The app (the button's `client-id`) the shopper signed in to. */
+  clientId?: string;
+}
+
+/**
+ * Whether a kept user signed in with the sign-in the merchant pinned in the head (when pinned): one
+ * from another provider or app (a block's button, an older set-up) is not restored.
+ */
+function fromPinnedSignIn(user: LoyaltyUser): boolean {
+  const pinned = merchantSignIn();
+  return (
+    (!pinned.authority || user.issuer === pinned.authority) && (!pinned.clientId || user.clientId === pinned.clientId)
+  );
 }
 
 export type SessionChangeReason = 'signin' | 'signout' | 'expired' | 'restored';
@@ -73,7 +89,10 @@ function parseStoredUser(text: string | null): LoyaltyUser | null {
   }
 }
 
-/** A user from storage or another tab, accepted only when every field has the right type and it has not expired. */
+/**
+ * A user from storage or another tab, accepted only when every field has the right type, it has not
+ * expired, and it signed in with the sign-in the head pins (when pinned).
+ */
 function checkUser(data: unknown): LoyaltyUser | null {
   const value = data as Partial<LoyaltyUser> | null;
   if (
@@ -95,7 +114,9 @@ function checkUser(data: unknown): LoyaltyUser | null {
   };
   if (typeof value.username === 'string') user.username = value.username;
   if (typeof value.loyaltyId === 'string') user.loyaltyId = value.loyaltyId;
-  return user;
+  if (typeof value.issuer === 'string') user.issuer = value.issuer;
+  if (typeof value.clientId === 'string') user.clientId = value.clientId;
+  return fromPinnedSignIn(user) ? user : null;
 }
 
 /** Storage that may throw (disabled, full, sandboxed frame) is treated as empty. */
@@ -134,10 +155,11 @@ function forgetEverything(): void {
 export type SessionListener = (user: LoyaltyUser | null, reason: SessionChangeReason) => void;
 
 /**
- * A function that starts a sign-in; it runs inside the shopper's click so a popup may open.
+ * A function that starts a sign-in (it runs inside the shopper's click so a popup may open); false
+ * when its button may not sign the page in.
  * @internal
  */
-export type SignInStarter = () => void;
+export type SignInStarter = () => boolean;
 
 /**
  * The page's sign-in session: who is signed in, where they are kept, and who wants to know. There is
@@ -389,12 +411,9 @@ export class PageSession {
     };
   }
 
-  /** Asks the page's sign-in button to start a sign-in; false when the page has none. */
+  /** Asks the page's sign-in button to start a sign-in; false when the page has none that is the page's. */
   requestSignIn(): boolean {
-    const start = this.starters[0];
-    if (!start) return false;
-    start();
-    return true;
+    return this.starters.some((start) => start());
   }
 }
 

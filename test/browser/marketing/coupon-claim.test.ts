@@ -314,7 +314,10 @@ describe('<coupon-claim>', () => {
             JSON.stringify({ error: { code: 'signin_required', message: 'Sign in to request a coupon.' } }),
             { status: 401 },
           );
-    const stop = session.registerSignInStarter(() => session.set(shopper, 'signin'));
+    const stop = session.registerSignInStarter(() => {
+      session.set(shopper, 'signin');
+      return true;
+    });
     try {
       const failed = oneEvent(el, 'coupon-claim-error');
       part(el, 'claim-button')!.click();
@@ -349,7 +352,10 @@ describe('<coupon-claim>', () => {
     });
 
     it('signs in through the page, then claims with the access token, and keeps codes per shopper', async () => {
-      const stop = session.registerSignInStarter(() => session.set(shopper, 'signin'));
+      const stop = session.registerSignInStarter(() => {
+        session.set(shopper, 'signin');
+        return true;
+      });
       try {
         const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE} require-signin></coupon-claim>`);
         await ready(el);
@@ -406,9 +412,10 @@ describe('<coupon-claim>', () => {
     });
 
     it('after the session ran out, offers sign-in instead of a dead "Try again", and the claim resumes after it', async () => {
-      const stop = session.registerSignInStarter(() =>
-        session.set({ ...shopper, accessToken: 'access-token-2' }, 'signin'),
-      );
+      const stop = session.registerSignInStarter(() => {
+        session.set({ ...shopper, accessToken: 'access-token-2' }, 'signin');
+        return true;
+      });
       try {
         const el = await signedInClaim();
         const offline = failNetwork();
@@ -454,9 +461,10 @@ describe('<coupon-claim>', () => {
       expect(changes).to.deep.equal(['out:expired']);
       await el.updateComplete;
       expect(part(el, 'message')!.textContent).to.not.equal('');
-      const stop = session.registerSignInStarter(() =>
-        session.set({ ...shopper, accessToken: 'access-token-3' }, 'signin'),
-      );
+      const stop = session.registerSignInStarter(() => {
+        session.set({ ...shopper, accessToken: 'access-token-3' }, 'signin');
+        return true;
+      });
       try {
         part(el, 'signin-button')!.click();
         await codeOf(el);
