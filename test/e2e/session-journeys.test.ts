@@ -25,6 +25,17 @@ const signOutButton = `${signin}.querySelector('[part~="signout"]')`;
 const shownUser = `${signin}.querySelector('[part~="user"]')?.textContent ?? ''`;
 const claim = `document.querySelector('coupon-claim').shadowRoot`;
 
+/** A page of Connect in the popup: its sign-in form, or (when it remembers the shopper) its consent page. */
+const connectPage = `document.getElementById('password') || document.querySelector('button[value="allow"]')`;
+
+/** Signs `demo` in at whichever page Connect shows: the password form first when it asks for it. */
+async function allowAsDemo(popup: ShopperWindow): Promise<void> {
+  await waitFor(popup, connectPage, 'a page of Connect');
+  if (await popup.evaluate<boolean>(`Boolean(document.getElementById('password'))`))
+    await signInAtConnect(popup, 'allow');
+  else await popup.click(`document.querySelector('button[value="allow"]')`);
+}
+
 for (const engine of ['chromium', 'firefox'] as const) {
   const missing = missingPrograms(engine);
   describe(
@@ -81,11 +92,7 @@ for (const engine of ['chromium', 'firefox'] as const) {
       /** The next person at this computer: Connect asks who they are instead of continuing as demo. */
       async function nextPersonLogsIn(): Promise<void> {
         const next = await browser.popup(() => page.click(signInButton));
-        await waitFor(
-          next,
-          `document.getElementById('password') || document.querySelector('button[value="allow"]')`,
-          'a page of Connect',
-        );
+        await waitFor(next, connectPage, 'a page of Connect');
         assert.equal(
           await next.evaluate<boolean>(`Boolean(document.getElementById('password'))`),
           true,
@@ -100,16 +107,8 @@ for (const engine of ['chromium', 'firefox'] as const) {
         await waitFor(page, `${signInButton} || ${signOutButton}`, 'the sign-in button');
         if (await page.evaluate<boolean>(`Boolean(${signOutButton})`)) await page.click(signOutButton);
         await waitFor(page, signInButton, 'signed out');
-        const popup = await browser.popup(() => page.click(signInButton));
         // Connect may remember demo from the first journey; either way the shopper gets signed in.
-        await waitFor(
-          popup,
-          `document.getElementById('password') || document.querySelector('button[value="allow"]')`,
-          'a page of Connect',
-        );
-        if (await popup.evaluate<boolean>(`Boolean(document.getElementById('password'))`))
-          await signInAtConnect(popup, 'allow');
-        else await popup.click(`document.querySelector('button[value="allow"]')`);
+        await allowAsDemo(await browser.popup(() => page.click(signInButton)));
         await waitFor(page, `${shownUser}.includes('Signed in as demo')`, 'signed in');
         await page.click(signOutButton);
         await waitFor(page, signInButton, 'signed out');
@@ -129,16 +128,10 @@ for (const engine of ['chromium', 'firefox'] as const) {
         if (await page.evaluate<boolean>(`Boolean(${signOutButton})`)) await page.click(signOutButton);
         await waitFor(page, signInButton, 'signed out');
         const popup = await browser.popup(() => page.click(signInButton));
-        await waitFor(
-          popup,
-          `document.getElementById('password') || document.querySelector('button[value="allow"]')`,
-          'a page of Connect',
-        );
+        await waitFor(popup, connectPage, 'a page of Connect');
         await page.evaluate('(location.reload(), true)');
         await waitFor(page, `document.readyState === 'complete' && ${signInButton}`, 'the reloaded page');
-        if (await popup.evaluate<boolean>(`Boolean(document.getElementById('password'))`))
-          await signInAtConnect(popup, 'allow');
-        else await popup.click(`document.querySelector('button[value="allow"]')`);
+        await allowAsDemo(popup);
         await waitFor(page, `${shownUser}.includes('Signed in as demo')`, 'the reloaded page took the sign-in');
         await waitFor(
           page,
