@@ -146,3 +146,27 @@ export function takeCapturedResponse(accept?: (request: PendingRequest | undefin
   captured = undefined;
   return response;
 }
+
+/**
+ * A popup sign-in survives its opener reloading: when this tab has a popup sign-in pending from an
+ * earlier page (the shopper reloaded, or went away and came back, while the popup was open), the popup
+ * still hands its response to this tab, and `take` receives it here (with the popup, to close it).
+ * Only a message of this origin in oidc-client-ts's shape whose state this tab is waiting for is
+ * taken. A page that starts its own sign-in calls the returned function first, so the response of
+ * that sign-in goes to oidc-client-ts alone.
+ */
+export function takePopupResponsesAfterReload(take: (responseUrl: string, popup: Window | null) => void): () => void {
+  if (typeof window === 'undefined' || !openerAwaitsPopup(window)) return () => {};
+  const listener = (event: MessageEvent<unknown>): void => {
+    if (event.origin !== window.location.origin) return;
+    const data = event.data as { source?: unknown; url?: unknown } | null;
+    if (typeof data !== 'object' || !data || data.source !== POPUP_MESSAGE_SOURCE || typeof data.url !== 'string')
+      return;
+    if (pendingRequest(data.url)?.request_type !== POPUP_REQUEST_TYPE) return;
+    stop();
+    take(data.url, event.source as Window | null);
+  };
+  const stop = (): void => window.removeEventListener('message', listener);
+  window.addEventListener('message', listener);
+  return stop;
+}

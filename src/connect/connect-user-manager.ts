@@ -32,8 +32,12 @@ import {
 } from './id-token.ts';
 import { STATE_STORAGE_PREFIX, type ConnectOptions } from './options.ts';
 import { fetchProfile, type ConnectProfile } from './profile.ts';
+import { session } from './session.ts';
 
 const profiles = new WeakMap<User, ConnectProfile>();
+
+/** What to ask for after a sign-out, best first: a fresh login, else the account chooser. */
+const REAUTHENTICATION_PROMPTS = ['login', 'select_account'] as const;
 
 /** The `/me` profile read during the sign-in that produced this user, if any. */
 export function profileOf(user: User): ConnectProfile | null {
@@ -66,7 +70,7 @@ export class ConnectUserManager extends UserManager {
   }
 
   /** Discovery, with the issuer it must announce and the addresses we will use, checked. */
-  private async discovery(): Promise<CheckedDiscovery & { authorization_endpoint: string }> {
+  private async discovery(): Promise<CheckedDiscovery & { authorization_endpoint: string; prompts: string[] }> {
     let metadata: Partial<OidcMetadata>;
     try {
       metadata = await this.metadataService.getMetadata();
@@ -79,13 +83,21 @@ export class ConnectUserManager extends UserManager {
     const { authorization_endpoint } = checked;
     if (!authorization_endpoint)
       throw new SignInError('config', 'Connect discovery lacks a usable authorization_endpoint.');
-    return { ...checked, authorization_endpoint };
+    const announced: unknown = (metadata as Record<string, unknown>).prompt_values_supported;
+    const prompts = Array.isArray(announced) ? announced.filter((value) => typeof value === 'string') : [];
+    return { ...checked, authorization_endpoint, prompts };
   }
 
-  /** Builds the implicit request: client_id, response_type, nonce (hash of a kept secret), scope, redirect_uri, state. */
+  /**
+   * Builds the implicit request: client_id, response_type, nonce (hash of a kept secret), scope,
+   * redirect_uri, state; and, for the first sign-in after an explicit sign-out, the `prompt` that makes
+   * the next person at a shared computer log in (or choose an account) rather than continue as the
+   * previous shopper. The spec's Connect takes no other parameter, so `prompt` is sent only when the
+   * provider's discovery lists the value in `prompt_values_supported`.
+   */
   protected override async _signinStart(args: CreateSigninRequestArgs, handle: IWindow): Promise<NavigateResponse> {
     try {
-      const { authorization_endpoint } = await this.discovery();
+      const { authorization_endpoint, prompts } = await this.discovery();
       const nonceSecret = randomToken();
       const state = await SigninState.create({
         id: randomToken(),
@@ -107,6 +119,10 @@ export class ConnectUserManager extends UserManager {
       url.searchParams.set('redirect_uri', this.connect.redirectUri);
       url.searchParams.set('nonce', await sha256Base64url(nonceSecret));
       url.searchParams.set('state', state.id);
+      const prompt = session.signedOutExplicitly
+        ? REAUTHENTICATION_PROMPTS.find((value) => prompts.includes(value))
+        : undefined;
+      if (prompt) url.searchParams.set('prompt', prompt);
       return await handle.navigate({ url: url.href, state: state.id, response_mode: 'fragment' });
     } catch (error) {
       handle.close();

@@ -30,6 +30,7 @@ const messages: Messages = {
   'signin.error.state_mismatch': 'هذا الرد لا يطابق تسجيل دخول بدأ هنا فلم يُستخدم. حاول مجددًا.',
   'signin.error.network': 'تعذّر الوصول إلى خدمة الولاء. تحقّق من اتصالك وحاول مجددًا.',
   'signin.error.config': 'تسجيل الدخول غير مُعدّ بشكل صحيح على هذا الموقع.',
+  'signin.expired': 'انتهت جلستك. سجّل الدخول مرة أخرى للمتابعة.',
   // <campaign-carousel>
   'carousel.label': 'الحملات',
   'carousel.roledescription': 'عرض دوّار',

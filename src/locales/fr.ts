@@ -33,6 +33,7 @@ const messages: Messages = {
     "Cette réponse ne correspond à aucune connexion commencée ici ; elle n'a pas été utilisée. Réessayez.",
   'signin.error.network': 'Le service de fidélité est injoignable. Vérifiez votre connexion et réessayez.',
   'signin.error.config': "La connexion n'est pas correctement configurée sur ce site.",
+  'signin.expired': 'Votre session a pris fin. Reconnectez-vous pour continuer.',
   // <campaign-carousel>
   'carousel.label': 'Campagnes',
   'carousel.roledescription': 'carrousel',

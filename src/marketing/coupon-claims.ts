@@ -10,12 +10,18 @@
  * Codes and keys belong to the origin of the endpoint they came from or went to: a block of page
  * content pointing a claim at another server neither plants a code the merchant's own elements would
  * show, nor learns a key they would use.
+ *
+ * Over a session's life: tabs of the site claim under one cross-tab lock (`navigator.locks`), so two
+ * tabs pressing at once make one key and one coupon; a guest who signs in keeps the code (and the key
+ * of an unfinished claim) they got as a guest; an explicit sign-out forgets every code and key, and a
+ * claim still in flight then keeps nothing.
  */
 import { toHex } from '../shared/hex.ts';
 import { resolveEndpoint } from '../shared/config.ts';
 import { endpointUrl, type MarketingClient } from './client.ts';
 import { isUpstreamFailure, MarketingError } from './errors.ts';
 import { STORAGE_PREFIX } from '../shared/storage-keys.ts';
+import { session } from '../connect/session.ts';
 import type { Coupon } from './types.ts';
 
 /**
@@ -56,6 +62,8 @@ export interface ClaimRequest {
 const memory = new Map<string, string>();
 const claims = new Map<string, Promise<Coupon>>();
 const changes = new EventTarget();
+/** Counts explicit sign-outs: a claim that started before one keeps nothing when it ends. */
+let signOuts = 0;
 
 // localStorage may be missing or throw (private modes, sandboxed frames): fall back to this page only.
 function read(key: string): string | null {
@@ -104,6 +112,67 @@ async function withSameKey<T>(send: () => Promise<T>): Promise<T> {
 
 const slot = (prefix: string, origin: string, campaignId: string, shopper: string): string =>
   `${prefix}${[origin, shopper, campaignId].map(encodeURIComponent).join(':')}`;
+
+/** Every key kept, in localStorage or (when it cannot be used) this page's memory. */
+function keptKeys(): string[] {
+  try {
+    return Object.keys(globalThis.localStorage);
+  } catch {
+    return [...memory.keys()];
+  }
+}
+
+/** `[origin, shopper, campaignId]` of a key this code wrote under `prefix`, else undefined. */
+function slotParts(prefix: string, key: string): [string, string, string] | undefined {
+  if (!key.startsWith(prefix)) return undefined;
+  try {
+    const parts = key.slice(prefix.length).split(':').map(decodeURIComponent);
+    const [origin, shopper, campaignId] = parts;
+    return parts.length === 3 && origin && shopper && campaignId ? [origin, shopper, campaignId] : undefined;
+  } catch {
+    return undefined; // Not a key this code wrote.
+  }
+}
+
+/**
+ * A guest who signs in keeps what they got as a guest: each code kept for `anonymous` (and the key of
+ * a claim that has not answered yet) moves to the shopper, unless the shopper already has their own.
+ * Only open campaigns have guest claims, so the signed-in element shows the guest's code, not a new one.
+ */
+function adoptGuestClaims(shopper: string): void {
+  for (const key of keptKeys()) {
+    for (const prefix of [COUPON_KEY_PREFIX, CLAIM_KEY_PREFIX]) {
+      const parts = slotParts(prefix, key);
+      if (!parts || parts[1] !== ANONYMOUS) continue;
+      const [origin, , campaignId] = parts;
+      const value = read(key);
+      const target = slot(prefix, origin, campaignId, shopper);
+      const taken =
+        read(slot(COUPON_KEY_PREFIX, origin, campaignId, shopper)) !== null ||
+        (prefix === CLAIM_KEY_PREFIX && read(target) !== null);
+      if (value !== null && !taken) write(target, value);
+      write(key, null);
+    }
+  }
+}
+
+session.subscribe((user, reason) => {
+  if (user) adoptGuestClaims(user.sub);
+  else if (reason === 'signout') {
+    // The session already wiped localStorage; this page's fallback memory goes too.
+    signOuts++;
+    memory.clear();
+  }
+});
+
+/**
+ * Runs `critical` alone among the tabs of this site for this name (Web Locks), or directly where the
+ * browser has no locks (an insecure page): one tab at a time reads, makes and uses a claim's key.
+ */
+function alone<T>(name: string, critical: () => Promise<T>): Promise<T> {
+  const locks = (globalThis.navigator as Navigator | undefined)?.locks;
+  return locks ? locks.request(name, critical) : critical();
+}
 
 /** The origin an endpoint's codes and keys belong to; the page's own endpoint when none is given. */
 function originOf(endpoint: string = resolveEndpoint(undefined)): string | undefined {
@@ -189,15 +258,8 @@ function listenToOtherTabs(): void {
     if (event.storageArea !== globalThis.localStorage || !event.key?.startsWith(COUPON_KEY_PREFIX) || !event.newValue)
       return;
     // Another tab's entry is read back like any stored value: only a well-formed one is announced.
-    let parts: string[];
-    try {
-      parts = event.key.slice(COUPON_KEY_PREFIX.length).split(':').map(decodeURIComponent);
-    } catch {
-      return; // Not a key this code wrote.
-    }
-    const [origin, shopper, campaignId] = parts;
-    const stored =
-      parts.length === 3 && origin && shopper && campaignId ? storedCoupon(campaignId, shopper, origin) : undefined;
+    const parts = slotParts(COUPON_KEY_PREFIX, event.key);
+    const stored = parts && storedCoupon(parts[2], parts[1], parts[0]);
     if (stored) changes.dispatchEvent(new CustomEvent('stored', { detail: stored }));
   });
 }
@@ -222,14 +284,38 @@ function listenToOtherTabs(): void {
  * ```
  */
 export function claimCoupon(client: MarketingClient, request: ClaimRequest): Promise<Coupon> {
-  const { campaignId, shopper = ANONYMOUS, accessToken, idToken, requireSignin = false, another = false } = request;
+  const { campaignId, shopper = ANONYMOUS, another = false } = request;
   const origin = new URL(client.endpoint).origin;
   const couponSlot = slot(COUPON_KEY_PREFIX, origin, campaignId, shopper);
   const running = claims.get(couponSlot);
   if (running) return running;
+  if (shopper !== ANONYMOUS) adoptGuestClaims(shopper);
   const kept = another ? undefined : storedCoupon(campaignId, shopper, origin);
   if (kept) return Promise.resolve({ code: kept.code });
+  const started = signOuts;
+  const claim = alone(couponSlot, () => claimAlone(client, request, origin, started)).finally(() => {
+    claims.delete(couponSlot);
+    changes.dispatchEvent(new CustomEvent('claim', { detail: campaignId }));
+  });
+  claims.set(couponSlot, claim);
+  changes.dispatchEvent(new CustomEvent('claim', { detail: campaignId }));
+  return claim;
+}
 
+/** The claim itself, while no other tab claims the same coupon. */
+async function claimAlone(
+  client: MarketingClient,
+  request: ClaimRequest,
+  origin: string,
+  started: number,
+): Promise<Coupon> {
+  if (started !== signOuts)
+    throw new MarketingError('signin_required', 401, 'The shopper signed out before the claim was sent.');
+  const { campaignId, shopper = ANONYMOUS, accessToken, idToken, requireSignin = false, another = false } = request;
+  const couponSlot = slot(COUPON_KEY_PREFIX, origin, campaignId, shopper);
+  // Another tab may have received it while this one waited for the lock.
+  const kept = another ? undefined : storedCoupon(campaignId, shopper, origin);
+  if (kept) return { code: kept.code };
   const keySlot = slot(CLAIM_KEY_PREFIX, origin, campaignId, shopper);
   let idempotencyKey = read(keySlot);
   if (!idempotencyKey) {
@@ -247,8 +333,10 @@ export function claimCoupon(client: MarketingClient, request: ClaimRequest): Pro
         if (signedIn && error instanceof MarketingError && error.code === 'signin_required') return send(true);
         throw error;
       });
-  const claim = sent
+  return sent
     .then((coupon) => {
+      // The shopper signed out meanwhile: nothing of theirs is kept for the next person.
+      if (started !== signOuts) return coupon;
       const stored: StoredCoupon = { code: coupon.code, campaignId, origin, claimedAt: Date.now() };
       write(couponSlot, JSON.stringify(stored));
       write(keySlot, null);
@@ -261,12 +349,5 @@ export function claimCoupon(client: MarketingClient, request: ClaimRequest): Pro
       // key: the only way to a usable code.
       if (isUpstreamFailure(error) && read(keySlot) === idempotencyKey) write(keySlot, null);
       throw error;
-    })
-    .finally(() => {
-      claims.delete(couponSlot);
-      changes.dispatchEvent(new CustomEvent('claim', { detail: campaignId }));
     });
-  claims.set(couponSlot, claim);
-  changes.dispatchEvent(new CustomEvent('claim', { detail: campaignId }));
-  return claim;
 }

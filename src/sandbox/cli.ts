@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { AppRegistry, checkRegistration, type RegisterAppInput } from './connect/apps.ts';
 import { SEED_USERS } from './connect/users.ts';
 import { KeyRing } from './keys.ts';
-import { SANDBOX_FLAVORS, type SandboxFlavor } from './options.ts';
+import { parseSeconds, resolveTokenLifetime, SANDBOX_FLAVORS, type SandboxFlavor } from './options.ts';
 import { startSandbox } from './sandbox.ts';
 import { resolveDataDir } from './store.ts';
 
@@ -24,10 +24,12 @@ Commands:
 Options:
   --data-dir DIR    Where apps, users, keys, tokens and sessions persist (default .sandbox-data)
   --flavor NAME     Marketing flavour: default, or appsync (answers as AWS AppSync with Amplify resolvers)
+  --token-lifetime SECONDS
+                    How long Connect's access and ID tokens last (default 3600), e.g. 30 to try expiry
   -h, --help        Show this help
 
 Environment: CONNECT_PORT (4001), MARKETING_PORT (4002), DEMO_PORT (5173), SANDBOX_API_KEY (sandbox-api-key),
-             SANDBOX_FLAVOR (default).
+             SANDBOX_FLAVOR (default), SANDBOX_TOKEN_LIFETIME (3600; --token-lifetime wins).
 `;
 
 export class UsageError extends Error {}
@@ -42,6 +44,7 @@ function parse(argv: string[]) {
         help: { type: 'boolean', short: 'h' },
         'data-dir': { type: 'string' },
         flavor: { type: 'string' },
+        'token-lifetime': { type: 'string' },
         name: { type: 'string' },
         'redirect-uri': { type: 'string', multiple: true },
       },
@@ -51,14 +54,16 @@ function parse(argv: string[]) {
   }
 }
 
-async function serve(dataDir: string, flavor: SandboxFlavor | undefined): Promise<number> {
-  const sandbox = await startSandbox({ dataDir, flavor });
+async function serve(options: ServeOptions): Promise<number> {
+  const { dataDir } = options;
+  const sandbox = await startSandbox(options);
   const users = SEED_USERS.map((user) => `${user.username} / ${user.password}`).join(', ');
   console.log(`Loyalty sandbox is running (data in ${dataDir})
   Connect (OpenID issuer)  ${sandbox.connectUrl}
   Marketing GraphQL        ${sandbox.marketingUrl} (${sandbox.flavor} flavour)
   Marketing API key        ${sandbox.apiKey}
   Demo app client_id       ${sandbox.demoApp.app_id}
+  Token lifetime           ${resolveTokenLifetime(options)} s
   Wallet users             ${users}
 Press Ctrl+C to stop.`);
   await new Promise<void>((resolve) => {
@@ -69,9 +74,16 @@ Press Ctrl+C to stop.`);
   return 0;
 }
 
+/** What `serve` passes to startSandbox; what is absent comes from the environment or the defaults. */
+export interface ServeOptions {
+  dataDir: string;
+  flavor?: SandboxFlavor;
+  tokenLifetimeSeconds?: number;
+}
+
 export type CliCommand =
   | { kind: 'help' }
-  | { kind: 'serve'; dataDir: string; flavor?: SandboxFlavor }
+  | ({ kind: 'serve' } & ServeOptions)
   | { kind: 'register-app'; dataDir: string; input: RegisterAppInput }
   | { kind: 'add-key'; dataDir: string };
 
@@ -83,6 +95,8 @@ export function parseCommand(argv: string[]): CliCommand {
   const command = positionals[0] ?? 'serve';
   const dataDir = resolveDataDir(values['data-dir']);
   if (command !== 'serve' && values.flavor !== undefined) throw new UsageError('--flavor belongs to serve');
+  if (command !== 'serve' && values['token-lifetime'] !== undefined)
+    throw new UsageError('--token-lifetime belongs to serve');
   if (values.flavor !== undefined && !SANDBOX_FLAVORS.includes(values.flavor as SandboxFlavor)) {
     throw new UsageError(`--flavor must be one of ${SANDBOX_FLAVORS.join(', ')}, got ${JSON.stringify(values.flavor)}`);
   }
@@ -90,10 +104,19 @@ export function parseCommand(argv: string[]): CliCommand {
     throw new UsageError('--name and --redirect-uri belong to register-app');
   }
   switch (command) {
-    case 'serve':
-      return values.flavor === undefined
-        ? { kind: command, dataDir }
-        : { kind: command, dataDir, flavor: values.flavor as SandboxFlavor };
+    case 'serve': {
+      const serve: CliCommand = { kind: command, dataDir };
+      if (values.flavor !== undefined) serve.flavor = values.flavor as SandboxFlavor;
+      const lifetime = values['token-lifetime'];
+      if (lifetime !== undefined) {
+        try {
+          serve.tokenLifetimeSeconds = parseSeconds(lifetime, '--token-lifetime');
+        } catch (error) {
+          throw new UsageError((error as Error).message);
+        }
+      }
+      return serve;
+    }
     case 'add-key':
       return { kind: command, dataDir };
     case 'register-app': {
@@ -121,7 +144,7 @@ export async function main(argv: string[]): Promise<number> {
       console.log(USAGE);
       return 0;
     case 'serve':
-      return serve(command.dataDir, command.flavor);
+      return serve(command);
     case 'register-app':
       console.log(JSON.stringify(new AppRegistry(command.dataDir).register(command.input), null, 2));
       return 0;

@@ -23,7 +23,7 @@ export interface SandboxOptions {
   apiKey?: string;
   /** Where apps, users, keys, tokens and sessions persist; default '.sandbox-data' (git-ignored). */
   dataDir?: string;
-  /** Access and ID token lifetime in seconds; default 3600. */
+  /** Access and ID token lifetime in seconds; default env SANDBOX_TOKEN_LIFETIME ?? 3600. */
   tokenLifetimeSeconds?: number;
   /** The demo site's origin; the seeded demo app's redirect URIs are built on it. Default http://localhost:${DEMO_PORT ?? 5173}. */
   demoOrigin?: string;
@@ -53,6 +53,23 @@ export function resolveApiKey(options: SandboxOptions): string {
 export function resolveAllowedHosts(options: SandboxOptions): string[] {
   const listed = options.allowedHosts ?? process.env.SANDBOX_ALLOWED_HOSTS?.split(',') ?? [];
   return [...listed, resolveHost(options)].map((name) => name.trim().toLowerCase()).filter(Boolean);
+}
+
+/** Whole seconds written in decimal digits, as a command line or an environment variable gives them. */
+export function parseSeconds(text: string, name: string): number {
+  const trimmed = text.trim();
+  const seconds = /^\d+$/.test(trimmed) ? Number(trimmed) : NaN;
+  if (!Number.isSafeInteger(seconds) || seconds < 1)
+    throw new Error(`${name} must be a positive whole number of seconds, got ${JSON.stringify(text)}`);
+  return seconds;
+}
+
+export function resolveTokenLifetime(options: SandboxOptions): number {
+  const env = process.env.SANDBOX_TOKEN_LIFETIME;
+  const lifetime = options.tokenLifetimeSeconds ?? (env ? parseSeconds(env, 'SANDBOX_TOKEN_LIFETIME') : 3600);
+  if (!Number.isSafeInteger(lifetime) || lifetime < 1)
+    throw new Error(`tokenLifetimeSeconds must be a positive whole number, got ${lifetime}`);
+  return lifetime;
 }
 
 export function resolveFlavor(options: SandboxOptions): SandboxFlavor {

@@ -9,7 +9,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { missingPrograms } from '../support/engines.ts';
 import { useE2eStack } from '../support/e2e.ts';
-import { launchShopperBrowser, waitFor, type ShopperBrowser, type ShopperWindow } from '../support/shopper-browser.ts';
+import {
+  launchShopperBrowser,
+  signInAtConnect,
+  waitFor,
+  type ShopperBrowser,
+  type ShopperWindow,
+} from '../support/shopper-browser.ts';
 
 const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
 
@@ -24,17 +30,6 @@ const signInButton = `${signin}.querySelector('[part~="button"][aria-busy="false
 const shownUser = `${signin}.querySelector('[part~="user"]')?.textContent`;
 const alertText = `${signin}.querySelector('[part~="message"][role="alert"]')?.textContent ?? ''`;
 const focusedSlide = `${carousel}.activeElement?.closest('[part~="slide"]')?.getAttribute('aria-label')`;
-
-async function signInAtConnect(popup: ShopperWindow, decision: 'allow' | 'cancel'): Promise<void> {
-  await waitFor(popup, `document.getElementById('username')`, 'the sign-in form');
-  await popup.click(`document.getElementById('username')`);
-  await popup.type('demo');
-  await popup.click(`document.getElementById('password')`);
-  await popup.type('demo');
-  await popup.click(`document.querySelector('form button[type="submit"]')`);
-  await waitFor(popup, `document.querySelector('button[value="${decision}"]')`, 'the consent page');
-  await popup.click(`document.querySelector('button[value="${decision}"]')`);
-}
 
 for (const engine of ['firefox', 'webkit'] as const) {
   const missing = missingPrograms(engine);

@@ -5,7 +5,8 @@ import { startConnect, type AppRegistration } from '../../src/sandbox/index.ts';
 import { parseCommand, UsageError } from '../../src/sandbox/cli.ts';
 import { TestBrowser } from './support/browser.ts';
 import { runCli, spawnCli } from './support/cli.ts';
-import { authUrl, randomNonce, temporaryDataDir } from './support/connect.ts';
+import { authParams, authUrl, randomNonce, runImplicitFlow, temporaryDataDir } from './support/connect.ts';
+import { AppRegistry } from '../../src/sandbox/connect/apps.ts';
 
 describe('Sandbox CLI', () => {
   let data: Awaited<ReturnType<typeof temporaryDataDir>>;
@@ -74,6 +75,11 @@ describe('Sandbox CLI', () => {
       [['add-key', '--name', 'x'], /belong to register-app/],
       [['--flavor', 'apollo'], /--flavor must be one of default, appsync/],
       [['add-key', '--flavor', 'appsync'], /--flavor belongs to serve/],
+      [['--token-lifetime', '0'], /--token-lifetime must be a positive whole number of seconds, got "0"/],
+      [['--token-lifetime', '30s'], /--token-lifetime must be a positive whole number/],
+      [['--token-lifetime', '1e3'], /--token-lifetime must be a positive whole number/],
+      [['--token-lifetime', '-5'], /--token-lifetime/],
+      [['add-key', '--token-lifetime', '30'], /--token-lifetime belongs to serve/],
     ];
     for (const [args, message] of cases)
       assert.throws(
@@ -88,6 +94,11 @@ describe('Sandbox CLI', () => {
       dataDir: data.dir,
       flavor: 'appsync',
     });
+    assert.deepEqual(parseCommand(['--token-lifetime', '30', '--data-dir', data.dir]), {
+      kind: 'serve',
+      dataDir: data.dir,
+      tokenLifetimeSeconds: 30,
+    });
   });
 
   it('prints help', async () => {
@@ -98,11 +109,12 @@ describe('Sandbox CLI', () => {
   });
 
   /** Runs `serve` and waits for its banner. */
-  async function serve(args: string[]) {
+  async function serve(args: string[], env: Record<string, string> = {}) {
     const child = spawnCli(['--data-dir', data.dir, ...args], {
       CONNECT_PORT: '0',
       MARKETING_PORT: '0',
       SANDBOX_API_KEY: 'cli-key',
+      ...env,
     });
     let stdout = '';
     while (!/Press Ctrl\+C/.test(stdout)) {
@@ -152,5 +164,40 @@ describe('Sandbox CLI', () => {
       child.kill('SIGTERM');
       await once(child, 'close');
     }
+  });
+
+  /** Signs the demo shopper in to the serving sandbox's demo app and returns the tokens' expires_in. */
+  async function issuedLifetime(stdout: string): Promise<string | null> {
+    const connectUrl = /Connect \(OpenID issuer\)\s+(\S+)/.exec(stdout)![1]!;
+    const app = new AppRegistry(data.dir).find('loyalty-demo')!;
+    const { fragment } = await runImplicitFlow(new TestBrowser(), connectUrl, authParams(app));
+    return fragment.get('expires_in');
+  }
+
+  for (const [how, args, env] of [
+    ['--token-lifetime', ['--token-lifetime', '30'], { SANDBOX_TOKEN_LIFETIME: '600' }],
+    ['SANDBOX_TOKEN_LIFETIME', [], { SANDBOX_TOKEN_LIFETIME: '30' }],
+  ] as const) {
+    it(`issues tokens that last as long as ${how} says`, async () => {
+      const { child, stdout } = await serve([...args], env);
+      try {
+        assert.match(stdout, /Token lifetime\s+30 s/);
+        assert.equal(await issuedLifetime(stdout), '30');
+      } finally {
+        child.kill('SIGTERM');
+        await once(child, 'close');
+      }
+    });
+  }
+
+  it('refuses a SANDBOX_TOKEN_LIFETIME that is not whole seconds, before serving anything', async () => {
+    const { code, stderr, stdout } = await runCli(['--data-dir', data.dir], {
+      CONNECT_PORT: '0',
+      MARKETING_PORT: '0',
+      SANDBOX_TOKEN_LIFETIME: 'half an hour',
+    });
+    assert.equal(code, 1);
+    assert.match(stderr, /SANDBOX_TOKEN_LIFETIME must be a positive whole number of seconds, got "half an hour"/);
+    assert.doesNotMatch(stdout, /is running/);
   });
 });

@@ -1,17 +1,20 @@
 /**
- * A shopper's browser in Firefox or WebKit for the end-to-end journeys, with the few things a
+ * A shopper's browser in Chromium, Firefox or WebKit for the end-to-end journeys, with the few things a
  * shopper does: open a page, click where an element is (a real pointer click, so popups open with
  * user activation), press keys, type, follow a popup. Firefox is driven over WebDriver BiDi by
- * puppeteer-core; WebKitGTK's MiniBrowser over classic WebDriver by webdriverio (playwright-core
- * cannot drive Debian's builds of either). Page state is read with expressions evaluated in the page.
+ * puppeteer-core, and so is Chromium for journeys written once for every engine; WebKitGTK's
+ * MiniBrowser over classic WebDriver by webdriverio (playwright-core cannot drive Debian's builds of
+ * Firefox or WebKit). Page state is read with expressions evaluated in the page.
  */
 import puppeteer, { type Browser as PuppeteerBrowser, type Page as PuppeteerPage } from 'puppeteer-core';
 import { remote } from 'webdriverio';
-import { enginePaths, startWebKitDriver, webKitCapabilities, type Engine } from './engines.ts';
+import { CHROMIUM_ARGS, enginePaths, startWebKitDriver, webKitCapabilities, type Engine } from './engines.ts';
 
 export interface ShopperWindow {
   goto(url: string): Promise<void>;
   reload(): Promise<void>;
+  /** The browser's Back button. */
+  back(): Promise<void>;
   /** Evaluates a JavaScript expression in the page; the result must be JSON. */
   evaluate<T>(expression: string): Promise<T>;
   /** Clicks the middle of the element the expression returns, with the pointer. */
@@ -52,6 +55,18 @@ export async function waitFor(
   }
 }
 
+/** Fills the sandbox Connect's sign-in form as the seeded shopper `demo`, then answers its consent page. */
+export async function signInAtConnect(popup: ShopperWindow, decision: 'allow' | 'cancel'): Promise<void> {
+  await waitFor(popup, `document.getElementById('username')`, 'the sign-in form');
+  await popup.click(`document.getElementById('username')`);
+  await popup.type('demo');
+  await popup.click(`document.getElementById('password')`);
+  await popup.type('demo');
+  await popup.click(`document.querySelector('form button[type="submit"]')`);
+  await waitFor(popup, `document.querySelector('button[value="${decision}"]')`, 'the consent page');
+  await popup.click(`document.querySelector('button[value="${decision}"]')`);
+}
+
 /** The element's centre in viewport coordinates, after scrolling it into view. */
 const centreOf = (elementExpression: string): string => `(() => {
   const element = (${elementExpression});
@@ -65,6 +80,8 @@ function puppeteerWindow(page: PuppeteerPage): ShopperWindow {
   return {
     goto: async (url) => void (await page.goto(url)),
     reload: async () => void (await page.reload()),
+    // page.goBack() waits for a load that a page restored from the back/forward cache never sends.
+    back: async () => void (await page.evaluate('history.back()')),
     evaluate: <T>(expression: string) => page.evaluate(expression) as Promise<T>,
     async click(elementExpression) {
       const [x, y] = (await page.evaluate(centreOf(elementExpression))) as [number, number];
@@ -83,18 +100,20 @@ function puppeteerWindow(page: PuppeteerPage): ShopperWindow {
   };
 }
 
-async function launchFirefox(): Promise<ShopperBrowser> {
-  const browser: PuppeteerBrowser = await puppeteer.launch({
-    browser: 'firefox',
-    executablePath: enginePaths().firefox[0],
-    headless: true,
-    // Puppeteer turns the popup blocker off; a shopper's Firefox has it on.
-    extraPrefsFirefox: { 'dom.disable_open_during_load': true },
-  });
+async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<ShopperBrowser> {
+  const browser: PuppeteerBrowser = await (engine === 'firefox'
+    ? puppeteer.launch({
+        browser: 'firefox',
+        executablePath: enginePaths().firefox[0],
+        headless: true,
+        // Puppeteer turns the popup blocker off; a shopper's Firefox has it on.
+        extraPrefsFirefox: { 'dom.disable_open_during_load': true },
+      })
+    : puppeteer.launch({ browser: 'chrome', executablePath: enginePaths().chromium[0], args: CHROMIUM_ARGS }));
   const page = await browser.newPage();
   await page.setViewport({ width: 1100, height: 900 });
   return {
-    engine: 'firefox',
+    engine,
     page: puppeteerWindow(page),
     async popup(action) {
       const opened = new Promise<PuppeteerPage>((resolve) => page.once('popup', (popup) => popup && resolve(popup)));
@@ -138,6 +157,7 @@ async function launchWebKit(): Promise<ShopperBrowser> {
   const window = (handle: string): ShopperWindow => ({
     goto: (url) => within(handle, () => driver.navigateTo(url).then(() => undefined)),
     reload: () => within(handle, () => driver.refresh()),
+    back: () => within(handle, () => driver.back()),
     evaluate: <T>(expression: string) => within(handle, () => driver.execute(`return (${expression});`) as Promise<T>),
     click: (elementExpression) =>
       within(handle, async () => {
@@ -196,6 +216,6 @@ async function launchWebKit(): Promise<ShopperBrowser> {
   };
 }
 
-export function launchShopperBrowser(engine: 'firefox' | 'webkit'): Promise<ShopperBrowser> {
-  return engine === 'firefox' ? launchFirefox() : launchWebKit();
+export function launchShopperBrowser(engine: Engine): Promise<ShopperBrowser> {
+  return engine === 'webkit' ? launchWebKit() : launchPuppeteer(engine);
 }

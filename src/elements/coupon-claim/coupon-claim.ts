@@ -88,8 +88,10 @@ export class CouponClaim extends MarketingElement {
   @state() private copyFailed = false;
   @state() private noSignInButton = false;
 
-  /** The shopper pressed "sign in to get this coupon": claim once they are signed in. */
+  /** The shopper pressed "sign in to get this coupon" (or a claim needed it): claim once they are signed in. */
   private claimAfterSignIn = false;
+  /** Whose claim the live region speaks of (`sub`, or undefined for a guest). */
+  private announcedFor: string | undefined;
   /** Whether the failed claim was for another coupon, so that its retry is too (and reuses its key). */
   private failedAnother = false;
   private unsubscribe: (() => void)[] = [];
@@ -111,8 +113,17 @@ export class CouponClaim extends MarketingElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.unsubscribe = [
-      session.subscribe((user) => {
+      session.subscribe((user, reason) => {
         this.requestUpdate();
+        if (!user || user.sub !== this.announcedFor) {
+          // Nothing said to the previous shopper stays for the next one, not even in a live region.
+          this.announcement = '';
+          this.copyFailed = false;
+          if (reason === 'signout') {
+            this.claimError = undefined;
+            this.claimAfterSignIn = false;
+          }
+        }
         if (user && this.claimAfterSignIn) {
           this.claimAfterSignIn = false;
           void this.claim();
@@ -148,7 +159,9 @@ export class CouponClaim extends MarketingElement {
   async claim(another = false): Promise<void> {
     const campaignId = this.campaignId.trim();
     const user = session.user;
-    if (this.claiming || !campaignId || (this.requireSignin && !user)) return;
+    if (this.claiming || !campaignId) return;
+    // Signed out meanwhile (the session ran out, another tab signed out): sign in first, then claim.
+    if (this.requireSignin && !user) return this.signIn();
     const hadFocus = this.matches(':focus-within');
     this.claiming = true;
     this.claimError = undefined;
@@ -161,10 +174,23 @@ export class CouponClaim extends MarketingElement {
         requireSignin: this.requireSignin,
         another: another && this.allowMultiple,
       });
-      this.announcement = this.locale.t('coupon.claimed', { code });
+      // A shopper who signed out meanwhile is not named to whoever is at the screen now.
+      if (session.user?.sub === user?.sub) {
+        this.announcedFor = user?.sub;
+        this.announcement = this.locale.t('coupon.claimed', { code });
+      }
       this.emit('coupon-claimed', { campaignId, code });
     } catch (error) {
       this.claimError = error;
+      // The proxy refused the shopper's tokens: the session is over for every element and tab, and
+      // the header says so rather than "Signed in as …" beside "Please sign in again".
+      if (
+        user &&
+        error instanceof MarketingError &&
+        error.status === 401 &&
+        session.user?.accessToken === user.accessToken
+      )
+        session.set(null, 'expired');
       this.failedAnother = another;
       const code = error instanceof MarketingError ? error.code : 'unknown';
       this.emit('coupon-claim-error', {
@@ -193,6 +219,7 @@ export class CouponClaim extends MarketingElement {
     try {
       await navigator.clipboard.writeText(code);
       this.copyFailed = false;
+      this.announcedFor = session.user?.sub;
       this.announcement = this.locale.t('coupon.copied');
     } catch {
       // No clipboard (insecure page, permission refused): select the code so the shopper can copy it.
@@ -242,9 +269,8 @@ export class CouponClaim extends MarketingElement {
     const claiming = this.claiming || isClaiming(id, this.shopper, endpoint);
     // The proxy wants a (new) sign-in: offer it rather than a retry that cannot succeed.
     const refused = this.claimError instanceof MarketingError && this.claimError.status === 401 && !claiming;
-    if (this.claimError && !claiming && !refused)
-      return renderFailure(this, locale, this.claimError, () => void this.claim(this.failedAnother));
-    if (kept && !claiming) {
+    // A kept coupon (perhaps from another element or tab) is the answer, whatever failed before it.
+    if (kept && !this.claiming) {
       return html`<div part="coupon" class="coupon">
         <span class="code-label">${locale.t('coupon.codeLabel')}</span>
         <strong part="code" class="code">${kept.code}</strong>
@@ -259,11 +285,13 @@ export class CouponClaim extends MarketingElement {
         ${this.copyFailed ? html`<p part="message">${locale.t('coupon.copyFailed')}</p>` : nothing}
       </div>`;
     }
-    if (refused || (this.requireSignin && !session.user)) {
+    if (refused || (this.requireSignin && !session.user && !claiming)) {
       return html`${refused ? html`<p part="message" role="alert">${errorMessage(locale, this.claimError)}</p>` : nothing}
         <button part="signin-button" class="button" type="button" @click=${this.signIn}>${locale.t('coupon.signin')}</button>
         ${this.noSignInButton ? html`<p part="message">${locale.t('coupon.signinMissing')}</p>` : nothing}`;
     }
+    if (this.claimError && !claiming)
+      return renderFailure(this, locale, this.claimError, () => void this.claim(this.failedAnother));
     return html`<button
       part="claim-button"
       class="button"

@@ -21,4 +21,5 @@ export const signinButtonMessages: Messages = {
     "This sign-in answer didn't match a sign-in started here, so it wasn't used. Please try again.",
   'signin.error.network': "We couldn't reach the loyalty service. Check your connection and try again.",
   'signin.error.config': 'Sign-in is not set up correctly on this site.',
+  'signin.expired': 'Your session has ended. Sign in again to continue.',
 };

@@ -1,7 +1,13 @@
 import { html, nothing, svg, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { warnOnce } from '../../shared/warn.ts';
-import { captureSignInResponse, takeCapturedResponse, type PendingRequest } from '../../connect/callback.ts';
+import {
+  captureSignInResponse,
+  pendingRequest,
+  takeCapturedResponse,
+  takePopupResponsesAfterReload,
+  type PendingRequest,
+} from '../../connect/callback.ts';
 import { signInErrorCode, type SignInErrorCode } from '../../connect/errors.ts';
 import {
   finishSignIn,
@@ -28,6 +34,8 @@ const isHandOverPopup = captureSignInResponse();
 const buttons: LoyaltySigninButton[] = [];
 /** The button whose action is changing the session right now, which reports that change. */
 let actingButton: LoyaltySigninButton | undefined;
+/** Stops waiting for the popup of a sign-in an earlier page of this tab started. */
+let stopTakingEarlierPopup: (() => void) | undefined;
 
 function act(button: LoyaltySigninButton, change: () => void): void {
   actingButton = button;
@@ -59,6 +67,11 @@ export type { LoyaltySigninDetail, LoyaltySigninErrorDetail, LoyaltySignoutDetai
  * The session is page-wide: every button and widget on the page sees the same user; it is kept in
  * sessionStorage by default (`storage="local"` or `"memory"` to change; the first button on the page
  * decides) and restored on reload until the access token expires, then signed out.
+ *
+ * When the session runs out (or the merchant's proxy refuses its tokens), every tab shows the button
+ * again and one button on each page says, once, that the session has ended. After an explicit
+ * sign-out nothing of the shopper stays on the page or in storage, and the next sign-in asks Connect
+ * to make the shopper log in again (`prompt=login`, when Connect's discovery lists it).
  *
  * After a full-page redirect through the standalone callback page (`dist/callback.html`), the
  * page that started the sign-in finds the session kept by the callback page and reports it with
@@ -143,6 +156,8 @@ export class LoyaltySigninButton extends LoyaltyElement {
 
   @state() private pending = false;
   @state() private failure: SignInErrorCode | undefined;
+  /** The session ran out (or the proxy refused its tokens) while nobody was looking: said once, by one button. */
+  @state() private expired = false;
   /** What is wrong with `authority`, `client-id` or `redirect-uri`, shown before anyone clicks. */
   @state() private configProblem: string | undefined;
 
@@ -180,6 +195,18 @@ export class LoyaltySigninButton extends LoyaltyElement {
     if (!session.user) this.stopPrefetch = prefetchWhenLikely(this);
     const response = takeCapturedResponse((request) => this.answers(request));
     if (response) this.finishRedirect(response);
+    stopTakingEarlierPopup ??= takePopupResponsesAfterReload((url, popup) =>
+      LoyaltySigninButton.finishEarlierPopup(url, popup),
+    );
+  }
+
+  /** The popup of a sign-in started before this page was reloaded answered: its button finishes it here. */
+  private static finishEarlierPopup(responseUrl: string, popup: Window | null): void {
+    const request = pendingRequest(responseUrl);
+    const button = buttons.find((candidate) => !candidate.unavailable && candidate.answers(request));
+    if (!button) return;
+    popup?.close();
+    button.finishRedirect(responseUrl);
   }
 
   override disconnectedCallback(): void {
@@ -200,6 +227,10 @@ export class LoyaltySigninButton extends LoyaltyElement {
     const options = this.optionsOrFail();
     if (!options) return;
     this.failure = undefined;
+    this.expired = false;
+    // This page's own popup answers oidc-client-ts; an earlier page's sign-in is over.
+    stopTakingEarlierPopup?.();
+    stopTakingEarlierPopup = () => undefined;
     this.track(startSignIn(options, MODES.includes(this.mode) ? this.mode : 'popup'));
   }
 
@@ -229,6 +260,7 @@ export class LoyaltySigninButton extends LoyaltyElement {
     }
     forgetSignIn(options);
     this.failure = undefined;
+    this.expired = false;
     act(this, () => session.set(null, 'signout'));
   }
 
@@ -337,9 +369,11 @@ export class LoyaltySigninButton extends LoyaltyElement {
     // The page's focused element, also while the sign-in popup is in front (`:focus-within` then fails).
     const hadFocus = (this.renderRoot as ShadowRoot).activeElement !== null;
     if (user) this.failure = undefined;
+    const reporting = (actingButton ?? buttons[0]) === this;
+    this.expired = !user && reason === 'expired' && reporting;
     this.requestUpdate();
     if (hadFocus) void this.updateComplete.then(() => (user ? this.signoutButton : this.signinButton)?.focus());
-    if ((actingButton ?? buttons[0]) !== this) return;
+    if (!reporting) return;
     if (user) {
       const profile = user.scope.split(' ').includes('profile');
       this.emit('loyalty-signin', {
@@ -386,13 +420,17 @@ export class LoyaltySigninButton extends LoyaltyElement {
         <span part="icon">${this.pending ? html`<span class="spinner"></span>` : html`<slot name="icon">${walletIcon}</slot>`}</span>
         <span part="label"><slot>${this.locale.t('signin.label')}</slot></span>
       </button>
-      <span class="visually-hidden" role="status">${this.pending ? pendingLabel : ''}</span>
+      <span class="visually-hidden" role="status"
+        >${this.pending ? pendingLabel : this.expired ? this.locale.t('signin.expired') : ''}</span
+      >
       ${
         this.unavailable
           ? html`<p part="message" id="reason">${this.unavailableText()}</p>`
           : misconfigured
             ? html`<p part="message" id="reason">${this.locale.t('signin.error.config')}</p>`
-            : error
+            : this.expired && !this.failure && !this.pending
+              ? html`<p part="message">${this.locale.t('signin.expired')}</p>`
+              : error
       }`;
   }
 }

@@ -1,7 +1,7 @@
 /** Starts the Connect sandbox alone (startSandbox starts it beside Marketing). */
 import { listen, resolvePort } from '../http.ts';
 import { KeyRing } from '../keys.ts';
-import { resolveAllowedHosts, resolveHost, type SandboxOptions } from '../options.ts';
+import { resolveAllowedHosts, resolveHost, resolveTokenLifetime, type SandboxOptions } from '../options.ts';
 import { resolveDataDir } from '../store.ts';
 import { createConnectApp } from './app.ts';
 import { AppRegistry, type AppRegistration, type RegisterAppInput } from './apps.ts';
@@ -22,13 +22,6 @@ export interface RunningConnect {
 
 export function resolveDemoOrigin(options: SandboxOptions): string {
   return options.demoOrigin ?? `http://localhost:${process.env.DEMO_PORT || 5173}`;
-}
-
-export function resolveTokenLifetime(options: SandboxOptions): number {
-  const lifetime = options.tokenLifetimeSeconds ?? 3600;
-  if (!Number.isInteger(lifetime) || lifetime < 1)
-    throw new Error(`tokenLifetimeSeconds must be a positive whole number, got ${lifetime}`);
-  return lifetime;
 }
 
 /** Prepares the data folder (first key, seeded users, demo app) without starting a server; the CLI uses it too. */

@@ -2,8 +2,8 @@ import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import '../../../src/elements/coupon-claim/index.ts';
 import type { CouponClaim } from '../../../src/elements/coupon-claim/index.ts';
-import { session, type LoyaltyUser } from '../../../src/connect/session.ts';
-import { clearStoredClaims, recordFetches, sandboxStats, stubFetch } from './helpers.ts';
+import { session } from '../../../src/connect/session.ts';
+import { clearStoredClaims, minted, recordFetches, stubFetch, testShopper } from './helpers.ts';
 import { part, showsOneOf } from '../parts.ts';
 
 const LATTE = 'camp-harbor-morning-latte';
@@ -18,19 +18,7 @@ async function codeOf(el: CouponClaim): Promise<string> {
   return code.textContent!;
 }
 
-async function minted(): Promise<number> {
-  return (await sandboxStats()).couponsMinted;
-}
-
-const shopper: LoyaltyUser = {
-  sub: 'shopper-1',
-  username: 'demo',
-  loyaltyId: '0xabc',
-  accessToken: 'access-token-1',
-  idToken: 'id-token-1',
-  expiresAt: Date.now() + 3_600_000,
-  scope: 'openid profile',
-};
+const shopper = testShopper(1);
 
 describe('<coupon-claim>', () => {
   let fetches: ReturnType<typeof recordFetches>;
@@ -376,16 +364,133 @@ describe('<coupon-claim>', () => {
         expect(Object.keys(localStorage).some((key) => key.includes('shopper-1') && key.includes(LATTE))).to.equal(
           true,
         );
-        session.set(null, 'signout');
+        session.set(null, 'expired');
         await el.updateComplete;
         expect(part(el, 'code'), 'signed out: not the shopper’s code').to.equal(null);
         expect(part(el, 'signin-button')).to.not.equal(null);
         session.set(shopper, 'signin');
         await el.updateComplete;
-        expect(part(el, 'code')!.textContent).to.equal(code);
+        expect(part(el, 'code')!.textContent, 'back after the session ran out').to.equal(code);
       } finally {
         stop();
       }
+    });
+  });
+
+  describe('over a session’s life', () => {
+    const status = (el: CouponClaim) => el.shadowRoot!.querySelector('[role="status"]')!.textContent;
+    const failNetwork = () => stubFetch(() => Promise.reject(new TypeError('Failed to fetch')));
+    /** A sign-in-only claim on the page of a signed-in shopper. */
+    async function signedInClaim(): Promise<CouponClaim> {
+      session.set(shopper, 'signin');
+      const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE} require-signin></coupon-claim>`);
+      await ready(el);
+      return el;
+    }
+
+    it('shows a coupon that arrived from elsewhere ahead of an earlier error', async () => {
+      const first = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
+      await ready(first);
+      const offline = failNetwork();
+      const failed = oneEvent(first, 'coupon-claim-error');
+      part(first, 'claim-button')!.click();
+      await failed;
+      offline.restore();
+      await first.updateComplete;
+      expect(part(first, 'retry-button') !== null, 'the failure is shown').to.equal(true);
+
+      // The same coupon is claimed elsewhere (another element, or another tab through storage).
+      const second = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
+      await ready(second);
+      part(second, 'claim-button')!.click();
+      const code = await codeOf(second);
+      await first.updateComplete;
+      expect(part(first, 'code')?.textContent, 'the kept coupon, not the old error').to.equal(code);
+      expect(part(first, 'error') === null, 'no error').to.equal(true);
+    });
+
+    it('after the session ran out, offers sign-in instead of a dead "Try again", and the claim resumes after it', async () => {
+      const stop = session.registerSignInStarter(() => {
+        session.set({ ...shopper, accessToken: 'access-token-2' }, 'signin');
+        return true;
+      });
+      try {
+        const el = await signedInClaim();
+        const offline = failNetwork();
+        const failed = oneEvent(el, 'coupon-claim-error');
+        part(el, 'claim-button')!.click();
+        await failed;
+        offline.restore();
+        session.set(null, 'expired');
+        await el.updateComplete;
+        expect(part(el, 'retry-button') === null, 'no retry that cannot work').to.equal(true);
+        part(el, 'signin-button')!.click();
+        await codeOf(el);
+        const [claim] = fetches.of('requestCoupon').slice(-1);
+        expect(claim!.headers.get('authorization')).to.equal('Bearer access-token-2');
+
+        // A claim started through claim() while signed out asks for the sign-in as well.
+        session.set(null, 'expired');
+        clearStoredClaims();
+        await el.updateComplete;
+        await el.claim();
+        await codeOf(el);
+      } finally {
+        stop();
+      }
+    });
+
+    it('a 401 for the tokens ends the session everywhere, and the claim resumes after signing in again', async () => {
+      const el = await signedInClaim();
+      const refused = stubFetch(
+        () =>
+          new Response(JSON.stringify({ error: { code: 'invalid_token', message: 'The access token was refused.' } }), {
+            status: 401,
+          }),
+      );
+      const changes: string[] = [];
+      const stopWatching = session.subscribe((user, reason) => changes.push(user ? reason : `out:${reason}`));
+      const failed = oneEvent(el, 'coupon-claim-error');
+      part(el, 'claim-button')!.click();
+      await failed;
+      refused.restore();
+      stopWatching();
+      expect(session.user, 'the refused tokens are dropped').to.equal(null);
+      expect(changes).to.deep.equal(['out:expired']);
+      await el.updateComplete;
+      expect(part(el, 'message')!.textContent).to.not.equal('');
+      const stop = session.registerSignInStarter(() => {
+        session.set({ ...shopper, accessToken: 'access-token-3' }, 'signin');
+        return true;
+      });
+      try {
+        part(el, 'signin-button')!.click();
+        await codeOf(el);
+        expect(fetches.of('requestCoupon').slice(-1)[0]!.headers.get('authorization')).to.equal(
+          'Bearer access-token-3',
+        );
+      } finally {
+        stop();
+      }
+    });
+
+    it('leaves nothing of the shopper after an explicit sign-out: no code, no key, no announcement', async () => {
+      const el = await signedInClaim();
+      part(el, 'claim-button')!.click();
+      const code = await codeOf(el);
+      expect(status(el)).to.equal(`Your coupon is ready: ${code}`);
+      session.set(null, 'signout');
+      await el.updateComplete;
+      expect(status(el), 'the live region is silent').to.equal('');
+      expect(el.shadowRoot!.textContent).to.not.contain(code);
+      const kept = Object.keys(localStorage).filter((key) => key.startsWith('loyalty-widgets:'));
+      expect(kept).to.deep.equal(['loyalty-widgets:signed-out']);
+
+      // The next shopper signs in: the previous one's coupon is not theirs to see.
+      session.set({ ...shopper, sub: 'shopper-2', accessToken: 'access-token-4' }, 'signin');
+      await el.updateComplete;
+      expect(part(el, 'code') === null, 'no code').to.equal(true);
+      expect(status(el)).to.equal('');
     });
   });
 });

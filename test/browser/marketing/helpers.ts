@@ -1,5 +1,6 @@
 /** Helpers shared by the Marketing browser tests (the real sandbox and proxy are behind /api/marketing). */
 import type { SandboxStats } from '../../../src/sandbox/index.ts';
+import type { LoyaltyUser } from '../../../src/connect/session.ts';
 
 export async function sandboxStats(): Promise<SandboxStats> {
   const response = await fetch('/__sandbox/stats');
@@ -121,3 +122,22 @@ export const wireAccount = (id: string, pending = false) => ({
   pending,
   customProperties: [],
 });
+
+/** Coupons the Marketing sandbox has minted so far. */
+export async function minted(): Promise<number> {
+  return (await sandboxStats()).couponsMinted;
+}
+
+/** A signed-in shopper with tokens the test proxy does not check; `n` tells shoppers apart. */
+export function testShopper(n: number | string, overrides: Partial<LoyaltyUser> = {}): LoyaltyUser {
+  return {
+    sub: `shopper-${n}`,
+    username: 'demo',
+    loyaltyId: '0xabc',
+    accessToken: `access-token-${n}`,
+    idToken: `id-token-${n}`,
+    expiresAt: Date.now() + 3_600_000,
+    scope: 'openid profile',
+    ...overrides,
+  };
+}

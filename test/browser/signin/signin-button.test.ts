@@ -158,6 +158,35 @@ describe('<loyalty-signin-button>', () => {
     expect(sessionStorage.getItem('loyalty-widgets:user')).to.equal(null);
   });
 
+  it('says once, in one place, that the session has ended, until the shopper signs in again', async () => {
+    const wrapper = await fixture<HTMLDivElement>(html`<div>
+      <loyalty-signin-button authority="https://connect.example" client-id="a"></loyalty-signin-button>
+      <loyalty-signin-button authority="https://connect.example" client-id="a"></loyalty-signin-button>
+    </div>`);
+    const [first, second] = [...wrapper.querySelectorAll('loyalty-signin-button')] as LoyaltySigninButton[];
+    const expired = oneEvent(first!, 'loyalty-signout');
+    session.set(aUser({ expiresAt: Date.now() + 300 }), 'signin');
+    await expired;
+    await first!.updateComplete;
+    await second!.updateComplete;
+    const said = (el: LoyaltySigninButton) =>
+      [...el.shadowRoot!.querySelectorAll('[part~="message"], [role="status"]')]
+        .map((node) => node.textContent!.trim())
+        .filter(Boolean);
+    const notice = 'Your session has ended. Sign in again to continue.';
+    expect(said(first!)).to.deep.equal([notice, notice]);
+    expect(part(first!, 'message')!.hasAttribute('role'), 'the live region says it; the line shows it').to.equal(false);
+    expect(said(second!)).to.deep.equal([]);
+    expect(part(first!, 'button')).to.exist;
+    await expect(first!).to.be.accessible();
+
+    session.set(aUser(), 'signin');
+    await first!.updateComplete;
+    session.set(null, 'signout');
+    await first!.updateComplete;
+    expect(said(first!), 'a sign-out is no expiry').to.deep.equal([]);
+  });
+
   it('shows "Signed in" when there is no profile', async () => {
     const el = await hostileButton();
     session.set(aUser({ username: undefined, loyaltyId: undefined, scope: 'openid' }), 'signin');

@@ -1,0 +1,129 @@
+/**
+ * One coupon per shopper and campaign over a session's life: across the guest-to-member step and
+ * across the tabs of the site, against the real proxy and sandbox behind /api/marketing.
+ */
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import '../../../src/elements/coupon-claim/index.ts';
+import type { CouponClaim } from '../../../src/elements/coupon-claim/index.ts';
+import { session } from '../../../src/connect/session.ts';
+import { clientFor } from '../../../src/marketing/client.ts';
+import { clearStoredClaims, minted, recordFetches, testShopper } from './helpers.ts';
+import { part, showsOneOf } from '../parts.ts';
+
+type ClaimsModule = typeof import('../../../src/marketing/coupon-claims.ts');
+
+const LATTE = 'camp-harbor-morning-latte';
+const member = testShopper('member');
+const ready = (el: CouponClaim) => showsOneOf(el, ['claim-button', 'code', 'error', 'signin-button']);
+
+async function shownCode(el: CouponClaim): Promise<string> {
+  await waitUntil(() => part(el, 'code') ?? part(el, 'error'), 'no code', { timeout: 8000 });
+  const code = part(el, 'code');
+  if (!code) throw new Error(`claim failed: ${part(el, 'error')!.textContent}`);
+  return code.textContent!;
+}
+
+let tabs = 0;
+/** Another tab's copy of the claims module: its own claims in flight, the site's storage and locks. */
+async function anotherTab(): Promise<ClaimsModule> {
+  return (await import(`../../../src/marketing/coupon-claims.ts?tab=${++tabs}`)) as ClaimsModule;
+}
+
+describe('coupons over a session', () => {
+  let fetches: ReturnType<typeof recordFetches>;
+  beforeEach(() => {
+    clearStoredClaims();
+    fetches = recordFetches();
+  });
+  afterEach(() => {
+    session.set(null, 'expired');
+    fetches.restore();
+    clearStoredClaims();
+  });
+
+  it('a guest who signs in keeps the coupon they were given, and no second one is minted', async () => {
+    const before = await minted();
+    const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
+    await ready(el);
+    part(el, 'claim-button')!.click();
+    const guestCode = await shownCode(el);
+
+    session.set(member, 'signin');
+    await el.updateComplete;
+    expect(part(el, 'code')?.textContent, 'the guest’s code, now the member’s').to.equal(guestCode);
+    await el.claim();
+    expect(fetches.of('requestCoupon')).to.have.length(1);
+    expect(await minted()).to.equal(before + 1);
+    const keys = Object.keys(localStorage).filter((key) => key.startsWith('loyalty-widgets:coupon:'));
+    expect(keys).to.have.length(1);
+    expect(keys[0]).to.contain(member.sub);
+  });
+
+  it('a guest claim whose answer was lost is finished after sign-in with the guest’s key, as the same coupon', async () => {
+    const before = await minted();
+    const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
+    await ready(el);
+    fetches.loseResponses(1);
+    part(el, 'claim-button')!.click();
+    await waitUntil(() => part(el, 'retry-button'), 'the lost answer shows as a failure');
+    expect(await minted()).to.equal(before + 1);
+
+    session.set(member, 'signin');
+    await el.updateComplete;
+    await el.claim();
+    const code = await shownCode(el);
+    const [guest, member_] = fetches.of('requestCoupon');
+    expect(member_!.headers.get('idempotency-key'), 'the guest’s key').to.equal(guest!.headers.get('idempotency-key'));
+    expect(await minted(), 'the proxy replayed the guest’s coupon').to.equal(before + 1);
+    expect(code).to.match(/^SAVE-/);
+  });
+
+  it('two tabs claiming at once take turns under one lock: one key, one request, one coupon', async () => {
+    const before = await minted();
+    const [tabA, tabB] = [await anotherTab(), await anotherTab()];
+    const client = clientFor('/api/marketing');
+    const [a, b] = await Promise.all([
+      tabA.claimCoupon(client, { campaignId: LATTE }),
+      tabB.claimCoupon(client, { campaignId: LATTE }),
+    ]);
+    expect(a.code).to.equal(b.code);
+    expect(fetches.of('requestCoupon')).to.have.length(1);
+    expect(await minted()).to.equal(before + 1);
+  });
+
+  it('makes and uses a claim’s key only while holding the site-wide lock for that coupon', async () => {
+    const tab = await anotherTab();
+    const client = clientFor('/api/marketing');
+    // Another tab holds the lock for this coupon (its claim is running).
+    let release!: () => void;
+    const holding = new Promise<void>((resolve) => (release = resolve));
+    let held!: () => void;
+    const isHeld = new Promise<void>((resolve) => (held = resolve));
+    const lockName = `loyalty-widgets:coupon:${[location.origin, 'anonymous', LATTE].map(encodeURIComponent).join(':')}`;
+    void navigator.locks.request(lockName, () => {
+      held();
+      return holding;
+    });
+    await isHeld;
+    const claim = tab.claimCoupon(client, { campaignId: LATTE });
+    await waitUntil(async () => (await navigator.locks.query()).pending?.some((lock) => lock.name === lockName));
+    expect(fetches.of('requestCoupon'), 'nothing sent while the other tab holds the lock').to.have.length(0);
+    expect(
+      Object.keys(localStorage).some((key) => key.startsWith('loyalty-widgets:claim-key:')),
+      'no key made meanwhile',
+    ).to.equal(false);
+    release();
+    expect((await claim).code).to.match(/^SAVE-/);
+    expect(fetches.of('requestCoupon')).to.have.length(1);
+  });
+
+  it('a claim that answers after an explicit sign-out keeps nothing for the next person', async () => {
+    session.set(member, 'signin');
+    const tab = await anotherTab();
+    const claim = tab.claimCoupon(clientFor('/api/marketing'), { campaignId: LATTE, shopper: member.sub });
+    session.set(null, 'signout');
+    await claim.catch(() => undefined);
+    const kept = Object.keys(localStorage).filter((key) => key.startsWith('loyalty-widgets:'));
+    expect(kept).to.deep.equal(['loyalty-widgets:signed-out']);
+  });
+});
