@@ -89,7 +89,7 @@ function write(key: string, value: string | null): void {
  * no response at all, the proxy still waiting for a slow mint (504 `upstream_timeout`, which it
  * records for the key once the Marketing API answers), or a 503 (a store or an upstream briefly away).
  */
-const SAME_KEY_TRIES = 5;
+export const SAME_KEY_TRIES = 5;
 
 function mayStillArrive(error: unknown): error is MarketingError {
   return (

@@ -7,6 +7,7 @@ import '../../../src/elements/coupon-claim/index.ts';
 import type { CouponClaim } from '../../../src/elements/coupon-claim/index.ts';
 import { session } from '../../../src/connect/session.ts';
 import { clientFor } from '../../../src/marketing/client.ts';
+import { SAME_KEY_TRIES } from '../../../src/marketing/coupon-claims.ts';
 import { clearStoredClaims, minted, recordFetches, testShopper } from './helpers.ts';
 import { part, showsOneOf } from '../parts.ts';
 
@@ -63,16 +64,21 @@ describe('coupons over a session', () => {
     const before = await minted();
     const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
     await ready(el);
-    fetches.loseResponses(1);
+    // Every try of the claim (each with the same key, a second apart) loses its answer.
+    fetches.loseResponses(SAME_KEY_TRIES);
     part(el, 'claim-button')!.click();
-    await waitUntil(() => part(el, 'retry-button'), 'the lost answer shows as a failure');
+    await waitUntil(() => part(el, 'retry-button'), 'the lost answers show as a failure', {
+      timeout: (SAME_KEY_TRIES + 5) * 1000,
+    });
     expect(await minted()).to.equal(before + 1);
 
     session.set(member, 'signin');
     await el.updateComplete;
     await el.claim();
     const code = await shownCode(el);
-    const [guest, member_] = fetches.of('requestCoupon');
+    const sent = fetches.of('requestCoupon');
+    expect(sent).to.have.length(SAME_KEY_TRIES + 1);
+    const [guest, member_] = [sent[0], sent.at(-1)];
     expect(member_!.headers.get('idempotency-key'), 'the guest’s key').to.equal(guest!.headers.get('idempotency-key'));
     expect(await minted(), 'the proxy replayed the guest’s coupon').to.equal(before + 1);
     expect(code).to.match(/^SAVE-/);
