@@ -44,8 +44,10 @@ describe('sanitizer-proof mounts', () => {
     expect(carousel.getAttribute('currency')).to.equal('EUR');
     expect(mount.childNodes, 'the fallback text is replaced').to.have.length(1);
     expect(mount.className, 'the mount keeps its own attributes').to.equal('editor-class');
+    expect((carousel as HTMLElement & { limit: number }).limit, 'pages of data-limit campaigns').to.equal(2);
     await showsOneOf(carousel, ['slide']);
-    expect(parts(carousel, 'slide').length).to.be.within(1, 2);
+    // More pages follow while the view has room for them: how many depends on the window's width.
+    expect(parts(carousel, 'slide').length).to.be.at.least(1);
 
     const claim = await elementIn(initial.querySelector('#claim')!, 'coupon-claim');
     expect(claim.getAttribute('campaign-id')).to.equal(LATTE);

@@ -5,7 +5,7 @@
  */
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { pressForReal } from '../engine.ts';
+import { onlyIn, pressForReal } from '../engine.ts';
 import { hostileEnv } from '../signin/helpers.ts';
 
 const FORGED = '#state=1&error=x';
@@ -31,7 +31,9 @@ const shopPage = (run: string) =>
   new URL(`/test/browser/fixtures/shop-page.html?run=${run}${FORGED}`, location.href).href;
 
 describe('a shop page opened by another window with a sign-in response in its address', () => {
-  it('opened by another site: starts its widgets and stays open', async () => {
+  // Under WebKitGTK's WebDriver, a key press inside another origin's frame opens no window (the run
+  // waits for it until the test times out), so this runs in the other two engines.
+  onlyIn('chromium', 'firefox')('opened by another site: starts its widgets and stays open', async () => {
     const run = crypto.randomUUID();
     const page = firstWord(run);
     const frame = document.createElement('iframe');
