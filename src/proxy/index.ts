@@ -172,6 +172,16 @@ const UNCERTAIN_MINT =
   'It may have created a coupon, so this Idempotency-Key keeps this answer for 24 hours instead of trying again. ' +
   'To try again anyway, send the request with a new Idempotency-Key (which may give the shopper a second coupon).';
 
+/** The answer for a keyed mutation whose instance stopped (crashed) before recording what the upstream said. */
+function holderGone(): ProxyError {
+  return new UpstreamError(
+    504,
+    'upstream_timeout',
+    `The request with this Idempotency-Key stopped before its answer was recorded. ${UNCERTAIN_MINT}`,
+    true,
+  );
+}
+
 /** `requireSignin` as the proxy uses it: 'all', the set of campaign ids, or undefined for none. */
 function signinCampaignsOf(value: unknown): 'all' | ReadonlySet<string> | undefined {
   if (value === undefined || value === false) return undefined;
@@ -314,7 +324,18 @@ export function createMarketingProxy(
     (signinCampaigns !== undefined && signinCampaigns.has(comparableId(String(call.variables.campaignId ?? ''))));
   /** A keyed mutation's upstream call, which may outlive its caller's wait (see MINT_TIMEOUT_FACTOR). */
   const mintUpstream: UpstreamSettings = { ...upstream, timeoutMs: timeoutMs * MINT_TIMEOUT_FACTOR };
-  const idempotency = new IdempotencyKeys(store, mintUpstream.timeoutMs + timeoutMs + 5_000);
+  const idempotency = new IdempotencyKeys(store, mintUpstream.timeoutMs + timeoutMs + 5_000, (notice) =>
+    log({
+      ...baseEntry('STORE'),
+      status: 0,
+      ...(notice.kind === 'kept'
+        ? {
+            error: errorCode(notice.error),
+            detail: `An Idempotency-Key's outcome could not be recorded in the store; it is kept in this process and written when the store answers (${notice.waiting} waiting).`,
+          }
+        : { detail: `A kept Idempotency-Key outcome was written to the store (${notice.waiting} still waiting).` }),
+    }),
+  );
   const documents = new UpstreamDocuments(
     createSchemaCache(
       options.introspection,
@@ -472,7 +493,12 @@ export function createMarketingProxy(
           (error) =>
             (error instanceof ProxyError && error.status === 429) ||
             (error instanceof UpstreamError && !error.mayHaveRun && error.status >= 429),
-          { answerWithinMs: timeoutMs, stillRunning: stillMinting, waitUntil: waitUntilOf(context) },
+          {
+            answerWithinMs: timeoutMs,
+            stillRunning: stillMinting,
+            mayHaveRun: holderGone,
+            waitUntil: waitUntilOf(context),
+          },
         )
         .finally(() => (answered = true));
       outcome = result;

@@ -1,8 +1,14 @@
 /**
  * The shared store for several proxy instances behind a load balancer, on Redis through node-redis
  * (`loyalty-widgets/proxy/redis`). It connects on first use, so it can be handed to
- * createMarketingProxy synchronously, and reconnects by itself. While Redis is unreachable requests
- * fail at once with 503 `store_unavailable` instead of queueing until they time out.
+ * createMarketingProxy synchronously, and reconnects by itself, in the background. Once a connection
+ * has failed, requests fail at once with 503 `store_unavailable` (reads skip the cache) instead of
+ * each waiting for a connection, until Redis answers again; each change of state is logged once.
+ *
+ * A Redis that comes back without its data (no persistence, or a new server) may have lost the
+ * record of a coupon that an instance minted while it was down and still keeps in memory: for
+ * RECOVERY_HOLD_MS after such a restart, every instance refuses new Idempotency-Key locks (503, tried
+ * again by the widget) while the instances that kept outcomes write them back.
  */
 import type * as Redis from 'redis';
 import { parseUrl } from '../shared/url.ts';
@@ -19,9 +25,34 @@ export interface RedisStoreOptions {
   keyPrefix?: string;
   /** How long the first request waits for the first connection; default 2000 ms. */
   connectWaitMs?: number;
-  /** Connection errors, at most one per 10 s; defaults to one line on stderr. */
+  /** A lost connection (or a first one that failed), once until it is back; defaults to one line on stderr. */
   onError?: (error: Error) => void;
+  /** The other changes of state (connected again, data lost), as one line each; defaults to stderr. */
+  onStateChange?: (message: string) => void;
 }
+
+/**
+ * How long new Idempotency-Key locks are refused after Redis came back without its data: longer than
+ * an instance takes to reconnect (it tries every second at most) and write back the outcomes it kept.
+ */
+const RECOVERY_HOLD_MS = 5_000;
+
+/**
+ * Tells a Redis that lost its data from one that kept it: a key that names the store's life. Missing
+ * at a client's first connection, it is created as `fresh:<time>`; missing, or another than the one
+ * this client saw, at a reconnection, the data is gone and it becomes `lost:<time>` (Redis's clock).
+ * A client whose first connection failed before it succeeded (Redis was down, and may have come back
+ * empty) takes a missing key as lost too.
+ */
+const EPOCH_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local current = redis.call('GET', KEYS[1])
+if not current or (ARGV[1] ~= '' and current ~= ARGV[1] and string.sub(current, 1, 5) ~= 'lost:') then
+  if ARGV[1] == '' and ARGV[2] ~= '1' and not current then current = 'fresh:' .. now else current = 'lost:' .. now end
+  redis.call('SET', KEYS[1], current)
+end
+return { current, now }`;
 
 // One round trip, atomic: the window starts with the first increment and never extends.
 const INCREMENT_SCRIPT = `
@@ -33,14 +64,12 @@ if ttl < 0 then
 end
 return { count, ttl }`;
 
-const ERROR_REPORT_INTERVAL_MS = 10_000;
-
 // An optional peer dependency: only merchants who run several proxy instances install it.
 const { createClient } = requirePeer<typeof Redis>(import.meta.url, 'redis', REDIS_STORE_PEERS);
 
-function unavailable(): ProxyError {
+function unavailable(retryAfterSeconds = 5): ProxyError {
   return new ProxyError(503, 'store_unavailable', 'The proxy cannot reach its shared store; try again shortly.', {
-    'retry-after': '5',
+    'retry-after': String(retryAfterSeconds),
   });
 }
 
@@ -73,45 +102,95 @@ export function createRedisStore(options: RedisStoreOptions): ProxyStore & { clo
   checkUrl(options.url);
   const prefix = options.keyPrefix ?? 'loyalty-proxy:';
   const connectWaitMs = options.connectWaitMs ?? 2000;
-  const report =
+  const reportError =
     options.onError ?? ((error: Error) => process.stderr.write(`loyalty-proxy: redis: ${error.message}\n`));
-  let lastReport = 0;
-  const onError = (error: Error) => {
-    if (Date.now() - lastReport < ERROR_REPORT_INTERVAL_MS) return;
-    lastReport = Date.now();
-    report(error);
-  };
+  const reportState =
+    options.onStateChange ?? ((message: string) => process.stderr.write(`loyalty-proxy: redis: ${message}\n`));
+  const epochKey = `${prefix}store-epoch`;
+  /** The store's life this client last saw (see EPOCH_SCRIPT); '' before its first connection. */
+  let knownEpoch = '';
+  /** New locks wait until then after Redis lost its data. */
+  let holdUntil = 0;
+  /** Whether this client has seen Redis unreachable. */
+  let sawOutage = false;
 
   const open = () => {
     const redis = createClient({
       url: options.url,
       // Commands sent while disconnected fail at once rather than wait for a reconnection.
       disableOfflineQueue: true,
-      socket: { reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2000) },
+      socket: { reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1000) },
     });
-    redis.on('error', onError);
-    const firstConnection = redis.connect();
-    firstConnection.catch(onError);
-    return { redis, firstConnection };
+    let state: 'connecting' | 'ready' | 'down' = 'connecting';
+    let firstAttempt: { resolve: () => void; reject: (error: Error) => void } | undefined;
+    const firstAttemptDone = new Promise<void>((resolve, reject) => (firstAttempt = { resolve, reject }));
+    firstAttemptDone.catch(() => undefined);
+    const checkEpoch = async () => {
+      const [epoch, now] = (await redis.eval(EPOCH_SCRIPT, {
+        keys: [epochKey],
+        arguments: [knownEpoch, sawOutage ? '1' : '0'],
+      })) as [string, number];
+      const lostAt = epoch.startsWith('lost:') ? Number(epoch.slice(5)) : Number.NaN;
+      const holdMs = RECOVERY_HOLD_MS - (Number(now) - lostAt);
+      if (holdMs > 0) {
+        holdUntil = Date.now() + holdMs;
+        if (epoch !== knownEpoch) {
+          reportState(
+            `Redis came back without its data: new Idempotency-Key claims wait ${Math.ceil(holdMs / 1000)} s for the outcomes instances kept.`,
+          );
+        }
+      }
+      knownEpoch = epoch;
+    };
+    const connection = {
+      redis,
+      get down() {
+        return state === 'down';
+      },
+      firstAttemptDone,
+      epochChecked: Promise.resolve(),
+    };
+    redis.on('ready', () => {
+      if (state === 'down') reportState('connected again.');
+      state = 'ready';
+      firstAttempt?.resolve();
+      connection.epochChecked = checkEpoch();
+      connection.epochChecked.catch(() => undefined);
+    });
+    redis.on('error', (error: Error) => {
+      firstAttempt?.reject(error);
+      if (state === 'down' || redis.isReady) return;
+      sawOutage = true;
+      state = 'down';
+      reportError(
+        new Error(
+          `${error.message || error.name}: unreachable; requests fail fast while it reconnects in the background.`,
+        ),
+      );
+    });
+    redis.connect().catch(() => undefined);
+    return connection;
   };
   let connection: ReturnType<typeof open> | undefined;
 
   const client = async () => {
     connection ??= open();
-    const { redis, firstConnection } = connection;
-    if (!redis.isReady) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const gaveUp = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(unavailable()), connectWaitMs);
-      });
-      try {
-        await Promise.race([firstConnection, gaveUp]);
-      } catch {
-        throw unavailable();
-      } finally {
-        clearTimeout(timer);
-      }
+    const { redis } = connection;
+    if (redis.isReady) return redis;
+    // A store known to be down costs nothing more: only the very first connection is waited for.
+    if (connection.down) throw unavailable();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const gaveUp = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(unavailable()), connectWaitMs);
+    });
+    try {
+      await Promise.race([connection.firstAttemptDone, gaveUp]);
+    } catch {
+      throw unavailable();
+    } finally {
+      clearTimeout(timer);
     }
+    if (!redis.isReady) throw unavailable();
     return redis;
   };
   // Any command failing for want of a connection becomes 503, not a generic 500.
@@ -133,6 +212,10 @@ export function createRedisStore(options: RedisStoreOptions): ProxyStore & { clo
       await run((redis) => redis.set(prefix + key, value, { expiration: px(ttlMs) }));
     },
     async add(key, value, ttlMs) {
+      await client();
+      await connection?.epochChecked.catch(() => Promise.reject(unavailable()));
+      const holdMs = holdUntil - Date.now();
+      if (holdMs > 0) throw unavailable(Math.ceil(holdMs / 1000));
       return (
         (await run((redis) => redis.set(prefix + key, value, { condition: 'NX', expiration: px(ttlMs) }))) === 'OK'
       );
