@@ -6,6 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createMarketingProxy } from '../../src/proxy/index.ts';
 import { readConfig } from '../../src/proxy/config.ts';
@@ -221,6 +222,63 @@ describe('loyalty-proxy CLI', () => {
       assert.ok(!cli.stderr().includes('warning'), 'plain http on this machine is fine');
     } finally {
       await stop(cli);
+    }
+  });
+
+  it('with REDIS_URL at a closed port: starts, answers every read far under the connect wait, logs the outage once, and uses Redis once it answers', async (t) => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const address = probe.address() as { port: number };
+        probe.close(() => resolve(address.port));
+      });
+    });
+    const cli = runCli({
+      MARKETING_API_URL: upstream.marketingUrl,
+      MARKETING_API_KEY: TEST_API_KEY,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      REDIS_URL: `redis://127.0.0.1:${port}`,
+    });
+    let redis: RunningRedis | undefined;
+    try {
+      const url = await listening(cli);
+      const timed = async (body: unknown, headers: Record<string, string> = {}) => {
+        const started = performance.now();
+        const reply = await post(url, body, headers);
+        return { reply, ms: performance.now() - started };
+      };
+      const reads = [];
+      for (let index = 0; index < 10; index += 1)
+        reads.push(await timed({ operation: 'campaigns', variables: { limit: (index % 3) + 1 } }));
+      assert.deepEqual(
+        reads.map(({ reply }) => reply.status),
+        Array<number>(10).fill(200),
+      );
+      // The store's connect wait is 2 s: a read that waited for it even once would show.
+      const slowest = Math.max(...reads.map(({ ms }) => ms));
+      assert.ok(slowest < 1_000, `slowest read ${slowest.toFixed(0)} ms`);
+      const sorted = reads.map(({ ms }) => ms).sort((a, b) => a - b);
+      t.diagnostic(`reads with Redis down: median ${sorted[5]!.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms`);
+      const claim = await timed(
+        { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-beans' } },
+        { 'idempotency-key': 'cli-closed-redis' },
+      );
+      assert.deepEqual([claim.reply.status, claim.reply.body.error.code], [503, 'store_unavailable']);
+      assert.ok(claim.ms < 1_000, `claim answered in ${claim.ms.toFixed(0)} ms`);
+      assert.equal(cli.stderr().match(/unreachable/g)?.length, 1, cli.stderr());
+
+      redis = await startRedis({ port });
+      const deadline = Date.now() + 10_000;
+      while (!/connected again/.test(cli.stderr())) {
+        assert.ok(Date.now() < deadline, `reconnects in the background:\n${cli.stderr()}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const query = { operation: 'campaigns', variables: { limit: 7 } };
+      assert.equal((await post(url, query)).headers.get('x-cache'), 'MISS');
+      assert.equal((await post(url, query)).headers.get('x-cache'), 'HIT', 'the cache is back in Redis');
+    } finally {
+      await stop(cli);
+      await redis?.stop();
     }
   });
 
