@@ -82,15 +82,20 @@ async function start(config: ProxyServerConfig): Promise<void> {
     // The CLI owns its process, so @hono/node-server may use its lighter global Request/Response.
     { overrideGlobalObjects: true },
   );
-  const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?', 1)[0];
-    if (path === MOUNT_PATH) {
-      void proxy(req, res);
-      return;
-    }
-    res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-    res.end(errorBody('not_found', `The Marketing proxy is served at ${MOUNT_PATH}.`));
-  });
+  // A client gets as long to send its headers as the proxy gives it for its body (Node's own is 60 s),
+  // checked every second, so slow-header connections cannot pile up.
+  const server = createServer(
+    { headersTimeout: DEFAULT_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },
+    (req, res) => {
+      const path = (req.url ?? '/').split('?', 1)[0];
+      if (path === MOUNT_PATH) {
+        void proxy(req, res);
+        return;
+      }
+      res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(errorBody('not_found', `The Marketing proxy is served at ${MOUNT_PATH}.`));
+    },
+  );
   server.on('error', (error) => {
     process.stderr.write(`loyalty-proxy: cannot listen: ${error.message}\n`);
     process.exit(1);

@@ -6,7 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createMarketingProxy } from '../../src/proxy/index.ts';
 import { readConfig } from '../../src/proxy/config.ts';
@@ -59,6 +59,15 @@ describe('loyalty-proxy CLI', () => {
     upstream = await startUpstream();
   });
   after(() => upstream.dispose());
+  /** The CLI serving the sandbox's Marketing API on a free loopback port. */
+  const serveCli = (env: Record<string, string> = {}) =>
+    runCli({
+      MARKETING_API_URL: upstream.marketingUrl,
+      MARKETING_API_KEY: TEST_API_KEY,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ...env,
+    });
 
   it('refuses to start without its required settings, naming each', async () => {
     const cli = runCli({});
@@ -183,11 +192,7 @@ describe('loyalty-proxy CLI', () => {
   });
 
   it('serves the protocol at /api/marketing only, with one JSON access-log line per request', async () => {
-    const cli = runCli({
-      MARKETING_API_URL: upstream.marketingUrl,
-      MARKETING_API_KEY: TEST_API_KEY,
-      PORT: '0',
-      HOST: '127.0.0.1',
+    const cli = serveCli({
       ALLOWED_ORIGINS: 'https://shop.example',
     });
     try {
@@ -232,11 +237,7 @@ describe('loyalty-proxy CLI', () => {
         probe.close(() => resolve(address.port));
       });
     });
-    const cli = runCli({
-      MARKETING_API_URL: upstream.marketingUrl,
-      MARKETING_API_KEY: TEST_API_KEY,
-      PORT: '0',
-      HOST: '127.0.0.1',
+    const cli = serveCli({
       REDIS_URL: `redis://127.0.0.1:${port}`,
     });
     let redis: RunningRedis | undefined;
@@ -282,6 +283,41 @@ describe('loyalty-proxy CLI', () => {
     }
   });
 
+  it('closes connections whose headers arrive too slowly after the proxy timeout (10 s), not after Node default (60 s)', async () => {
+    const cli = serveCli();
+    try {
+      const { hostname, port } = new URL(await listening(cli));
+      // Each slow client sends one more header line every half second and never ends its headers.
+      const slowClient = () =>
+        new Promise<{ ms: number; reply: string }>((resolve) => {
+          const started = Date.now();
+          let reply = '';
+          const socket = connect(Number(port), hostname, () => {
+            socket.write(`POST /api/marketing HTTP/1.1\r\nHost: ${hostname}\r\n`);
+          });
+          const trickle = setInterval(() => socket.write('X-Slow: header\r\n'), 500);
+          socket.on('data', (chunk) => (reply += chunk));
+          socket.on('error', () => undefined);
+          socket.on('close', () => {
+            clearInterval(trickle);
+            resolve({ ms: Date.now() - started, reply });
+          });
+        });
+      const closed = await Promise.all(Array.from({ length: 5 }, slowClient));
+      for (const { ms, reply } of closed) {
+        assert.ok(ms >= 9_000 && ms < 15_000, `closed after ${ms} ms`);
+        assert.match(reply, /^HTTP\/1\.1 408/);
+      }
+      const reply = await post(`http://${hostname}:${port}/api/marketing`, {
+        operation: 'campaigns',
+        variables: { limit: 1 },
+      });
+      assert.equal(reply.status, 200, 'a normal client is served all along');
+    } finally {
+      await stop(cli);
+    }
+  });
+
   describe('with REDIS_URL', () => {
     let redis: RunningRedis;
     before(async () => {
@@ -290,11 +326,7 @@ describe('loyalty-proxy CLI', () => {
     after(() => redis?.stop());
 
     it('keeps its state in Redis', async () => {
-      const cli = runCli({
-        MARKETING_API_URL: upstream.marketingUrl,
-        MARKETING_API_KEY: TEST_API_KEY,
-        PORT: '0',
-        HOST: '127.0.0.1',
+      const cli = serveCli({
         REDIS_URL: redis.url,
       });
       try {
