@@ -414,6 +414,8 @@ export function createMarketingProxy(
     address: string,
     context: RuntimeContext,
   ): Promise<Response> {
+    // A forged page cursor is refused first: it costs no cache read and no count.
+    if (isBuiltIn(call)) await builtIns.checkCursor(call.name, call.variables);
     const load = isBuiltIn(call)
       ? async () => served(await builtIns.query(call.name, call.variables, sendBuiltIn(call, true)), entry)
       : () => documents.attempt(call, (request) => callUpstream(upstream, request.query, request.variables, true));
