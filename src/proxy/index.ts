@@ -7,6 +7,7 @@
  * Fetch runtime never loads Node-only modules, and so is the doctor (`loyalty-widgets/proxy/doctor`),
  * so that no bundler building this entry meets an optional peer package (graphql).
  */
+import { jsonLineWriter } from './access-log.ts';
 import { DEFAULT_CACHE, ResponseCache, type CacheSettings, type CacheState } from './cache.ts';
 import { HTTP_PROTOCOLS, parseUrl } from '../shared/url.ts';
 import { corsHeadersFor, normalizeOrigins, preflightResponse } from './cors.ts';
@@ -243,8 +244,6 @@ function resolveCache(cache: MarketingProxyOptions['cache']): CacheSettings | un
   return settings;
 }
 
-const writeJsonLine = (entry: AccessLogEntry) => console.log(JSON.stringify(entry));
-
 /**
  * The Marketing proxy as a Fetch-API handler, `(request) => Promise<Response>`: it forwards the
  * widgets' named operations to `upstreamUrl` with the `x-api-key`. Pass a function returning the
@@ -372,7 +371,7 @@ export function createMarketingProxy(
     if (answer.partial) entry.partial = true;
     return withoutKey(answer.body, apiKey);
   };
-  const logger = options.logger ?? writeJsonLine;
+  const logger = options.logger ?? jsonLineWriter();
   const log = (entry: AccessLogEntry) => {
     try {
       logger(entry);
