@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `loyalty-proxy`: the Marketing proxy as a standalone server at /api/marketing, configured from the
- * environment (MARKETING_API_URL, MARKETING_API_KEY, ALLOWED_ORIGINS, PORT, HOST, REDIS_URL,
+ * environment (MARKETING_API_URL, MARKETING_API_KEY, ALLOWED_ORIGINS, PORT, HOST, REDIS_URL, REDIS_CACHE_URL,
  * CONNECT_URL, CONNECT_CLIENT_ID, REQUIRE_SIGNIN, REQUIRE_SIGNIN_CAMPAIGNS, TRUST_PROXY). Refuses to start, with exit
  * code 1, when a setting is missing or malformed, or when the Marketing API refuses the key.
  * `loyalty-proxy doctor` checks the Marketing API instead (see doctor.ts) and exits 1 when it is not ready.
@@ -64,7 +64,7 @@ async function start(config: ProxyServerConfig): Promise<void> {
   // Redis only with REDIS_URL), whose absence stops the start-up with the command that installs them.
   const { toNodeHandler } = await import('./node.ts');
   const store = config.redisUrl
-    ? (await import('./redis-store.ts')).createRedisStore({ url: config.redisUrl })
+    ? (await import('./redis-store.ts')).createRedisStore({ url: config.redisUrl, cacheUrl: config.redisCacheUrl })
     : undefined;
   await checkUpstream(config);
   const proxy = toNodeHandler(

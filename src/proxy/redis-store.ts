@@ -23,6 +23,12 @@ export interface RedisStoreOptions {
   url: string;
   /** Prefix of every key the proxy writes, so it can share a Redis with other applications. */
   keyPrefix?: string;
+  /**
+   * A second Redis for cached answers only (`redis[s]://…`), which may evict (`allkeys-lru`): cached
+   * answers can then never fill the Redis that keeps claim records, locks and rate limits, which must
+   * not evict (`noeviction`). Without it, everything shares `url`.
+   */
+  cacheUrl?: string;
   /** How long the first request waits for the first connection; default 2000 ms. */
   connectWaitMs?: number;
   /** A lost connection (or a first one that failed), once until it is back; defaults to one line on stderr. */
@@ -100,6 +106,7 @@ function checkUrl(value: string): void {
  */
 export function createRedisStore(options: RedisStoreOptions): ProxyStore & { close(): Promise<void> } {
   checkUrl(options.url);
+  if (options.cacheUrl !== undefined) checkUrl(options.cacheUrl);
   const prefix = options.keyPrefix ?? 'loyalty-proxy:';
   const connectWaitMs = options.connectWaitMs ?? 2000;
   const reportError =
@@ -111,12 +118,86 @@ export function createRedisStore(options: RedisStoreOptions): ProxyStore & { clo
   let knownEpoch = '';
   /** New locks wait until then after Redis lost its data. */
   let holdUntil = 0;
-  /** Whether this client has seen Redis unreachable. */
-  let sawOutage = false;
 
+  const checkEpoch = async (runScript: RunScript, sawOutage: boolean) => {
+    const [epoch, now] = (await runScript(EPOCH_SCRIPT, {
+      keys: [epochKey],
+      arguments: [knownEpoch, sawOutage ? '1' : '0'],
+    })) as [string, number];
+    const lostAt = epoch.startsWith('lost:') ? Number(epoch.slice(5)) : Number.NaN;
+    const holdMs = RECOVERY_HOLD_MS - (Number(now) - lostAt);
+    if (holdMs > 0) {
+      holdUntil = Date.now() + holdMs;
+      if (epoch !== knownEpoch) {
+        reportState(
+          `Redis came back without its data: new Idempotency-Key claims wait ${Math.ceil(holdMs / 1000)} s for the outcomes instances kept.`,
+        );
+      }
+    }
+    knownEpoch = epoch;
+  };
+  const settings = { connectWaitMs, reportError, reportState };
+  const main = redisConnection(options.url, '', settings, checkEpoch);
+  // Cached answers in a Redis of their own (which may evict), apart from what must never be lost.
+  const cache = options.cacheUrl ? redisConnection(options.cacheUrl, 'cache ', settings) : main;
+  const of = (key: string) => (key.startsWith('cache:') ? cache : main);
+  const px = (ttlMs: number) => ({ type: 'PX' as const, value: Math.max(1, Math.ceil(ttlMs)) });
+
+  return {
+    async get(key) {
+      return (await of(key).run((redis) => redis.get(prefix + key))) ?? undefined;
+    },
+    async set(key, value, ttlMs) {
+      await of(key).run((redis) => redis.set(prefix + key, value, { expiration: px(ttlMs) }));
+    },
+    async add(key, value, ttlMs) {
+      await main.client();
+      await main.ready().catch(() => Promise.reject(unavailable()));
+      const holdMs = holdUntil - Date.now();
+      if (holdMs > 0) throw unavailable(Math.ceil(holdMs / 1000));
+      return (
+        (await main.run((redis) => redis.set(prefix + key, value, { condition: 'NX', expiration: px(ttlMs) }))) === 'OK'
+      );
+    },
+    async delete(key) {
+      await of(key).run((redis) => redis.del(prefix + key));
+    },
+    async increment(key, windowMs): Promise<CounterState> {
+      const reply = (await main.run((redis) =>
+        redis.eval(INCREMENT_SCRIPT, { keys: [prefix + key], arguments: [String(Math.max(1, Math.ceil(windowMs)))] }),
+      )) as [number, number];
+      return { count: Number(reply[0]), resetMs: Number(reply[1]) };
+    },
+    async close() {
+      await Promise.all([main.close(), cache === main ? undefined : cache.close()]);
+    },
+  };
+}
+
+/** Runs a Lua script on a connection. */
+type RunScript = (script: string, options: { keys: string[]; arguments: string[] }) => Promise<unknown>;
+
+interface ConnectionSettings {
+  connectWaitMs: number;
+  reportError: (error: Error) => void;
+  reportState: (message: string) => void;
+}
+
+/**
+ * One Redis, connected on first use and reconnected in the background; `onReady` runs at each
+ * (re)connection, before `ready()` resolves. Once a connection failed, commands fail at once with 503.
+ */
+function redisConnection(
+  url: string,
+  name: string,
+  settings: ConnectionSettings,
+  onReady: (runScript: RunScript, sawOutage: boolean) => Promise<void> = async () => {},
+) {
+  let sawOutage = false;
+  let lastCommandReport = 0;
   const open = () => {
     const redis = createClient({
-      url: options.url,
+      url,
       // Commands sent while disconnected fail at once rather than wait for a reconnection.
       disableOfflineQueue: true,
       socket: { reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1000) },
@@ -125,46 +206,29 @@ export function createRedisStore(options: RedisStoreOptions): ProxyStore & { clo
     let firstAttempt: { resolve: () => void; reject: (error: Error) => void } | undefined;
     const firstAttemptDone = new Promise<void>((resolve, reject) => (firstAttempt = { resolve, reject }));
     firstAttemptDone.catch(() => undefined);
-    const checkEpoch = async () => {
-      const [epoch, now] = (await redis.eval(EPOCH_SCRIPT, {
-        keys: [epochKey],
-        arguments: [knownEpoch, sawOutage ? '1' : '0'],
-      })) as [string, number];
-      const lostAt = epoch.startsWith('lost:') ? Number(epoch.slice(5)) : Number.NaN;
-      const holdMs = RECOVERY_HOLD_MS - (Number(now) - lostAt);
-      if (holdMs > 0) {
-        holdUntil = Date.now() + holdMs;
-        if (epoch !== knownEpoch) {
-          reportState(
-            `Redis came back without its data: new Idempotency-Key claims wait ${Math.ceil(holdMs / 1000)} s for the outcomes instances kept.`,
-          );
-        }
-      }
-      knownEpoch = epoch;
-    };
     const connection = {
       redis,
       get down() {
         return state === 'down';
       },
       firstAttemptDone,
-      epochChecked: Promise.resolve(),
+      checked: Promise.resolve(),
     };
     redis.on('ready', () => {
-      if (state === 'down') reportState('connected again.');
+      if (state === 'down') settings.reportState(`${name}connected again.`);
       state = 'ready';
       firstAttempt?.resolve();
-      connection.epochChecked = checkEpoch();
-      connection.epochChecked.catch(() => undefined);
+      connection.checked = onReady((script, options) => redis.eval(script, options), sawOutage);
+      connection.checked.catch(() => undefined);
     });
     redis.on('error', (error: Error) => {
       firstAttempt?.reject(error);
       if (state === 'down' || redis.isReady) return;
       sawOutage = true;
       state = 'down';
-      reportError(
+      settings.reportError(
         new Error(
-          `${error.message || error.name}: unreachable; requests fail fast while it reconnects in the background.`,
+          `${name}${error.message || error.name}: unreachable; requests fail fast while it reconnects in the background.`,
         ),
       );
     });
@@ -172,8 +236,9 @@ export function createRedisStore(options: RedisStoreOptions): ProxyStore & { clo
     return connection;
   };
   let connection: ReturnType<typeof open> | undefined;
+  type Client = ReturnType<typeof open>['redis'];
 
-  const client = async () => {
+  const client = async (): Promise<Client> => {
     connection ??= open();
     const { redis } = connection;
     if (redis.isReady) return redis;
@@ -181,7 +246,7 @@ export function createRedisStore(options: RedisStoreOptions): ProxyStore & { clo
     if (connection.down) throw unavailable();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const gaveUp = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(unavailable()), connectWaitMs);
+      timer = setTimeout(() => reject(unavailable()), settings.connectWaitMs);
     });
     try {
       await Promise.race([connection.firstAttemptDone, gaveUp]);
@@ -193,41 +258,22 @@ export function createRedisStore(options: RedisStoreOptions): ProxyStore & { clo
     if (!redis.isReady) throw unavailable();
     return redis;
   };
-  // Any command failing for want of a connection becomes 503, not a generic 500.
-  const run = async <T>(command: (redis: Awaited<ReturnType<typeof client>>) => Promise<T>): Promise<T> => {
-    const redis = await client();
-    try {
-      return await command(redis);
-    } catch (error) {
-      throw redis.isReady ? error : unavailable();
-    }
-  };
-  const px = (ttlMs: number) => ({ type: 'PX' as const, value: Math.max(1, Math.ceil(ttlMs)) });
-
   return {
-    async get(key) {
-      return (await run((redis) => redis.get(prefix + key))) ?? undefined;
-    },
-    async set(key, value, ttlMs) {
-      await run((redis) => redis.set(prefix + key, value, { expiration: px(ttlMs) }));
-    },
-    async add(key, value, ttlMs) {
-      await client();
-      await connection?.epochChecked.catch(() => Promise.reject(unavailable()));
-      const holdMs = holdUntil - Date.now();
-      if (holdMs > 0) throw unavailable(Math.ceil(holdMs / 1000));
-      return (
-        (await run((redis) => redis.set(prefix + key, value, { condition: 'NX', expiration: px(ttlMs) }))) === 'OK'
-      );
-    },
-    async delete(key) {
-      await run((redis) => redis.del(prefix + key));
-    },
-    async increment(key, windowMs): Promise<CounterState> {
-      const reply = (await run((redis) =>
-        redis.eval(INCREMENT_SCRIPT, { keys: [prefix + key], arguments: [String(Math.max(1, Math.ceil(windowMs)))] }),
-      )) as [number, number];
-      return { count: Number(reply[0]), resetMs: Number(reply[1]) };
+    client,
+    /** Resolves once this connection's `onReady` has run. */
+    ready: () => connection?.checked ?? Promise.resolve(),
+    /** Any command failing (no connection, or Redis refusing it, e.g. out of memory) is a 503, never a 500. */
+    async run<T>(command: (redis: Client) => Promise<T>): Promise<T> {
+      const redis = await client();
+      try {
+        return await command(redis);
+      } catch (error) {
+        if (redis.isReady && Date.now() - lastCommandReport >= 10_000) {
+          lastCommandReport = Date.now(); // at most one line per 10 s: a full Redis refuses every write
+          settings.reportError(new Error(`${name}${error instanceof Error ? error.message : String(error)}`));
+        }
+        throw unavailable();
+      }
     },
     async close() {
       const current = connection;

@@ -106,6 +106,20 @@ describe('loyalty-proxy CLI', () => {
     assert.match(outOfRange.stderr(), /PORT must be a port number/);
   });
 
+  it('reads REDIS_CACHE_URL as the Redis for cached answers, only beside REDIS_URL', () => {
+    const base = { MARKETING_API_URL: upstream.marketingUrl, MARKETING_API_KEY: TEST_API_KEY };
+    const both = readConfig({ ...base, REDIS_URL: 'redis://records:6379', REDIS_CACHE_URL: 'redis://cache:6379' });
+    assert.deepEqual([both.redisUrl, both.redisCacheUrl], ['redis://records:6379', 'redis://cache:6379']);
+    assert.throws(
+      () => readConfig({ ...base, REDIS_CACHE_URL: 'redis://cache:6379' }),
+      /REDIS_CACHE_URL needs REDIS_URL/,
+    );
+    assert.throws(
+      () => readConfig({ ...base, REDIS_URL: 'redis://records:6379', REDIS_CACHE_URL: 'http://cache:6379' }),
+      /REDIS_CACHE_URL must be a redis:\/\/ or rediss:\/\/ URL/,
+    );
+  });
+
   it('reads REQUIRE_SIGNIN_CAMPAIGNS as the campaigns that need sign-in, which need CONNECT_URL', () => {
     const base = { MARKETING_API_URL: upstream.marketingUrl, MARKETING_API_KEY: TEST_API_KEY };
     const connect = { CONNECT_URL: 'https://connect.example', CONNECT_CLIENT_ID: 'shop-app' };

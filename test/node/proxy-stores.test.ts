@@ -147,6 +147,7 @@ describe('Redis', () => {
   it('refuses a URL that is not redis://', () => {
     assert.throws(() => createRedisStore({ url: 'http://127.0.0.1:6379' }), /redis:\/\//);
     assert.throws(() => createRedisStore({ url: 'not a url' }), /redis:\/\//);
+    assert.throws(() => createRedisStore({ url: 'redis://127.0.0.1', cacheUrl: 'http://127.0.0.1' }), /redis:\/\//);
   });
 
   describe('two proxy instances sharing one Redis', () => {
