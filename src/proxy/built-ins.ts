@@ -65,6 +65,14 @@ export class BuiltInOperations {
     return { body: body(field, campaign.value), dropped: campaign.dropped, upstreamCalls: 1, partial };
   }
 
+  /**
+   * Refuses a page cursor this proxy did not issue for this list (400 `invalid_cursor`), before the
+   * request costs anything: no cache read, no rate-limit count, no upstream call.
+   */
+  async checkCursor(field: string, variables: Variables): Promise<void> {
+    if (PAGED_ITEMS[field] && typeof variables.nextToken === 'string') await this.startOf(field, variables);
+  }
+
   /** `requestCoupon`: the coupon, or an error that says a coupon may have been created without a code. */
   async mint(field: string, variables: Variables, send: SendOperation): Promise<BuiltInAnswer> {
     const { value, partial } = await send(variables);
@@ -74,12 +82,8 @@ export class BuiltInOperations {
     return { body: body(field, coupon), dropped: 0, upstreamCalls: 1, partial };
   }
 
-  private async page(
-    field: string,
-    variables: Variables,
-    send: SendOperation,
-    normalizeItem: (value: unknown) => Record<string, unknown> | undefined,
-  ): Promise<BuiltInAnswer> {
+  /** Where a page starts: the list's first page, or the position the proxy's cursor names. */
+  private async startOf(field: string, variables: Variables) {
     const { limit, nextToken, ...filter } = variables;
     // A cursor belongs to one list: this operation with these filter variables (any page size).
     const scope = `${field}\n${canonicalVariables(filter)}`;
@@ -88,6 +92,16 @@ export class BuiltInOperations {
       typeof nextToken === 'string'
         ? await this.cursors.open(scope, nextToken)
         : { token: null, limit: target, skip: 0 };
+    return { scope, filter, target, start };
+  }
+
+  private async page(
+    field: string,
+    variables: Variables,
+    send: SendOperation,
+    normalizeItem: (value: unknown) => Record<string, unknown> | undefined,
+  ): Promise<BuiltInAnswer> {
+    const { scope, filter, target, start } = await this.startOf(field, variables);
     const filled = await fillPage({
       target,
       start,

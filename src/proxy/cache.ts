@@ -2,6 +2,10 @@
  * A short-lived cache of successful query responses, kept in the proxy's store (so instances share
  * it), with stale-while-revalidate: a stale entry is served at once while one background request
  * refreshes it. Concurrent misses for the same key share one upstream call.
+ *
+ * In front of the store, each instance keeps what it read or wrote for LOCAL_TTL_MS, bounded in
+ * entries and bytes: a hot answer costs the shared store one read per instance per second, not one
+ * per request. (An answer refreshed by another instance is seen here up to that second later.)
  */
 import { SingleFlight } from './single-flight.ts';
 import type { ProxyStore } from './store.ts';
@@ -28,8 +32,16 @@ export interface CacheHooks {
   waitUntil?: (work: Promise<unknown>) => void;
 }
 
+/** How long an instance answers from its own copy before it reads the shared store again. */
+export const LOCAL_TTL_MS = 1_000;
+const LOCAL_MAX_ENTRIES = 1_000;
+const LOCAL_MAX_CHARS = 8 * 1024 * 1024;
+
 export class ResponseCache {
   private readonly loads = new SingleFlight<string>();
+  /** The in-process layer: store key → the stored entry and when this copy stops being used. */
+  private readonly local = new Map<string, { entry: string; until: number }>();
+  private localChars = 0;
 
   constructor(
     private readonly store: ProxyStore,
@@ -53,9 +65,12 @@ export class ResponseCache {
   async get(key: string, load: () => Promise<string>, hooks: CacheHooks = {}): Promise<CachedBody> {
     const { beforeMiss, waitUntil } = hooks;
     const storeKey = `cache:${key}`;
-    let entry: string | undefined;
+    let entry = this.fromLocal(storeKey);
     try {
-      entry = await this.store.get(storeKey);
+      if (entry === undefined) {
+        entry = await this.store.get(storeKey);
+        if (entry !== undefined) this.keepLocal(storeKey, entry);
+      }
     } catch (error) {
       // A cache that cannot be read must not stop queries: they go upstream, shared as usual.
       this.onStoreError(error);
@@ -84,8 +99,37 @@ export class ResponseCache {
     return this.loads.run(storeKey, async () => {
       const body = await load();
       const lifetimeMs = (this.settings.ttlSeconds + this.settings.staleWhileRevalidateSeconds) * 1000;
-      await this.store.set(storeKey, `${this.now()}\n${body}`, lifetimeMs).catch(this.onStoreError);
+      const entry = `${this.now()}\n${body}`;
+      this.keepLocal(storeKey, entry);
+      await this.store.set(storeKey, entry, lifetimeMs).catch(this.onStoreError);
       return body;
     });
+  }
+
+  private fromLocal(storeKey: string): string | undefined {
+    const kept = this.local.get(storeKey);
+    if (!kept) return undefined;
+    if (kept.until > this.now()) return kept.entry;
+    this.dropLocal(storeKey);
+    return undefined;
+  }
+
+  private keepLocal(storeKey: string, entry: string): void {
+    if (entry.length > LOCAL_MAX_CHARS / 8) return; // one huge answer must not push out all the others
+    this.dropLocal(storeKey);
+    this.local.set(storeKey, { entry, until: this.now() + LOCAL_TTL_MS });
+    this.localChars += entry.length;
+    // The oldest copies go first (a Map keeps insertion order).
+    for (const oldest of this.local.keys()) {
+      if (this.local.size <= LOCAL_MAX_ENTRIES && this.localChars <= LOCAL_MAX_CHARS) break;
+      this.dropLocal(oldest);
+    }
+  }
+
+  private dropLocal(storeKey: string): void {
+    const kept = this.local.get(storeKey);
+    if (!kept) return;
+    this.localChars -= kept.entry.length;
+    this.local.delete(storeKey);
   }
 }

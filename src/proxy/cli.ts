@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `loyalty-proxy`: the Marketing proxy as a standalone server at /api/marketing, configured from the
- * environment (MARKETING_API_URL, MARKETING_API_KEY, ALLOWED_ORIGINS, PORT, HOST, REDIS_URL,
+ * environment (MARKETING_API_URL, MARKETING_API_KEY, ALLOWED_ORIGINS, PORT, HOST, REDIS_URL, REDIS_CACHE_URL,
  * CONNECT_URL, CONNECT_CLIENT_ID, REQUIRE_SIGNIN, REQUIRE_SIGNIN_CAMPAIGNS, TRUST_PROXY). Refuses to start, with exit
  * code 1, when a setting is missing or malformed, or when the Marketing API refuses the key.
  * `loyalty-proxy doctor` checks the Marketing API instead (see doctor.ts) and exits 1 when it is not ready.
@@ -64,7 +64,7 @@ async function start(config: ProxyServerConfig): Promise<void> {
   // Redis only with REDIS_URL), whose absence stops the start-up with the command that installs them.
   const { toNodeHandler } = await import('./node.ts');
   const store = config.redisUrl
-    ? (await import('./redis-store.ts')).createRedisStore({ url: config.redisUrl })
+    ? (await import('./redis-store.ts')).createRedisStore({ url: config.redisUrl, cacheUrl: config.redisCacheUrl })
     : undefined;
   await checkUpstream(config);
   const proxy = toNodeHandler(
@@ -82,15 +82,20 @@ async function start(config: ProxyServerConfig): Promise<void> {
     // The CLI owns its process, so @hono/node-server may use its lighter global Request/Response.
     { overrideGlobalObjects: true },
   );
-  const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?', 1)[0];
-    if (path === MOUNT_PATH) {
-      void proxy(req, res);
-      return;
-    }
-    res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-    res.end(errorBody('not_found', `The Marketing proxy is served at ${MOUNT_PATH}.`));
-  });
+  // A client gets as long to send its headers as the proxy gives it for its body (Node's own is 60 s),
+  // checked every second, so slow-header connections cannot pile up.
+  const server = createServer(
+    { headersTimeout: DEFAULT_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },
+    (req, res) => {
+      const path = (req.url ?? '/').split('?', 1)[0];
+      if (path === MOUNT_PATH) {
+        void proxy(req, res);
+        return;
+      }
+      res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(errorBody('not_found', `The Marketing proxy is served at ${MOUNT_PATH}.`));
+    },
+  );
   server.on('error', (error) => {
     process.stderr.write(`loyalty-proxy: cannot listen: ${error.message}\n`);
     process.exit(1);

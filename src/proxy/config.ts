@@ -14,6 +14,8 @@ export interface ProxyServerConfig {
   port: number;
   host?: string;
   redisUrl?: string;
+  /** `REDIS_CACHE_URL`: a Redis for cached answers only (with `REDIS_URL`). */
+  redisCacheUrl?: string;
   connectUrl?: string;
   /** `CONNECT_CLIENT_ID`: the merchant's app id at Connect; required with sign-in. */
   clientId?: string;
@@ -96,6 +98,10 @@ export function readConfig(env: Record<string, string | undefined>): ProxyServer
   const redisUrl = env.REDIS_URL?.trim() || undefined;
   if (redisUrl && !parseUrl(redisUrl, ['redis:', 'rediss:']))
     problems.push('REDIS_URL must be a redis:// or rediss:// URL.');
+  const redisCacheUrl = env.REDIS_CACHE_URL?.trim() || undefined;
+  if (redisCacheUrl && !parseUrl(redisCacheUrl, ['redis:', 'rediss:']))
+    problems.push('REDIS_CACHE_URL must be a redis:// or rediss:// URL.');
+  if (redisCacheUrl && !redisUrl) problems.push('REDIS_CACHE_URL needs REDIS_URL (the Redis for claims and limits).');
 
   const connectUrl = env.CONNECT_URL?.trim() || undefined;
   if (connectUrl) checkHttpUrl('CONNECT_URL', connectUrl, "every shopper's access token", problems, warnings);
@@ -131,6 +137,7 @@ export function readConfig(env: Record<string, string | undefined>): ProxyServer
     port,
     host,
     redisUrl,
+    redisCacheUrl,
     connectUrl,
     clientId,
     requireSignin,

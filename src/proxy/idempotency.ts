@@ -9,6 +9,13 @@
  * rate limited, or the upstream refused the connection), so a retry with the same key can succeed.
  * A caller waits a bounded time: an upstream slower than that is still waited for after the caller
  * is answered, and its answer (the coupon it minted) is what the key records and replays.
+ *
+ * One key, one outcome, whatever the store does in between: an outcome the store cannot record (it
+ * is down) is kept in this process, answered from there, and written as soon as the store takes it;
+ * the lock lives as long as a record, so a store that comes back with its data still shows the key
+ * as taken; and a lock whose holder stopped without recording anything (a crashed instance) is
+ * answered "may have run" for good, never run again. (A store that comes back without its data holds
+ * new locks back until every instance has written what it kept: see the Redis store.)
  */
 import { errorBody, ProxyError } from './errors.ts';
 import type { ProxyStore } from './store.ts';
@@ -26,11 +33,15 @@ export const IDEMPOTENCY_RECORD_TTL_MS = 24 * 60 * 60_000;
  */
 export const REFUSAL_RECORD_TTL_MS = 10 * 60_000;
 const POLL_INTERVAL_MS = 20;
+/** How often outcomes the store could not record are offered to it again. */
+export const WRITE_BACK_INTERVAL_MS = 250;
 const KEY_FORMAT = /^[\x21-\x7e]{1,128}$/;
 
 interface PendingRecord {
   state: 'pending';
   fingerprint: string;
+  /** When the holder is past its longest run (epoch ms): from then on it is taken as gone. */
+  until?: number;
 }
 interface DoneRecord extends Outcome {
   state: 'done';
@@ -74,8 +85,18 @@ export interface WaitSettings {
    */
   answerWithinMs: number;
   stillRunning: () => ProxyError;
+  /** The answer for a key whose holder stopped without recording an outcome: it may have run. */
+  mayHaveRun?: () => ProxyError;
   /** Keeps the work alive past the answer where the runtime would end it (a Worker's `ctx.waitUntil`). */
   waitUntil?: (work: Promise<unknown>) => void;
+}
+
+function holderGone(): ProxyError {
+  return new ProxyError(
+    409,
+    'idempotency_key_in_use',
+    'The request with this Idempotency-Key stopped without recording its outcome; it may have run. Use a new key to try again.',
+  );
 }
 
 interface Running {
@@ -83,16 +104,31 @@ interface Running {
   settled: Promise<{ outcome: Outcome; ran: boolean }>;
 }
 
+interface Kept {
+  fingerprint: string;
+  outcome: Outcome;
+  record: string;
+  ttlMs: number;
+}
+
+/** What happened to an outcome the store could not record: kept in this process, or written at last. */
+export type UnrecordedNotice = { kind: 'kept' | 'written'; waiting: number; error?: unknown };
+
 export class IdempotencyKeys {
   private readonly running = new Map<string, Running>();
+  /** Outcomes the store could not record yet, by store key: answered from here, written back later. */
+  private readonly kept = new Map<string, Kept>();
+  private writeBack: ReturnType<typeof setTimeout> | undefined;
 
   /**
-   * @param lockTtlMs how long a lock may stay pending before it is considered abandoned (a crashed
+   * @param lockTtlMs how long a lock's holder may run before it is taken as gone (a crashed
    *   instance); longer than the longest the work may run.
+   * @param notice told when an outcome could not be recorded and is kept, and when it is written.
    */
   constructor(
     private readonly store: ProxyStore,
     private readonly lockTtlMs: number,
+    private readonly notice: (notice: UnrecordedNotice) => void = () => {},
   ) {}
 
   /**
@@ -110,6 +146,11 @@ export class IdempotencyKeys {
   ): Promise<Outcome & { replayed: boolean }> {
     const storeKey = `idem:${scopedKey}`;
     const deadline = Date.now() + wait.answerWithinMs;
+    const kept = this.kept.get(storeKey);
+    if (kept) {
+      if (kept.fingerprint !== fingerprint) throw reused();
+      return { ...kept.outcome, replayed: true };
+    }
     const current = this.running.get(storeKey);
     if (current) {
       // Concurrent requests in this process wait for the first one instead of polling the store.
@@ -138,14 +179,21 @@ export class IdempotencyKeys {
     deadline: number,
     wait: WaitSettings,
   ): Promise<{ outcome: Outcome; ran: boolean }> {
-    const pending = JSON.stringify({ state: 'pending', fingerprint } satisfies PendingRecord);
     for (;;) {
       const raw = await this.store.get(storeKey);
       if (raw !== undefined) {
         const record = JSON.parse(raw) as StoredRecord;
         if (record.fingerprint !== fingerprint) throw reused();
         if (record.state === 'done') return { outcome: { status: record.status, body: record.body }, ran: false };
-      } else if (await this.store.add(storeKey, pending, this.lockTtlMs)) {
+        if (record.until !== undefined && record.until < Date.now()) throw (wait.mayHaveRun ?? holderGone)();
+      } else if (
+        // The lock lives as long as a record: it is how a key whose outcome is still to be written stays taken.
+        await this.store.add(
+          storeKey,
+          JSON.stringify({ state: 'pending', fingerprint, until: Date.now() + this.lockTtlMs } satisfies PendingRecord),
+          IDEMPOTENCY_RECORD_TTL_MS,
+        )
+      ) {
         return { outcome: await this.executeHoldingLock(storeKey, fingerprint, execute, shouldRelease), ran: true };
       }
       // Another instance holds the key: its outcome arrives in the store, or this caller stops waiting.
@@ -171,23 +219,46 @@ export class IdempotencyKeys {
       // upstream may have minted) is recorded, so a retry cannot mint a second coupon.
       outcome = { status: error.status, body: errorBody(error.code, error.message) };
     }
-    const done = JSON.stringify({ state: 'done', fingerprint, ...outcome } satisfies DoneRecord);
+    const record = JSON.stringify({ state: 'done', fingerprint, ...outcome } satisfies DoneRecord);
+    const ttlMs = outcome.status >= 400 && outcome.status < 500 ? REFUSAL_RECORD_TTL_MS : IDEMPOTENCY_RECORD_TTL_MS;
     // The upstream has answered (perhaps with a coupon): that answer goes to the caller even if the
     // store cannot record it. Turning it into an error would lose the coupon to the shopper and
-    // invite the retry that mints a second one.
+    // invite the retry that mints a second one; so it is kept here and written once the store takes it.
+    let failure: unknown;
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        await this.store.set(
-          storeKey,
-          done,
-          outcome.status >= 400 && outcome.status < 500 ? REFUSAL_RECORD_TTL_MS : IDEMPOTENCY_RECORD_TTL_MS,
-        );
-        break;
-      } catch {
+        await this.store.set(storeKey, record, ttlMs);
+        return outcome;
+      } catch (error) {
+        failure = error;
         if (attempt === 0) await sleep(POLL_INTERVAL_MS);
       }
     }
+    this.kept.set(storeKey, { fingerprint, outcome, record, ttlMs });
+    this.notice({ kind: 'kept', waiting: this.kept.size, error: failure });
+    this.scheduleWriteBack();
     return outcome;
+  }
+
+  private scheduleWriteBack(): void {
+    if (this.writeBack !== undefined) return;
+    this.writeBack = setTimeout(() => void this.writeKept(), WRITE_BACK_INTERVAL_MS);
+    // A server keeps running anyway; a script or test that is done need not wait for a store that is gone.
+    (this.writeBack as { unref?: () => void }).unref?.();
+  }
+
+  private async writeKept(): Promise<void> {
+    for (const [storeKey, kept] of this.kept) {
+      try {
+        await this.store.set(storeKey, kept.record, kept.ttlMs);
+      } catch {
+        break; // still down: all of them wait for the next turn
+      }
+      this.kept.delete(storeKey);
+      this.notice({ kind: 'written', waiting: this.kept.size });
+    }
+    this.writeBack = undefined;
+    if (this.kept.size) this.scheduleWriteBack();
   }
 }
 

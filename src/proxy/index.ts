@@ -7,6 +7,7 @@
  * Fetch runtime never loads Node-only modules, and so is the doctor (`loyalty-widgets/proxy/doctor`),
  * so that no bundler building this entry meets an optional peer package (graphql).
  */
+import { jsonLineWriter } from './access-log.ts';
 import { DEFAULT_CACHE, ResponseCache, type CacheSettings, type CacheState } from './cache.ts';
 import { HTTP_PROTOCOLS, parseUrl } from '../shared/url.ts';
 import { corsHeadersFor, normalizeOrigins, preflightResponse } from './cors.ts';
@@ -177,6 +178,16 @@ const UNCERTAIN_MINT =
   'It may have created a coupon, so this Idempotency-Key keeps this answer for 24 hours instead of trying again. ' +
   'To try again anyway, send the request with a new Idempotency-Key (which may give the shopper a second coupon).';
 
+/** The answer for a keyed mutation whose instance stopped (crashed) before recording what the upstream said. */
+function holderGone(): ProxyError {
+  return new UpstreamError(
+    504,
+    'upstream_timeout',
+    `The request with this Idempotency-Key stopped before its answer was recorded. ${UNCERTAIN_MINT}`,
+    true,
+  );
+}
+
 /** `requireSignin` as the proxy uses it: 'all', the set of campaign ids, or undefined for none. */
 function signinCampaignsOf(value: unknown): 'all' | ReadonlySet<string> | undefined {
   if (value === undefined || value === false) return undefined;
@@ -237,8 +248,6 @@ function resolveCache(cache: MarketingProxyOptions['cache']): CacheSettings | un
   }
   return settings;
 }
-
-const writeJsonLine = (entry: AccessLogEntry) => console.log(JSON.stringify(entry));
 
 /**
  * The Marketing proxy as a Fetch-API handler, `(request) => Promise<Response>`: it forwards the
@@ -319,7 +328,18 @@ export function createMarketingProxy(
     (signinCampaigns !== undefined && signinCampaigns.has(comparableId(String(call.variables.campaignId ?? ''))));
   /** A keyed mutation's upstream call, which may outlive its caller's wait (see MINT_TIMEOUT_FACTOR). */
   const mintUpstream: UpstreamSettings = { ...upstream, timeoutMs: timeoutMs * MINT_TIMEOUT_FACTOR };
-  const idempotency = new IdempotencyKeys(store, mintUpstream.timeoutMs + timeoutMs + 5_000);
+  const idempotency = new IdempotencyKeys(store, mintUpstream.timeoutMs + timeoutMs + 5_000, (notice) =>
+    log({
+      ...baseEntry('STORE'),
+      status: 0,
+      ...(notice.kind === 'kept'
+        ? {
+            error: errorCode(notice.error),
+            detail: `An Idempotency-Key's outcome could not be recorded in the store; it is kept in this process and written when the store answers (${notice.waiting} waiting).`,
+          }
+        : { detail: `A kept Idempotency-Key outcome was written to the store (${notice.waiting} still waiting).` }),
+    }),
+  );
   const documents = new UpstreamDocuments(
     createSchemaCache(
       options.introspection,
@@ -356,7 +376,7 @@ export function createMarketingProxy(
     if (answer.partial) entry.partial = true;
     return withoutKey(answer.body, apiKey);
   };
-  const logger = options.logger ?? writeJsonLine;
+  const logger = options.logger ?? jsonLineWriter();
   const log = (entry: AccessLogEntry) => {
     try {
       logger(entry);
@@ -398,6 +418,8 @@ export function createMarketingProxy(
     address: string,
     context: RuntimeContext,
   ): Promise<Response> {
+    // A forged page cursor is refused first: it costs no cache read and no count.
+    if (isBuiltIn(call)) await builtIns.checkCursor(call.name, call.variables);
     const load = isBuiltIn(call)
       ? async () => served(await builtIns.query(call.name, call.variables, sendBuiltIn(call, true)), entry)
       : () => documents.attempt(call, (request) => callUpstream(upstream, request.query, request.variables, true));
@@ -479,7 +501,12 @@ export function createMarketingProxy(
           (error) =>
             (error instanceof ProxyError && error.status === 429) ||
             (error instanceof UpstreamError && !error.mayHaveRun && error.status >= 429),
-          { answerWithinMs: timeoutMs, stillRunning: stillMinting, waitUntil: waitUntilOf(context) },
+          {
+            answerWithinMs: timeoutMs,
+            stillRunning: stillMinting,
+            mayHaveRun: holderGone,
+            waitUntil: waitUntilOf(context),
+          },
         )
         .finally(() => (answered = true));
       outcome = result;

@@ -6,6 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { connect, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createMarketingProxy } from '../../src/proxy/index.ts';
 import { readConfig } from '../../src/proxy/config.ts';
@@ -58,6 +59,15 @@ describe('loyalty-proxy CLI', () => {
     upstream = await startUpstream();
   });
   after(() => upstream.dispose());
+  /** The CLI serving the sandbox's Marketing API on a free loopback port. */
+  const serveCli = (env: Record<string, string> = {}) =>
+    runCli({
+      MARKETING_API_URL: upstream.marketingUrl,
+      MARKETING_API_KEY: TEST_API_KEY,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ...env,
+    });
 
   it('refuses to start without its required settings, naming each', async () => {
     const cli = runCli({});
@@ -94,6 +104,20 @@ describe('loyalty-proxy CLI', () => {
     });
     assert.equal(await outOfRange.exited, 1);
     assert.match(outOfRange.stderr(), /PORT must be a port number/);
+  });
+
+  it('reads REDIS_CACHE_URL as the Redis for cached answers, only beside REDIS_URL', () => {
+    const base = { MARKETING_API_URL: upstream.marketingUrl, MARKETING_API_KEY: TEST_API_KEY };
+    const both = readConfig({ ...base, REDIS_URL: 'redis://records:6379', REDIS_CACHE_URL: 'redis://cache:6379' });
+    assert.deepEqual([both.redisUrl, both.redisCacheUrl], ['redis://records:6379', 'redis://cache:6379']);
+    assert.throws(
+      () => readConfig({ ...base, REDIS_CACHE_URL: 'redis://cache:6379' }),
+      /REDIS_CACHE_URL needs REDIS_URL/,
+    );
+    assert.throws(
+      () => readConfig({ ...base, REDIS_URL: 'redis://records:6379', REDIS_CACHE_URL: 'http://cache:6379' }),
+      /REDIS_CACHE_URL must be a redis:\/\/ or rediss:\/\/ URL/,
+    );
   });
 
   it('reads REQUIRE_SIGNIN_CAMPAIGNS as the campaigns that need sign-in, which need CONNECT_URL', () => {
@@ -182,11 +206,7 @@ describe('loyalty-proxy CLI', () => {
   });
 
   it('serves the protocol at /api/marketing only, with one JSON access-log line per request', async () => {
-    const cli = runCli({
-      MARKETING_API_URL: upstream.marketingUrl,
-      MARKETING_API_KEY: TEST_API_KEY,
-      PORT: '0',
-      HOST: '127.0.0.1',
+    const cli = serveCli({
       ALLOWED_ORIGINS: 'https://shop.example',
     });
     try {
@@ -224,6 +244,94 @@ describe('loyalty-proxy CLI', () => {
     }
   });
 
+  it('with REDIS_URL at a closed port: starts, answers every read far under the connect wait, logs the outage once, and uses Redis once it answers', async (t) => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const address = probe.address() as { port: number };
+        probe.close(() => resolve(address.port));
+      });
+    });
+    const cli = serveCli({
+      REDIS_URL: `redis://127.0.0.1:${port}`,
+    });
+    let redis: RunningRedis | undefined;
+    try {
+      const url = await listening(cli);
+      const timed = async (body: unknown, headers: Record<string, string> = {}) => {
+        const started = performance.now();
+        const reply = await post(url, body, headers);
+        return { reply, ms: performance.now() - started };
+      };
+      const reads = [];
+      for (let index = 0; index < 10; index += 1)
+        reads.push(await timed({ operation: 'campaigns', variables: { limit: (index % 3) + 1 } }));
+      assert.deepEqual(
+        reads.map(({ reply }) => reply.status),
+        Array<number>(10).fill(200),
+      );
+      // The store's connect wait is 2 s: a read that waited for it even once would show.
+      const slowest = Math.max(...reads.map(({ ms }) => ms));
+      assert.ok(slowest < 1_000, `slowest read ${slowest.toFixed(0)} ms`);
+      const sorted = reads.map(({ ms }) => ms).sort((a, b) => a - b);
+      t.diagnostic(`reads with Redis down: median ${sorted[5]!.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms`);
+      const claim = await timed(
+        { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-beans' } },
+        { 'idempotency-key': 'cli-closed-redis' },
+      );
+      assert.deepEqual([claim.reply.status, claim.reply.body.error.code], [503, 'store_unavailable']);
+      assert.ok(claim.ms < 1_000, `claim answered in ${claim.ms.toFixed(0)} ms`);
+      assert.equal(cli.stderr().match(/unreachable/g)?.length, 1, cli.stderr());
+
+      redis = await startRedis({ port });
+      const deadline = Date.now() + 10_000;
+      while (!/connected again/.test(cli.stderr())) {
+        assert.ok(Date.now() < deadline, `reconnects in the background:\n${cli.stderr()}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const query = { operation: 'campaigns', variables: { limit: 7 } };
+      assert.equal((await post(url, query)).headers.get('x-cache'), 'MISS');
+      assert.equal((await post(url, query)).headers.get('x-cache'), 'HIT', 'the cache is back in Redis');
+    } finally {
+      await stop(cli);
+      await redis?.stop();
+    }
+  });
+
+  it('closes connections whose headers arrive too slowly after the proxy timeout (10 s), not after Node default (60 s)', async () => {
+    const cli = serveCli();
+    try {
+      const { hostname, port } = new URL(await listening(cli));
+      // Each slow client sends one more header line every half second and never ends its headers.
+      const slowClient = () =>
+        new Promise<{ ms: number; reply: string }>((resolve) => {
+          const started = Date.now();
+          let reply = '';
+          const socket = connect(Number(port), hostname, () => {
+            socket.write(`POST /api/marketing HTTP/1.1\r\nHost: ${hostname}\r\n`);
+          });
+          const trickle = setInterval(() => socket.write('X-Slow: header\r\n'), 500);
+          socket.on('data', (chunk) => (reply += chunk));
+          socket.on('error', () => undefined);
+          socket.on('close', () => {
+            clearInterval(trickle);
+            resolve({ ms: Date.now() - started, reply });
+          });
+        });
+      const closed = await Promise.all(Array.from({ length: 5 }, slowClient));
+      for (const { ms, reply } of closed) {
+        assert.ok(ms >= 9_000 && ms < 15_000, `closed after ${ms} ms`);
+        assert.match(reply, /^HTTP\/1\.1 408/);
+      }
+      const reply = await post(`http://${hostname}:${port}/api/marketing`, {
+        operation: 'campaigns',
+        variables: { limit: 1 },
+      });
+      assert.equal(reply.status, 200, 'a normal client is served all along');
+    } finally {
+      await stop(cli);
+    }
+  });
+
   describe('with REDIS_URL', () => {
     let redis: RunningRedis;
     before(async () => {
@@ -232,11 +340,7 @@ describe('loyalty-proxy CLI', () => {
     after(() => redis?.stop());
 
     it('keeps its state in Redis', async () => {
-      const cli = runCli({
-        MARKETING_API_URL: upstream.marketingUrl,
-        MARKETING_API_KEY: TEST_API_KEY,
-        PORT: '0',
-        HOST: '127.0.0.1',
+      const cli = serveCli({
         REDIS_URL: redis.url,
       });
       try {

@@ -1,7 +1,8 @@
 /**
- * The idempotency record keeping on its own (memory store): an abandoned lock (a crashed instance) is
- * taken over once it expires, a request that did nothing frees its key, and a recorded outcome is
- * returned without running again.
+ * The idempotency record keeping on its own (memory store): a lock whose holder stopped without an
+ * outcome (a crashed instance) is answered "may have run", never run again; a request that did
+ * nothing frees its key; a recorded outcome is returned without running again; an outcome the store
+ * cannot take is kept, answered from memory, and written once the store takes it.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,16 +13,70 @@ import { createMemoryStore } from '../../src/proxy/store.ts';
 const neverRelease = () => false;
 
 describe('IdempotencyKeys', () => {
-  it('takes over a lock left pending by a crashed instance once it expires', async () => {
+  it('answers a lock whose holder stopped without an outcome as "may have run", and never runs it again', async () => {
     const store = createMemoryStore();
-    await store.add('idem:-:k1', JSON.stringify({ state: 'pending', fingerprint: 'f' }), 150);
-    const keys = new IdempotencyKeys(store, 150);
+    const crashed = new IdempotencyKeys(store, 150);
     let runs = 0;
+    // The first holder never finishes (its process died mid-call); its lock stays.
+    void crashed
+      .run('-:k1', 'f', () => new Promise<never>(() => void runs++), neverRelease, {
+        answerWithinMs: 50,
+        stillRunning: () => new ProxyError(504, 'upstream_timeout', 'still waiting'),
+      })
+      .catch(() => undefined);
+    const other = new IdempotencyKeys(store, 150);
+    const gone = new ProxyError(504, 'upstream_timeout', 'may have run');
     const started = Date.now();
-    const outcome = await keys.run('-:k1', 'f', async () => ({ status: 200, body: `run ${++runs}` }), neverRelease);
-    assert.equal(outcome.body, 'run 1');
-    assert.equal(outcome.replayed, false);
-    assert.ok(Date.now() - started >= 100, 'it waited for the lock to expire');
+    await assert.rejects(
+      other.run('-:k1', 'f', async () => ({ status: 200, body: `run ${++runs}` }), neverRelease, {
+        answerWithinMs: 2_000,
+        stillRunning: () => new ProxyError(504, 'upstream_timeout', 'still waiting'),
+        mayHaveRun: () => gone,
+      }),
+      gone,
+    );
+    assert.ok(Date.now() - started >= 100, 'it waited while the holder could still be running');
+    assert.equal(runs, 1, 'the second instance did not run it again');
+    assert.match((await store.get('idem:-:k1')) ?? '', /pending/, 'the lock outlives its holder');
+  });
+
+  it('keeps an outcome the store cannot record, answers it from memory, and writes it once the store takes it', async () => {
+    const store = createMemoryStore();
+    let down = true;
+    const flaky = {
+      ...store,
+      set: (key: string, value: string, ttlMs: number) =>
+        down ? Promise.reject(new Error('store down')) : store.set(key, value, ttlMs),
+    };
+    const notices: string[] = [];
+    const keys = new IdempotencyKeys(flaky, 5_000, (notice) => notices.push(`${notice.kind} ${notice.waiting}`));
+    let runs = 0;
+    const execute = async () => ({ status: 200, body: `COUPON-${++runs}` });
+    assert.deepEqual(await keys.run('-:k6', 'f', execute, neverRelease), {
+      status: 200,
+      body: 'COUPON-1',
+      replayed: false,
+    });
+    assert.deepEqual(notices, ['kept 1']);
+    assert.deepEqual(await keys.run('-:k6', 'f', execute, neverRelease), {
+      status: 200,
+      body: 'COUPON-1',
+      replayed: true,
+    });
+    await assert.rejects(keys.run('-:k6', 'other', execute, neverRelease), /other variables/);
+    down = false;
+    const written = Date.now();
+    while (!notices.includes('written 0')) {
+      assert.ok(Date.now() - written < 2_000, 'written once the store takes it');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const elsewhere = new IdempotencyKeys(store, 5_000);
+    assert.deepEqual(await elsewhere.run('-:k6', 'f', execute, neverRelease), {
+      status: 200,
+      body: 'COUPON-1',
+      replayed: true,
+    });
+    assert.equal(runs, 1);
   });
 
   it('frees the key when the request did nothing, records it otherwise', async () => {

@@ -5,7 +5,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { createMarketingProxy, IMAGE_WIDTHS, MAX_BODY_BYTES } from '../../src/proxy/index.ts';
+import {
+  createMarketingProxy,
+  createMemoryStore,
+  IMAGE_WIDTHS,
+  MAX_BODY_BYTES,
+  type ProxyStore,
+} from '../../src/proxy/index.ts';
 import {
   post,
   serveProxy,
@@ -120,6 +126,31 @@ describe('Marketing proxy protocol', () => {
       assert.equal(badToken.body.error.code, 'invalid_cursor');
       const longToken = await post(proxy.url, { operation: 'campaigns', variables: { nextToken: 'x'.repeat(2000) } });
       assert.equal(longToken.body.error.code, 'invalid_cursor');
+    });
+
+    it('refuses a forged page cursor before it costs the store anything (no cache read, no miss counted)', async () => {
+      const store = createMemoryStore();
+      const calls: string[] = [];
+      const counted: ProxyStore = {
+        ...store,
+        get: (key) => (calls.push(`get ${key}`), store.get(key)),
+        increment: (key, windowMs) => (calls.push(`increment ${key}`), store.increment(key, windowMs)),
+      };
+      const cached = await serveProxy({ upstreamUrl: upstream.marketingUrl, store: counted });
+      try {
+        const forged = await post(cached.url, { operation: 'businessAccounts', variables: { nextToken: 'forged' } });
+        assert.deepEqual([forged.status, forged.body.error.code], [400, 'invalid_cursor']);
+        assert.deepEqual(calls, []);
+        const first = await post(cached.url, { operation: 'campaigns', variables: { limit: 1 } });
+        const next = await post(cached.url, {
+          operation: 'campaigns',
+          variables: { limit: 1, nextToken: first.body.data.campaigns.nextToken },
+        });
+        assert.equal(next.status, 200, 'a cursor the proxy issued still opens its page');
+        assert.ok(calls.length > 0);
+      } finally {
+        await cached.close();
+      }
     });
   });
 

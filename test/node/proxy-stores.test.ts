@@ -129,7 +129,7 @@ describe('Redis', () => {
       assert.equal(down.body.error.code, 'store_unavailable');
       assert.ok(Number(down.headers.get('retry-after')) > 0);
       assert.equal(upstream.stats().couponsMinted, minted);
-      const query = await post(proxy.url, { operation: 'campaigns', variables: { limit: 1 } });
+      const query = await post(proxy.url, { operation: 'campaigns', variables: { limit: 2 } });
       assert.equal(query.status, 200, 'queries go upstream without the cache');
       assert.equal(query.headers.get('x-cache'), 'MISS');
       assert.ok(
@@ -147,6 +147,7 @@ describe('Redis', () => {
   it('refuses a URL that is not redis://', () => {
     assert.throws(() => createRedisStore({ url: 'http://127.0.0.1:6379' }), /redis:\/\//);
     assert.throws(() => createRedisStore({ url: 'not a url' }), /redis:\/\//);
+    assert.throws(() => createRedisStore({ url: 'redis://127.0.0.1', cacheUrl: 'http://127.0.0.1' }), /redis:\/\//);
   });
 
   describe('two proxy instances sharing one Redis', () => {

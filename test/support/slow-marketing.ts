@@ -15,6 +15,11 @@ export interface SlowMarketing {
   nextMint(): Promise<string>;
   /** How long mints are held from now on. */
   setMintDelay(ms: number): void;
+  /**
+   * The next mint's answer is held after the sandbox minted (`minted` resolves with its code) until
+   * `release()`: the moment between a mint and its recording.
+   */
+  holdNextMint(): { minted: Promise<string>; release(): void };
   close(): Promise<void>;
 }
 
@@ -22,6 +27,7 @@ export async function startSlowMarketing(upstreamUrl: string, mintDelayMs: numbe
   const minted: string[] = [];
   let delay = mintDelayMs;
   let waiting: ((code: string) => void)[] = [];
+  let held: { minted: (code: string) => void; released: Promise<void> } | undefined;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -46,6 +52,12 @@ export async function startSlowMarketing(upstreamUrl: string, mintDelayMs: numbe
           minted.push(code);
           for (const resolve of waiting) resolve(code);
           waiting = [];
+          const hold = held;
+          held = undefined;
+          if (hold) {
+            hold.minted(code);
+            await hold.released;
+          }
         }
         if (!res.destroyed) res.writeHead(answer.status, { 'content-type': 'application/json' }).end(text);
       };
@@ -59,6 +71,13 @@ export async function startSlowMarketing(upstreamUrl: string, mintDelayMs: numbe
     minted,
     nextMint: () => new Promise((resolve) => waiting.push(resolve)),
     setMintDelay: (ms) => void (delay = ms),
+    holdNextMint: () => {
+      let release = () => {};
+      let resolveMinted = (_code: string) => {};
+      const minted = new Promise<string>((resolve) => (resolveMinted = resolve));
+      held = { minted: resolveMinted, released: new Promise<void>((resolve) => (release = resolve)) };
+      return { minted, release };
+    },
     close: () => {
       server.closeAllConnections();
       return new Promise((resolve) => server.close(() => resolve()));

@@ -1,6 +1,7 @@
 /**
- * Starts a real, throwaway `redis-server` on a free loopback port (no persistence) for the Redis
- * store tests, and stops it. A missing redis-server is an error, not a skip: CI installs it.
+ * Starts a real, throwaway `redis-server` on a free loopback port (no persistence, unless given a
+ * folder for an append-only file fsynced on every write) for the Redis store tests, and stops or
+ * kills it. A missing redis-server is an error, not a skip: CI installs it.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -9,6 +10,15 @@ export interface RunningRedis {
   url: string;
   port: number;
   stop(): Promise<void>;
+  /** SIGKILL, as a crash: nothing is saved beyond what the append-only file already holds. */
+  kill(): Promise<void>;
+}
+
+export interface RedisSettings {
+  /** The port to listen on (e.g. the one a killed server had); a free one by default. */
+  port?: number;
+  /** Keep the data in an append-only file in this folder, fsynced on every write. */
+  appendOnlyDir?: string;
 }
 
 function freePort(): Promise<number> {
@@ -55,7 +65,7 @@ function waitUntilReady(child: ChildProcess, port: number): Promise<void> {
   });
 }
 
-export async function startRedis(): Promise<RunningRedis> {
+export async function startRedis(settings: RedisSettings = {}): Promise<RunningRedis> {
   const binary = process.env.REDIS_SERVER ?? 'redis-server';
   if (spawnSync(binary, ['--version']).error) {
     throw new Error(
@@ -64,9 +74,12 @@ export async function startRedis(): Promise<RunningRedis> {
     );
   }
   let lastError: unknown;
+  const persistence = settings.appendOnlyDir
+    ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', settings.appendOnlyDir]
+    : ['--appendonly', 'no'];
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    const port = await freePort();
-    const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    const port = settings.port ?? (await freePort());
+    const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
@@ -78,16 +91,13 @@ export async function startRedis(): Promise<RunningRedis> {
     }
     child.stdout?.resume();
     child.stderr?.resume();
-    return {
-      url: `redis://127.0.0.1:${port}`,
-      port,
-      stop: () =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-        }),
-    };
+    const end = (signal: NodeJS.Signals) =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill(signal);
+      });
+    return { url: `redis://127.0.0.1:${port}`, port, stop: () => end('SIGTERM'), kill: () => end('SIGKILL') };
   }
   throw lastError;
 }

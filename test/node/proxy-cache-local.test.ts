@@ -1,0 +1,71 @@
+/**
+ * The in-process layer in front of the shared cache: hits on one instance read the shared store at
+ * most once per LOCAL_TTL_MS, each instance keeps its own copy, and a copy is read again from the
+ * store once it is older than that (so another instance's refresh is seen).
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { LOCAL_TTL_MS, ResponseCache } from '../../src/proxy/cache.ts';
+import { createMemoryStore, type ProxyStore } from '../../src/proxy/index.ts';
+import { post, serveProxy, startUpstream, type Upstream } from './support/proxy-server.ts';
+
+/** A memory store that counts the cache reads it serves. */
+function countingStore(): { store: ProxyStore; cacheReads: () => number } {
+  const store = createMemoryStore();
+  let reads = 0;
+  return {
+    store: { ...store, get: (key) => (key.startsWith('cache:') && reads++, store.get(key)) },
+    cacheReads: () => reads,
+  };
+}
+
+describe('in-process cache layer', () => {
+  let upstream: Upstream;
+  before(async () => {
+    upstream = await startUpstream();
+  });
+  after(() => upstream.dispose());
+
+  it('serves repeated hits on an instance without reading the shared store each time', async () => {
+    const { store, cacheReads } = countingStore();
+    const [a, b] = await Promise.all([
+      serveProxy({ upstreamUrl: upstream.marketingUrl, store }),
+      serveProxy({ upstreamUrl: upstream.marketingUrl, store }),
+    ]);
+    try {
+      const query = { operation: 'campaigns', variables: { limit: 5 } };
+      assert.equal((await post(a.url, query)).headers.get('x-cache'), 'MISS');
+      const hits = [];
+      for (let index = 0; index < 20; index += 1) hits.push((await post(a.url, query)).headers.get('x-cache'));
+      assert.deepEqual(hits, Array<string>(20).fill('HIT'));
+      assert.equal(cacheReads(), 1, 'only the miss read the store');
+      assert.equal(
+        (await post(b.url, query)).headers.get('x-cache'),
+        'HIT',
+        'the other instance reads it from the store',
+      );
+      assert.equal((await post(b.url, query)).headers.get('x-cache'), 'HIT');
+      assert.equal(cacheReads(), 2);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('reads the store again once its copy is older than LOCAL_TTL_MS', async () => {
+    const { store, cacheReads } = countingStore();
+    let time = 1_000_000;
+    const settings = { ttlSeconds: 30, staleWhileRevalidateSeconds: 120 };
+    const fail = (error: unknown) => assert.fail(String(error));
+    const here = new ResponseCache(store, settings, fail, fail, () => time);
+    const elsewhere = new ResponseCache(store, settings, fail, fail, () => time);
+    assert.deepEqual(await here.get('k', async () => 'first'), { body: 'first', state: 'MISS' });
+    time += LOCAL_TTL_MS / 2;
+    // Another instance writes a newer answer (as its own refresh would).
+    await store.set('cache:k', `${time}\nsecond`, 60_000);
+    assert.deepEqual(await here.get('k', async () => 'unused'), { body: 'first', state: 'HIT' }, 'its own copy');
+    time += LOCAL_TTL_MS;
+    assert.deepEqual(await here.get('k', async () => 'unused'), { body: 'second', state: 'HIT' }, 'read again');
+    assert.deepEqual(await elsewhere.get('k', async () => 'unused'), { body: 'second', state: 'HIT' });
+    assert.equal(cacheReads(), 3);
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * One claim, one coupon through a store outage: two proxy instances on one real Redis (an append-only
+ * file fsynced on every write), a coupon minted upstream whose answer is held until redis-server is
+ * killed (SIGKILL), so the instance cannot record it. Redis comes back with its data, or without it,
+ * and the same Idempotency-Key is tried again on both instances the way the widget does (503 and 504
+ * are retried with the same key): one mint in all, and every answer that carries a code carries it.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRedisStore } from '../../src/proxy/redis-store.ts';
+import type { ProxyStore } from '../../src/proxy/store.ts';
+import { startRedis, type RunningRedis } from './support/redis.ts';
+import {
+  post,
+  serveProxy,
+  startUpstream,
+  type JsonReply,
+  type ProxyUnderTest,
+  type Upstream,
+} from './support/proxy-server.ts';
+import { startSlowMarketing, type SlowMarketing } from '../support/slow-marketing.ts';
+
+const coupon = { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-morning-latte' } };
+const codeOf = (reply: JsonReply): string | undefined => reply.body?.data?.requestCoupon?.coupon?.code;
+
+let sandbox: Upstream;
+let slow: SlowMarketing;
+before(async () => {
+  sandbox = await startUpstream();
+  slow = await startSlowMarketing(sandbox.marketingUrl, 0);
+});
+after(async () => {
+  await slow?.close();
+  await sandbox?.dispose();
+});
+
+/** Waits until `check` holds (polling), for at most `ms`. */
+async function until(check: () => boolean, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) assert.fail(what);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+for (const restart of ['with its data', 'without its data'] as const) {
+  describe(`Redis killed between a mint and its recording, back ${restart}`, () => {
+    const dirs: string[] = [];
+    let redis: RunningRedis;
+    let stores: ProxyStore[];
+    let instances: ProxyUnderTest[];
+    const stateChanges: string[] = [];
+
+    before(async () => {
+      dirs.push(mkdtempSync(join(tmpdir(), 'redis-outage-')));
+      redis = await startRedis({ appendOnlyDir: dirs[0] });
+      const keyPrefix = `outage-${randomUUID()}:`;
+      stores = [0, 1].map(() =>
+        createRedisStore({
+          url: redis.url,
+          keyPrefix,
+          connectWaitMs: 500,
+          onError: () => {},
+          onStateChange: (message) => stateChanges.push(message),
+        }),
+      );
+      instances = await Promise.all(
+        stores.map((store) => serveProxy({ upstreamUrl: slow.url, store, timeoutMs: 3_000, introspection: false })),
+      );
+    });
+    after(async () => {
+      await Promise.all(instances.map((instance) => instance.close()));
+      await Promise.all(stores.map((store) => store.close?.()));
+      await redis?.stop();
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('one mint in all, the same code to every answer that carries one', async () => {
+      const [a, b] = instances as [ProxyUnderTest, ProxyUnderTest];
+      const headers = { 'idempotency-key': randomUUID() };
+      const minted = sandbox.stats().couponsMinted;
+      const held = slow.holdNextMint();
+      const first = post(a.url, coupon, headers);
+      const code = await held.minted;
+      await redis.kill();
+      held.release();
+
+      const replies: JsonReply[] = [await first];
+      assert.equal(replies[0]!.status, 200, replies[0]!.text);
+      assert.equal(codeOf(replies[0]!), code, 'the caller gets the minted coupon although the store is down');
+      assert.ok(
+        a.logs.some((entry) => entry.method === 'STORE' && entry.error === 'store_unavailable'),
+        'the unrecorded outcome is logged as kept',
+      );
+      const whileDown = await post(b.url, coupon, headers);
+      assert.deepEqual([whileDown.status, whileDown.body.error.code], [503, 'store_unavailable']);
+      replies.push(whileDown);
+
+      redis = await startRedis({
+        port: redis.port,
+        appendOnlyDir: restart === 'with its data' ? dirs[0] : (dirs[1] = mkdtempSync(join(tmpdir(), 'redis-outage-'))),
+      });
+      // The widget's way: 503 and 504 are tried again with the same key, here on both instances in turn.
+      const deadline = Date.now() + 20_000;
+      for (let turn = 0; Date.now() < deadline; turn += 1) {
+        const reply = await post(instances[turn % 2]!.url, coupon, headers);
+        replies.push(reply);
+        if (reply.status === 200 && replies.at(-2)!.status === 200 && turn >= 1) break;
+        assert.ok([200, 503, 504].includes(reply.status), `${reply.status}: ${reply.text}`);
+        if (reply.status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const last = replies.slice(-2);
+      assert.deepEqual(
+        last.map((reply) => reply.status),
+        [200, 200],
+        `both instances answer the coupon in the end: ${replies.map((reply) => reply.status).join()}`,
+      );
+      assert.deepEqual([...new Set(replies.map(codeOf).filter((value) => value !== undefined))], [code]);
+      assert.equal(sandbox.stats().couponsMinted - minted, 1, 'one mint in all');
+      await until(
+        () => a.logs.some((entry) => entry.method === 'STORE' && /written/.test(entry.detail ?? '')),
+        5_000,
+        'the kept outcome is logged as written',
+      );
+      if (restart === 'without its data') {
+        assert.ok(
+          stateChanges.some((message) => /without its data/.test(message)),
+          stateChanges.join('\n'),
+        );
+      }
+    });
+  });
+}
