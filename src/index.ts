@@ -148,7 +148,12 @@ function finishRedirectWithoutButton(): void {
 
 // The built script tag ships callback.html beside it: served from this site, that page is where a
 // sign-in comes back by default, so no other script of the shop's pages sees the tokens.
-if (built) recordShippedCallbackPage(import.meta.url, location.origin);
+if (built)
+  recordShippedCallbackPage(
+    import.meta.url,
+    location.origin,
+    [...document.scripts].map((script) => script.src),
+  );
 
 // A popup that carried a sign-in response hands it to its opener and closes: nothing else to do.
 if (!captureSignInResponse()) {

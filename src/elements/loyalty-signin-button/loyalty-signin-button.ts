@@ -131,7 +131,7 @@ export class LoyaltySigninButton extends LoyaltyElement {
   /**
    * One of the app's registered redirect URIs, on this site. Defaults to the head's
    * `<meta name="loyalty-redirect-uri">`, else the shipped `callback.html` beside the script tag when
-   * this site serves `dist/` itself, else the current page (origin and path).
+   * this site serves `dist/` itself (not bundled), else the current page (origin and path).
    */
   @property({ attribute: 'redirect-uri' }) redirectUri = '';
 

@@ -18,30 +18,45 @@ async function askedRedirectUri(): Promise<string | undefined> {
   return request?.redirect_uri;
 }
 
+const cdnScript = 'https://cdn.example/loyalty/loyalty-widgets.js';
+
 describe('the default redirect URI of a site that serves the script tag itself', () => {
   afterEach(() => {
     resetSession();
-    recordShippedCallbackPage('https://cdn.example/loyalty/loyalty-widgets.js', location.origin);
+    recordShippedCallbackPage(cdnScript, location.origin, [cdnScript]);
     for (const meta of document.head.querySelectorAll('meta[name="loyalty-redirect-uri"]')) meta.remove();
   });
 
   it('is the callback.html beside the script tag, without the script’s query', async () => {
     const env = await hostileEnv();
     await setScenario('valid');
-    recordShippedCallbackPage(new URL('./loyalty-widgets.js?pasted-twice', env.redirectUri).href, location.origin);
+    const script = new URL('./loyalty-widgets.js?pasted-twice', env.redirectUri).href;
+    recordShippedCallbackPage(script, location.origin, [`${location.origin}/theme.js`, script]);
     expect(await askedRedirectUri()).to.equal(env.redirectUri);
   });
 
   it('is not a callback.html of another origin (a CDN serving the script tag): the current page stays the default', () => {
-    recordShippedCallbackPage(`${location.origin}/dist/loyalty-widgets.js`, location.origin);
-    recordShippedCallbackPage('https://cdn.example/loyalty/loyalty-widgets.js', location.origin);
+    const own = `${location.origin}/dist/loyalty-widgets.js`;
+    recordShippedCallbackPage(own, location.origin, [own]);
+    expect(shippedCallbackPage()).to.equal(`${location.origin}/dist/callback.html`);
+    recordShippedCallbackPage(cdnScript, location.origin, [cdnScript]);
     expect(shippedCallbackPage()).to.equal(undefined);
+  });
+
+  it('is not beside a merchant’s bundle that took the script in, nor a script no <script src> loaded', () => {
+    const bundle = `${location.origin}/assets/index-4f2a9c.js`;
+    recordShippedCallbackPage(bundle, location.origin, [bundle]);
+    expect(shippedCallbackPage(), 'bundled into the merchant’s own file').to.equal(undefined);
+    const prebundled = `${location.origin}/node_modules/.vite/deps/loyalty-widgets.js?v=81c2`;
+    recordShippedCallbackPage(prebundled, location.origin, [`${location.origin}/src/main.ts`]);
+    expect(shippedCallbackPage(), 'imported by a bundler’s dev server').to.equal(undefined);
   });
 
   it('gives way to the head’s <meta name="loyalty-redirect-uri">', async () => {
     const env = await hostileEnv();
     await setScenario('valid');
-    recordShippedCallbackPage(`${location.origin}/somewhere/else/loyalty-widgets.js`, location.origin);
+    const script = `${location.origin}/somewhere/else/loyalty-widgets.js`;
+    recordShippedCallbackPage(script, location.origin, [script]);
     document.head.append(
       Object.assign(document.createElement('meta'), { name: 'loyalty-redirect-uri', content: env.redirectUri }),
     );
