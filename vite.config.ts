@@ -32,7 +32,7 @@ const chunkGroups = [
     name: 'core',
     test: (id: string) =>
       /node_modules[\\/](lit|lit-html|lit-element|@lit)[\\/]|@oxc-project\+runtime@.*[\\/]decorate\.js$/.test(id) ||
-      /^src\/(shared\/(i18n|emit|define|version|tags|warn|theme\.styles|button\.styles|loading-sizes)|elements\/internal\/loyalty-element)\.ts$/.test(
+      /^src\/(shared\/(i18n|emit|define|callback-page|version|tags|warn|theme\.styles|button\.styles|loading-sizes)|elements\/internal\/loyalty-element)\.ts$/.test(
         sourcePath(id),
       ),
   },

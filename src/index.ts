@@ -14,6 +14,7 @@ import { captureSignInResponse, takeCapturedResponse } from './connect/callback.
 import { loadBuiltInMessages, resolveLang } from './shared/i18n.ts';
 import { reservedSpaceCss } from './reserved-space.ts';
 import { reportDefinedElsewhere } from './shared/define.ts';
+import { recordShippedCallbackPage } from './shared/callback-page.ts';
 import { ELEMENT_TAGS, type ElementTag } from './shared/tags.ts';
 import { VERSION } from './shared/version.ts';
 import { mountSelector, watchMounts } from './mounts.ts';
@@ -34,7 +35,8 @@ const requested = new Set<string>();
  * round trip after it. Unbundled (tests, the dev server) there is nothing to fetch ahead.
  */
 const ELEMENT_FILES = '__LOYALTY_ELEMENT_FILES__';
-const elementFiles = (ELEMENT_FILES.startsWith('{') ? JSON.parse(ELEMENT_FILES) : {}) as Record<string, string[]>;
+const built = ELEMENT_FILES.startsWith('{');
+const elementFiles = (built ? JSON.parse(ELEMENT_FILES) : {}) as Record<string, string[]>;
 const preloaded = new Set<string>();
 
 function fetchAhead(tag: string): void {
@@ -143,6 +145,15 @@ function finishRedirectWithoutButton(): void {
     })
     .catch((error: unknown) => console.error('loyalty-widgets: the sign-in could not be finished.', error));
 }
+
+// The built script tag ships callback.html beside it: served from this site, that page is where a
+// sign-in comes back by default, so no other script of the shop's pages sees the tokens.
+if (built)
+  recordShippedCallbackPage(
+    import.meta.url,
+    location.origin,
+    [...document.scripts].map((script) => script.src),
+  );
 
 // A popup that carried a sign-in response hands it to its opener and closes: nothing else to do.
 if (!captureSignInResponse()) {

@@ -9,6 +9,8 @@ import assert from 'node:assert/strict';
 import { missingPrograms } from '../support/engines.ts';
 import { useE2eStack } from '../support/e2e.ts';
 import {
+  allowAsDemo,
+  CONNECT_PAGE,
   launchShopperBrowser,
   signInAtConnect,
   waitFor,
@@ -17,24 +19,12 @@ import {
 } from '../support/shopper-browser.ts';
 
 const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
-const PAGES = ['/session-offers.html', '/session-account.html'];
 
 const signin = `document.querySelector('loyalty-signin-button').shadowRoot`;
 const signInButton = `${signin}.querySelector('[part~="button"][aria-busy="false"]')`;
 const signOutButton = `${signin}.querySelector('[part~="signout"]')`;
 const shownUser = `${signin}.querySelector('[part~="user"]')?.textContent ?? ''`;
 const claim = `document.querySelector('coupon-claim').shadowRoot`;
-
-/** A page of Connect in the popup: its sign-in form, or (when it remembers the shopper) its consent page. */
-const connectPage = `document.getElementById('password') || document.querySelector('button[value="allow"]')`;
-
-/** Signs `demo` in at whichever page Connect shows: the password form first when it asks for it. */
-async function allowAsDemo(popup: ShopperWindow): Promise<void> {
-  await waitFor(popup, connectPage, 'a page of Connect');
-  if (await popup.evaluate<boolean>(`Boolean(document.getElementById('password'))`))
-    await signInAtConnect(popup, 'allow');
-  else await popup.click(`document.querySelector('button[value="allow"]')`);
-}
 
 for (const engine of ['chromium', 'firefox'] as const) {
   const missing = missingPrograms(engine);
@@ -44,7 +34,7 @@ for (const engine of ['chromium', 'firefox'] as const) {
     () => {
       const stack = useE2eStack({
         staticSites: { shop: {} },
-        app: { name: 'Session shop', redirectPaths: { shop: PAGES } },
+        app: { name: 'Session shop', redirectPaths: { shop: ['/dist/callback.html'] } },
         chromium: false,
       });
       let browser: ShopperBrowser;
@@ -92,7 +82,7 @@ for (const engine of ['chromium', 'firefox'] as const) {
       /** The next person at this computer: Connect asks who they are instead of continuing as demo. */
       async function nextPersonLogsIn(): Promise<void> {
         const next = await browser.popup(() => page.click(signInButton));
-        await waitFor(next, connectPage, 'a page of Connect');
+        await waitFor(next, CONNECT_PAGE, 'a page of Connect');
         assert.equal(
           await next.evaluate<boolean>(`Boolean(document.getElementById('password'))`),
           true,
@@ -128,7 +118,7 @@ for (const engine of ['chromium', 'firefox'] as const) {
         if (await page.evaluate<boolean>(`Boolean(${signOutButton})`)) await page.click(signOutButton);
         await waitFor(page, signInButton, 'signed out');
         const popup = await browser.popup(() => page.click(signInButton));
-        await waitFor(popup, connectPage, 'a page of Connect');
+        await waitFor(popup, CONNECT_PAGE, 'a page of Connect');
         await page.evaluate('(location.reload(), true)');
         await waitFor(page, `document.readyState === 'complete' && ${signInButton}`, 'the reloaded page');
         await allowAsDemo(popup);

@@ -1,7 +1,7 @@
 /**
  * Signing in from the built script tag (dist/, as a merchant uploads it) on static pages under a
- * strict Content-Security-Policy: through the page itself as redirect URI, and through the shipped
- * dist/callback.html. Needs a build (`npm run test:e2e` builds first).
+ * strict Content-Security-Policy: by default through the shipped dist/callback.html beside the script
+ * tag, and through the callback page a button's redirect-uri names. Needs a build (`npm run test:e2e` builds first).
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,13 +9,13 @@ import { saveScreenshot, signInThroughPopup, useE2eStack } from '../support/e2e.
 
 const stack = useE2eStack({
   staticSites: { strict: { strictCsp: true } },
-  app: { name: 'Strict shop', redirectPaths: { strict: ['/strict-csp.html', '/dist/callback.html'] } },
+  app: { name: 'Strict shop', redirectPaths: { strict: ['/dist/callback.html'] } },
 });
 
 describe('sign-in from the script tag under a strict CSP', () => {
   for (const [name, path] of [
-    ['with the page itself as redirect URI', '/strict-csp.html'],
-    ['through the shipped callback page', '/signin-callback-csp.html'],
+    ['by default, through the shipped callback page beside the script tag', '/strict-csp.html'],
+    ['through the callback page its redirect-uri names', '/signin-callback-csp.html'],
   ] as const) {
     it(`signs in through the popup ${name}, without violations`, async () => {
       const context = await stack.browser.newContext();

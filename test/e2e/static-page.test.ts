@@ -11,7 +11,7 @@ import { saveScreenshot, useE2eStack } from '../support/e2e.ts';
 
 const stack = useE2eStack({
   staticSites: { plain: {}, strict: { strictCsp: true } },
-  app: { name: 'Static shop', redirectPaths: { plain: ['/plain.html'], strict: ['/strict-csp.html'] } },
+  app: { name: 'Static shop', redirectPaths: { plain: ['/dist/callback.html'], strict: ['/dist/callback.html'] } },
 });
 
 /** Opens a page, collecting console errors, uncaught exceptions and every URL it requested. */

@@ -67,6 +67,17 @@ export async function signInAtConnect(popup: ShopperWindow, decision: 'allow' | 
   await popup.click(`document.querySelector('button[value="${decision}"]')`);
 }
 
+/** A page of Connect: its sign-in form, or (when it remembers the shopper) its consent page. */
+export const CONNECT_PAGE = `document.getElementById('password') || document.querySelector('button[value="allow"]')`;
+
+/** Signs `demo` in at whichever page Connect shows: the password form first when it asks for it. */
+export async function allowAsDemo(window: ShopperWindow): Promise<void> {
+  await waitFor(window, CONNECT_PAGE, 'a page of Connect');
+  if (await window.evaluate<boolean>(`Boolean(document.getElementById('password'))`))
+    await signInAtConnect(window, 'allow');
+  else await window.click(`document.querySelector('button[value="allow"]')`);
+}
+
 /** The element's centre in viewport coordinates, after scrolling it into view. */
 const centreOf = (elementExpression: string): string => `(() => {
   const element = (${elementExpression});

@@ -21,6 +21,7 @@ import type { SignInResult } from '../../connect/client.ts';
 import type { ConnectOptions } from '../../connect/options.ts';
 import { checkPageSignIn, resolveConnectOptions } from '../../connect/resolve-options.ts';
 import { merchantSetting, merchantSignIn } from '../../shared/merchant.ts';
+import { shippedCallbackPage } from '../../shared/callback-page.ts';
 import { session, type LoyaltyUser, type SessionChangeReason, type SessionStorageKind } from '../../connect/session.ts';
 import { LoyaltyElement } from '../internal/loyalty-element.ts';
 import { signinButtonStyles } from './loyalty-signin-button.styles.ts';
@@ -129,7 +130,8 @@ export class LoyaltySigninButton extends LoyaltyElement {
 
   /**
    * One of the app's registered redirect URIs, on this site. Defaults to the head's
-   * `<meta name="loyalty-redirect-uri">`, else the current page (origin and path).
+   * `<meta name="loyalty-redirect-uri">`, else the shipped `callback.html` beside the script tag when
+   * this site serves `dist/` itself (not bundled), else the current page (origin and path).
    */
   @property({ attribute: 'redirect-uri' }) redirectUri = '';
 
@@ -314,7 +316,7 @@ export class LoyaltySigninButton extends LoyaltyElement {
     return {
       authority: this.authority.trim() || pinned.authority || '',
       clientId: this.clientId.trim() || pinned.clientId || '',
-      redirectUri: this.redirectUri.trim() || merchantSetting('loyalty-redirect-uri') || '',
+      redirectUri: this.redirectUri.trim() || merchantSetting('loyalty-redirect-uri') || shippedCallbackPage() || '',
       scope: this.scope,
     };
   }
