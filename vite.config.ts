@@ -20,8 +20,9 @@ const elementTags = readdirSync(new URL('./src/elements', import.meta.url), { wi
  * - `core`: lit and the plumbing every element uses. The script tag imports it statically (it
  *   re-exports registerMessages), so it is part of the first load; the loading sizes that the
  *   script tag and the elements share go there too rather than into a file of their own.
- * - `client`: the Marketing client, shared by the Marketing elements and the headless
- *   `loyalty-widgets/marketing` entry, which therefore never loads lit.
+ * - `client`: the Marketing client and where its endpoint is (shared/config.ts), shared by the
+ *   Marketing elements and the headless `loyalty-widgets/marketing` entry, which therefore never
+ *   loads lit.
  * - `marketing`: the loading, error and paging parts the three Marketing elements share.
  * - `safe-url` stays alone: the sign-in button and the sign-in chunk need it and nothing else here.
  */
@@ -36,8 +37,11 @@ const chunkGroups = [
         sourcePath(id),
       ),
   },
-  { name: 'client', test: (id: string) => /^src\/marketing\/(errors|types|client)\.ts$/.test(sourcePath(id)) },
-  { name: 'marketing', test: (id: string) => /^src\/(elements\/internal\/|shared\/config\.ts)/.test(sourcePath(id)) },
+  {
+    name: 'client',
+    test: (id: string) => /^src\/(marketing\/(errors|types|client)|shared\/config)\.ts$/.test(sourcePath(id)),
+  },
+  { name: 'marketing', test: (id: string) => /^src\/elements\/internal\//.test(sourcePath(id)) },
 ];
 
 /** Ships the space the elements take before their code arrives as dist/loyalty-widgets.css. */

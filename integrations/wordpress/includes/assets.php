@@ -48,7 +48,8 @@ function loyalty_widgets_head_metas(): void {
 		'loyalty-token-origins' => implode( ' ', loyalty_widgets_token_origins( $settings ) ),
 		'loyalty-authority'     => $settings['authority'],
 		'loyalty-client-id'     => $settings['client_id'],
-		'loyalty-redirect-uri'  => '' !== $settings['authority'] ? loyalty_widgets_callback_url() : '',
+		// Always: a button that names its own provider still comes back to the plugin's bare callback.
+		'loyalty-redirect-uri'  => loyalty_widgets_callback_url(),
 	);
 	foreach ( $metas as $name => $content ) {
 		if ( '' !== $content ) {
