@@ -1,5 +1,5 @@
 /**
- * Issue 25, finding 4: where the page's own origin serves the built script tag, the shipped
+ * Where the page's own origin serves the built script tag, the shipped
  * callback.html beside it is the default redirect URI (the script tag records it when it starts); a
  * script from another origin (a CDN) leaves the current page as the default, and the head's
  * <meta name="loyalty-redirect-uri"> comes before either.

@@ -1,5 +1,5 @@
 /**
- * Issue 25, finding 5: any site can open a shop's page with a made-up sign-in response in its
+ * Any site can open a shop's page with a made-up sign-in response in its
  * address. The page hands a response over and closes only for an opener of its own origin that is
  * waiting for that sign-in; any other time it starts its widgets as usual.
  */

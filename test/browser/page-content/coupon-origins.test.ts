@@ -1,5 +1,5 @@
 /**
- * Issue 25, finding 1: a block of page content names another server as a <coupon-claim>'s endpoint.
+ * A block of page content names another server as a <coupon-claim>'s endpoint.
  * What that server answers (a planted code) or learns (a claim's Idempotency-Key) must be worth
  * nothing to the merchant's own elements, which keep their codes and keys per endpoint origin.
  */

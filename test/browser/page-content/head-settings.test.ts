@@ -1,5 +1,5 @@
 /**
- * Issue 25, finding 3, and issue 21, items 3.1 and 3.2: where the widgets send requests and tokens is
+ * Where the widgets send requests and tokens is
  * the merchant's to say, in the real head. A block of page content cannot set the page's endpoint
  * (a <meta> in the body, a <form name="head"> standing in for document.head, a <base> in the body),
  * cannot list an origin for the shopper's tokens, and cannot break the settings' reading by naming
@@ -81,7 +81,7 @@ describe('settings a block of page content cannot give', () => {
     expect(await merchantCampaignTitle()).to.equal('Morning latte for less');
   });
 
-  it('the shopper’s tokens: a <form name="head"> listing an origin does not let them go there (issue 21, 3.1)', async () => {
+  it('the shopper’s tokens: a <form name="head"> listing an origin does not let them go there', async () => {
     placeBlock(`<form name="head"><meta name="loyalty-token-origins" content="${hostileOrigin}"></form>`);
     expect(tokenOriginAllowed(`${hostileEndpoint}`)).to.equal(false);
     session.set(shopper, 'signin');
@@ -99,7 +99,7 @@ describe('settings a block of page content cannot give', () => {
     expect(carried, 'requests that carried the shopper’s tokens').to.have.length(0);
   });
 
-  it('a request is never redirected: an open redirect on a trusted origin gets no token, key or code through (issue 21, 3.2)', async () => {
+  it('a request is never redirected: an open redirect on a trusted origin gets no token, key or code through', async () => {
     // The merchant trusts the origin; a redirect there points at another of its paths.
     const meta = Object.assign(document.createElement('meta'), {
       name: 'loyalty-token-origins',

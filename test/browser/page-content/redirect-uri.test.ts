@@ -1,5 +1,5 @@
 /**
- * Issue 25, finding 4 (in part): the page's default redirect URI is the merchant's, from the head's
+ * The page's default redirect URI is the merchant's, from the head's
  * <meta name="loyalty-redirect-uri"> (the WordPress plugin prints its bare callback page there); one in
  * the body is content and is not read.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 25, finding 2: a block's sign-in button with another provider must not become the page's
+ * A block's sign-in button with another provider must not become the page's
  * sign-in. The merchant pins theirs in the head (<meta name="loyalty-authority">, "loyalty-client-id");
  * a button that differs from the pin, or (with none pinned) from the page's other buttons, shows the
  * set-up error and is never the one other elements ask to sign the shopper in.

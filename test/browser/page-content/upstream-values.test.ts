@@ -1,5 +1,5 @@
 /**
- * Issue 25, "held": values from the Marketing API (which a business account's editor may have
+ * Values from the Marketing API (which a business account's editor may have
  * written) stay data. An image URL stays one srcset candidate whatever commas and spaces it holds,
  * and no upstream value reaches a style attribute.
  */
