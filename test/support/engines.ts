@@ -9,7 +9,7 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { chromeLauncher } from '@web/test-runner-chrome';
-import { puppeteerLauncher } from '@web/test-runner-puppeteer';
+import * as puppeteerCore from 'puppeteer-core';
 import { WebdriverLauncher } from '@web/test-runner-webdriver';
 import type { BrowserLauncher, TestRunnerCoreConfig } from '@web/test-runner-core';
 import type { Capabilities } from '@wdio/types';
@@ -105,7 +105,10 @@ export function launcherFor(engine: Engine): BrowserLauncher {
   }
   if (engine === 'firefox') {
     // Puppeteer turns Firefox's popup blocker off; shoppers have it on, so it stays on here.
-    return puppeteerLauncher({
+    // web-test-runner's Chrome launcher drives Firefox too when handed puppeteer-core, which never
+    // downloads a browser (unlike puppeteer, which @web/test-runner-puppeteer would bring).
+    return chromeLauncher({
+      puppeteer: puppeteerCore,
       launchOptions: {
         browser: 'firefox',
         executablePath: paths.firefox[0],
