@@ -10,6 +10,7 @@ import {
   consumeRateLimit,
   rateLimitAddress,
   UNPARSABLE_ADDRESS,
+  type RateLimitRule,
 } from '../../src/proxy/rate-limit.ts';
 import { createMemoryStore } from '../../src/proxy/store.ts';
 
@@ -96,8 +97,13 @@ describe('consumeRateLimit', () => {
 
 describe('checkRateLimitRule', () => {
   it('accepts a whole limit of at least 1 and a positive window, or false', () => {
-    for (const rule of [{ limit: 1, windowSeconds: 0.5 }, { limit: 60, windowSeconds: 600 }, false, undefined])
-      assert.doesNotThrow(() => checkRateLimitRule('perAddress', rule));
+    const rules: (RateLimitRule | false | undefined)[] = [
+      { limit: 1, windowSeconds: 0.5 },
+      { limit: 60, windowSeconds: 600 },
+      false,
+      undefined,
+    ];
+    for (const rule of rules) assert.doesNotThrow(() => checkRateLimitRule('perAddress', rule));
   });
   it('refuses anything else, naming the rule', () => {
     for (const rule of [
