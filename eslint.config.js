@@ -4,7 +4,18 @@ import wc from 'eslint-plugin-wc';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'test-results/', '.sandbox-data/', 'custom-elements.json'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'coverage/',
+      'test-results/',
+      '.sandbox-data/',
+      'custom-elements.json',
+      'reports/',
+      '.stryker-tmp/',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts', '**/*.js', '**/*.mjs'],

@@ -160,6 +160,12 @@ describe('Marketing proxy in front of an AppSync-shaped upstream: pages and curs
       await refused({ businessAccountId: SPARSE_ACCOUNT, nextToken: `${payload.slice(0, -4)}.${mac}` });
     });
 
+    it('refuses a cursor whose MAC is empty or a prefix of the genuine one', async () => {
+      const [payload, mac] = cursor.split('.') as [string, string];
+      await refused({ businessAccountId: SPARSE_ACCOUNT, nextToken: `${payload}.` });
+      await refused({ businessAccountId: SPARSE_ACCOUNT, nextToken: `${payload}.${mac.slice(0, 4)}` });
+    });
+
     it('refuses a cursor of another list (other filter, no filter, other operation)', async () => {
       await refused({ businessAccountId: 'biz-harbor-coffee', nextToken: cursor });
       await refused({ nextToken: cursor });

@@ -3,7 +3,7 @@
  * sharing, stale-while-revalidate) against the sandbox, and failures against hand-made upstreams
  * (slow → 504, down → 502, one dropped connection → one retry for queries only, key echoed → scrubbed).
  */
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -18,8 +18,6 @@ import {
   type ProxyUnderTest,
   type Upstream,
 } from './support/proxy-server.ts';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** For hand-made upstreams that count or script every request: no schema reading in between. */
 const COUNTED = { introspection: false } as const;
@@ -102,6 +100,9 @@ describe('Marketing proxy towards the upstream', () => {
     });
 
     it('serves a stale entry at once while one background request refreshes it, then expires it', async () => {
+      // The cache's clock is moved by hand (Date only: sockets and timers run as usual), so each
+      // answer is decided by the entry's age, however slow the machine.
+      mock.timers.enable({ apis: ['Date'], now: Date.now() });
       const quick = await serveProxy({
         upstreamUrl: upstream.marketingUrl,
         cache: { ttlSeconds: 0.2, staleWhileRevalidateSeconds: 0.6 },
@@ -109,25 +110,29 @@ describe('Marketing proxy towards the upstream', () => {
       try {
         const query = { operation: 'businessAccounts', variables: { limit: 2 } };
         const calls = () => upstream.stats().byOperation.businessAccounts ?? 0;
+        const state = async () => (await post(quick.url, query)).headers.get('x-cache');
         const before = calls();
-        assert.equal((await post(quick.url, query)).headers.get('x-cache'), 'MISS');
-        await sleep(300);
-        const stale = await Promise.all([post(quick.url, query), post(quick.url, query)]);
-        assert.deepEqual(
-          stale.map((reply) => reply.headers.get('x-cache')),
-          ['STALE', 'STALE'],
-        );
-        await sleep(50);
-        assert.equal(calls() - before, 2, 'one refresh for both stale answers');
-        assert.equal((await post(quick.url, query)).headers.get('x-cache'), 'HIT');
-        await sleep(900);
-        assert.equal(
-          (await post(quick.url, query)).headers.get('x-cache'),
-          'MISS',
-          'past stale-while-revalidate it is gone',
-        );
+        assert.equal(await state(), 'MISS');
+        mock.timers.tick(199);
+        assert.equal(await state(), 'HIT', 'fresh until its ttl');
+        mock.timers.tick(1);
+        assert.deepEqual(await Promise.all([state(), state()]), ['STALE', 'STALE']);
+        // Stale answers go on until the one refresh has stored its answer: that HIT is the refresh done.
+        const deadline = performance.now() + 10_000;
+        let next: string | null;
+        while ((next = await state()) === 'STALE' && performance.now() < deadline);
+        assert.equal(next, 'HIT', 'the refreshed entry is served fresh');
+        assert.equal(calls() - before, 2, 'one refresh for all the stale answers');
+        mock.timers.tick(799);
+        assert.equal(await state(), 'STALE', 'stale up to ttl + stale-while-revalidate');
+        while ((next = await state()) === 'STALE' && performance.now() < deadline);
+        assert.equal(next, 'HIT');
+        mock.timers.tick(800);
+        assert.equal(await state(), 'MISS', 'past stale-while-revalidate it is gone');
+        assert.equal(calls() - before, 4);
       } finally {
         await quick.close();
+        mock.timers.reset();
       }
     });
 

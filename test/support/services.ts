@@ -15,7 +15,7 @@ import {
   type RunningSandbox,
 } from '../../src/sandbox/index.ts';
 import { hostileBusinessAccounts, hostileCampaigns } from '../browser/marketing/hostile-seed.ts';
-import { createMarketingProxy } from '../../src/proxy/index.ts';
+import { createMarketingProxy, type MarketingProxyOptions } from '../../src/proxy/index.ts';
 import type { PageFillLimits } from '../../src/proxy/pages.ts';
 import { toNodeHandler } from '../../src/proxy/node.ts';
 
@@ -25,6 +25,15 @@ export interface TestEnv {
   proxyPath: string;
   /** The proxy in front of the appsync-flavoured Marketing sandbox. */
   appsyncProxyPath: string;
+  /** Proxies that refuse coupons the way a merchant's settings make them. */
+  refusingProxyPaths: {
+    /** One coupon per shopper per 30 s: a second claim is 429 with Retry-After. */
+    oneCouponPer30s: string;
+    /** One coupon per shopper per hour. */
+    oneCouponPerHour: string;
+    /** `requireSignin: true`: a claim without the shopper's tokens is 401 signin_required. */
+    signinRequired: string;
+  };
   clientId: string;
   redirectUri: string;
 }
@@ -35,6 +44,8 @@ export interface TestServices {
   /** The appsync-flavoured Marketing sandbox and the proxy in front of it. */
   appsync: RunningMarketing;
   appsyncProxyListener: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  /** Proxies in front of the default sandbox that refuse coupons, by path (see TestEnv.refusingProxyPaths). */
+  refusingListeners: Record<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>>;
   env: TestEnv;
   close(): Promise<void>;
 }
@@ -55,7 +66,11 @@ export async function startTestServices({ testOrigin }: { testOrigin: string }):
   });
   const redirectUri = `${testOrigin}/test/browser/fixtures/callback.html`;
   const app = await sandbox.registerApp({ name: 'Widget tests', redirectUris: [redirectUri, `${testOrigin}/`] });
-  const proxyFor = (upstream: { marketingUrl: string; apiKey: string }, pageFill?: Partial<PageFillLimits>) =>
+  const proxyFor = (
+    upstream: { marketingUrl: string; apiKey: string },
+    pageFill?: Partial<PageFillLimits>,
+    options: Partial<MarketingProxyOptions> = {},
+  ) =>
     toNodeHandler(
       createMarketingProxy({
         pageFill,
@@ -71,9 +86,21 @@ export async function startTestServices({ testOrigin }: { testOrigin: string }):
         },
         // The access log is the proxy's own concern (tested in test/node); here it would bury the results.
         logger: () => {},
+        ...options,
       }),
     );
   const listener = proxyFor(sandbox);
+  // Proxies configured to refuse, so that the elements' failure tests meet the real proxy's answers:
+  // one coupon per shopper per 30 s or per hour, and coupons for signed-in shoppers only.
+  const oneCouponPer = (windowSeconds: number) =>
+    proxyFor(sandbox, undefined, {
+      rateLimits: { perShopper: { limit: 1, windowSeconds }, perAddress: false, queryMisses: false },
+    });
+  const refusingListeners: Record<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>> = {
+    '/api/one-coupon-per-30s/marketing': oneCouponPer(30),
+    '/api/one-coupon-per-hour/marketing': oneCouponPer(3600),
+    '/api/signin-required/marketing': proxyFor(sandbox, undefined, { requireSignin: true, clientId: app.app_id }),
+  };
   let appsync: RunningMarketing;
   try {
     appsync = await startMarketing({ flavor: 'appsync', marketingPort: 0 });
@@ -89,11 +116,17 @@ export async function startTestServices({ testOrigin }: { testOrigin: string }):
     proxyListener: (req, res) => listener(req, res),
     appsync,
     appsyncProxyListener: (req, res) => appsyncListener(req, res),
+    refusingListeners,
     env: {
       connectUrl: sandbox.connectUrl,
       marketingUrl: sandbox.marketingUrl,
       proxyPath: '/api/marketing',
       appsyncProxyPath: '/api/appsync/marketing',
+      refusingProxyPaths: {
+        oneCouponPer30s: '/api/one-coupon-per-30s/marketing',
+        oneCouponPerHour: '/api/one-coupon-per-hour/marketing',
+        signinRequired: '/api/signin-required/marketing',
+      },
       clientId: app.app_id,
       redirectUri,
     },

@@ -38,6 +38,12 @@ export function testServicesPlugin() {
         await running.appsyncProxyListener(ctx.req, ctx.res);
         return { body: '' };
       }
+      const refusing = running.refusingListeners[ctx.path];
+      if (refusing) {
+        ctx.respond = false;
+        await refusing(ctx.req, ctx.res);
+        return { body: '' };
+      }
       if (ctx.path === '/__env.json') {
         ctx.respond = false;
         ctx.res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });

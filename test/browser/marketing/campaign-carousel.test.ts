@@ -1,4 +1,4 @@
-import { aTimeout, expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { emulateMedia, resetMouse, sendKeys, sendMouse } from '@web/test-runner-commands';
 import '../../../src/elements/campaign-carousel/index.ts';
 import type { CampaignCarousel } from '../../../src/elements/campaign-carousel/index.ts';
@@ -20,6 +20,74 @@ function currentIndex(el: CampaignCarousel): number {
 const titleButton = (slide: HTMLElement) => slide.querySelector<HTMLButtonElement>('[part~="title-button"]')!;
 
 const loaded = (el: CampaignCarousel) => showsOneOf(el, ['slide', 'empty', 'error']);
+
+const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+
+/**
+ * The next intersection update of `target` in the carousel's track that meets `accept`. The
+ * carousel's own observers were created earlier, so the browser notified them in the same update,
+ * first: whatever they start has started by the time this resolves.
+ */
+function intersection(
+  el: CampaignCarousel,
+  target: Element,
+  accept: (entry: IntersectionObserverEntry) => boolean = () => true,
+  threshold = 0,
+): Promise<IntersectionObserverEntry> {
+  return new Promise((resolve) => {
+    const observer = new IntersectionObserver(
+      (entries) => {
+        const entry = entries.find(accept);
+        if (!entry) return;
+        observer.disconnect();
+        resolve(entry);
+      },
+      { root: part(el, 'slides'), threshold },
+    );
+    observer.observe(target);
+  });
+}
+
+/**
+ * Resolves once a rotation timer of `seconds` that the carousel set before this call has fired and
+ * its slide change has had frames to render (an instant scroll under prefers-reduced-motion, where no
+ * carousel beside it could rotate): timers of one delay fire in the order they were set, whatever
+ * the machine's speed.
+ */
+async function rotationTimerPassed(seconds: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  for (let count = 0; count < 3; count += 1) await frame();
+}
+
+/** How far the carousel's track has scrolled since now, in slides (a rotation scrolls it by one). */
+function watchTrack(el: CampaignCarousel): { scrolled: () => number } {
+  const track = part(el, 'slides')!;
+  const start = track.scrollLeft;
+  return { scrolled: () => Math.abs(track.scrollLeft - start) / slides(el)[0]!.getBoundingClientRect().width };
+}
+
+/**
+ * Starts a carousel that rotates every second beside the one under test and waits until it has
+ * rotated and scrolled a whole slide: its timer was set after any the carousel under test had set,
+ * so by then a carousel that rotates would have rotated and scrolled as far, however slow the machine.
+ */
+async function rotatedBeside(): Promise<void> {
+  const beside = document.createElement('campaign-carousel') as CampaignCarousel;
+  beside.setAttribute('limit', '4');
+  beside.setAttribute('autoplay', '1');
+  document.body.append(beside);
+  try {
+    await loaded(beside);
+    const track = watchTrack(beside);
+    await waitUntil(
+      () => currentIndex(beside) === 1 && track.scrolled() > 0.99,
+      'the carousel beside it rotated to its second slide',
+      { timeout: 8000 },
+    );
+  } finally {
+    beside.remove();
+  }
+}
 
 function slideOf(el: CampaignCarousel, title: string): HTMLElement {
   const found = slides(el).find((slide) => slide.querySelector('[part~="title"]')?.textContent === title);
@@ -106,12 +174,12 @@ describe('<campaign-carousel>', () => {
       html`<campaign-carousel limit="3" style="--loyalty-carousel-slide-width: 100%"></campaign-carousel>`,
     );
     await loaded(el);
-    await aTimeout(300);
+    await intersection(el, slides(el).at(-1)!);
     expect(fetches.of('campaigns'), 'nothing more before the end').to.have.length(1);
     const next = part<HTMLButtonElement>(el, 'next-button')!;
     next.click();
-    await aTimeout(400);
-    expect(fetches.of('campaigns'), 'still nothing more on slide 2').to.have.length(1);
+    await intersection(el, slides(el)[1]!, (entry) => entry.intersectionRatio >= 0.9, 0.9);
+    expect(fetches.of('campaigns'), 'still nothing more on slide 2, in view').to.have.length(1);
     next.click();
     await waitUntil(() => slides(el).length === 6, 'the second page did not load', { timeout: 8000 });
     expect(fetches.of('campaigns')[1]!.variables).to.deep.include({ limit: 3 });
@@ -131,7 +199,10 @@ describe('<campaign-carousel>', () => {
     await waitUntil(() => inShadow(el, '[part~="slides"] [part~="error"]'), 'the failed page is shown', {
       timeout: 5000,
     });
-    await aTimeout(600);
+    // The track as it is with the failure shown has been observed (the carousel's observer first).
+    await intersection(el, inShadow(el, '[part~="slides"] [part~="error"]')!);
+    await intersection(el, slides(el).at(-1)!);
+    await frame();
     expect(fetches.of('campaigns'), 'no automatic retries').to.have.length(2);
     expect(slides(el)).to.have.length(3);
     inShadow(el, '[part~="slides"] [part~="retry-button"]')!.click();
@@ -189,9 +260,8 @@ describe('<campaign-carousel>', () => {
     await loaded(el);
     titleButton(slides(el)[0]!).focus();
     await sendKeys({ press: 'ArrowRight' });
-    await aTimeout(500);
     expect(focusedIndex(el)).to.equal(1);
-    expect(currentIndex(el)).to.equal(1);
+    await waitUntil(() => currentIndex(el) === 1, 'slide 2 is the current one', { timeout: 4000 });
     await sendKeys({ press: 'End' });
     expect(focusedIndex(el)).to.equal(3);
     await sendKeys({ press: 'ArrowLeft' });
@@ -272,8 +342,10 @@ describe('<campaign-carousel>', () => {
       await clickRotation();
       expect(rotation().getAttribute('aria-label'), 'one click stops it').to.equal('Start automatic slide show');
       const stoppedAt = currentIndex(el);
-      await aTimeout(1600);
+      const track = watchTrack(el);
+      await rotatedBeside();
       expect(currentIndex(el), 'no rotation once the pointer has left').to.equal(stoppedAt);
+      expect(track.scrolled(), 'the track stays still').to.be.lessThan(0.5);
       expect(rotation().getAttribute('aria-label')).to.equal('Start automatic slide show');
       await clickRotation();
       expect(rotation().getAttribute('aria-label'), 'a second click starts it again').to.equal(
@@ -294,8 +366,10 @@ describe('<campaign-carousel>', () => {
       position: [Math.round(box.left + box.width / 2), Math.round(box.top + box.height / 2)],
     });
     try {
-      await aTimeout(2500);
+      const track = watchTrack(el);
+      await rotatedBeside();
       expect(currentIndex(el), 'no rotation under the pointer').to.equal(0);
+      expect(track.scrolled(), 'the track stays still').to.be.lessThan(0.5);
       expect(part<HTMLButtonElement>(el, 'rotation-button')!.getAttribute('aria-label')).to.equal(
         'Stop automatic slide show',
       );
@@ -314,8 +388,10 @@ describe('<campaign-carousel>', () => {
       const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="4" autoplay="1"></campaign-carousel>`);
       await loaded(el);
       expect(part(el, 'rotation-button')).to.equal(null);
-      await aTimeout(1500);
+      const track = watchTrack(el);
+      await rotationTimerPassed(1);
       expect(currentIndex(el)).to.equal(0);
+      expect(track.scrolled(), 'the track stays still').to.be.lessThan(0.5);
     } finally {
       await emulateMedia({ reducedMotion: 'no-preference' });
     }

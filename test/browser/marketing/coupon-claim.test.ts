@@ -3,7 +3,16 @@ import { sendKeys } from '@web/test-runner-commands';
 import '../../../src/elements/coupon-claim/index.ts';
 import type { CouponClaim } from '../../../src/elements/coupon-claim/index.ts';
 import { session } from '../../../src/connect/session.ts';
-import { clearStoredClaims, minted, recordFetches, stubFetch, testShopper } from './helpers.ts';
+import {
+  answerClaimsFrom,
+  claimDirectly,
+  clearStoredClaims,
+  minted,
+  recordFetches,
+  stubFetch,
+  testEnv,
+  testShopper,
+} from './helpers.ts';
 import { part, showsOneOf } from '../parts.ts';
 
 const LATTE = 'camp-harbor-morning-latte';
@@ -206,21 +215,24 @@ describe('<coupon-claim>', () => {
   it('tells when to try again after a 429', async () => {
     const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
     await ready(el);
-    const stub = stubFetch(
-      () =>
-        new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'Too many coupon requests.' } }), {
-          status: 429,
-          headers: { 'retry-after': '30' },
-        }),
-    );
+    // The real proxy, at one coupon per shopper per 30 s, after this shopper's one coupon.
+    const { refusingProxyPaths } = await testEnv();
+    expect(await claimDirectly(refusingProxyPaths.oneCouponPer30s, 'camp-peak-rental')).to.be.oneOf([200, 429]);
+    const stub = answerClaimsFrom(refusingProxyPaths.oneCouponPer30s);
     try {
       const failed = oneEvent(el, 'coupon-claim-error');
       part(el, 'claim-button')!.click();
       const { detail } = await failed;
+      const [answer] = stub.answers;
+      expect(answer!.status).to.equal(429);
+      const wait = Number(answer!.headers.get('retry-after'));
+      expect(wait).to.be.within(1, 30);
       expect(detail.code).to.equal('rate_limited');
-      expect(detail.message).to.equal('Too many requests. Please try again in 30 seconds.');
+      expect(detail.message).to.equal(
+        `Too many requests. Please try again in ${wait} ${wait === 1 ? 'second' : 'seconds'}.`,
+      );
       await el.updateComplete;
-      expect(part(el, 'error')!.textContent).to.contain('in 30 seconds');
+      expect(part(el, 'error')!.textContent).to.contain(`in ${wait} second`);
       stub.restore();
       el.campaignId = 'camp-peak-rental';
       await el.updateComplete;
@@ -235,17 +247,15 @@ describe('<coupon-claim>', () => {
   it('tells a long wait in minutes or hours, also under a CMS-style lang="en_US"', async () => {
     const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE} lang="en_US"></coupon-claim>`);
     await ready(el);
-    const stub = stubFetch(
-      () =>
-        new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'Too many coupon requests.' } }), {
-          status: 429,
-          headers: { 'retry-after': '3600' },
-        }),
-    );
+    // The real proxy, at one coupon per shopper per hour, after this shopper's one coupon.
+    const { refusingProxyPaths } = await testEnv();
+    expect(await claimDirectly(refusingProxyPaths.oneCouponPerHour, 'camp-peak-rental')).to.be.oneOf([200, 429]);
+    const stub = answerClaimsFrom(refusingProxyPaths.oneCouponPerHour);
     try {
       const failed = oneEvent(el, 'coupon-claim-error');
       part(el, 'claim-button')!.click();
       expect((await failed).detail.message).to.equal('Too many requests. Please try again in 1 hour.');
+      expect(Number(stub.answers[0]!.headers.get('retry-after'))).to.be.within(3500, 3600);
       await el.updateComplete;
       expect(part(el, 'retry-button')).not.to.equal(null);
     } finally {
@@ -303,15 +313,17 @@ describe('<coupon-claim>', () => {
   it('offers sign-in instead of a retry when the proxy wants a signed-in shopper, then sends the tokens it asked for', async () => {
     const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
     await ready(el);
-    // A proxy whose requireSignin lists this campaign: 401 signin_required unless the request is signed in.
+    // Unsigned claims go to the real proxy with requireSignin (401 signin_required); signed-in ones to
+    // the default proxy, which takes the stand-in tokens of this test's shopper.
+    const { refusingProxyPaths } = await testEnv();
     const recorded = window.fetch;
-    window.fetch = async (input, init) =>
-      new Headers(init?.headers).has('authorization')
-        ? recorded(input, init)
-        : new Response(
-            JSON.stringify({ error: { code: 'signin_required', message: 'Sign in to request a coupon.' } }),
-            { status: 401 },
-          );
+    const refusals: Response[] = [];
+    window.fetch = async (input, init) => {
+      if (new Headers(init?.headers).has('authorization')) return recorded(input, init);
+      const refusal = await recorded(refusingProxyPaths.signinRequired, init);
+      refusals.push(refusal.clone());
+      return refusal;
+    };
     const stop = session.registerSignInStarter(() => {
       session.set(shopper, 'signin');
       return true;
@@ -320,6 +332,7 @@ describe('<coupon-claim>', () => {
       const failed = oneEvent(el, 'coupon-claim-error');
       part(el, 'claim-button')!.click();
       expect((await failed).detail.code).to.equal('signin_required');
+      expect(refusals.map((refusal) => refusal.status)).to.deep.equal([401]);
       await el.updateComplete;
       expect(part(el, 'message')!.textContent).to.equal('Please sign in first.');
       expect(part(el, 'retry-button')).to.equal(null);

@@ -1,6 +1,7 @@
 /** Helpers shared by the Marketing browser tests (the real sandbox and proxy are behind /api/marketing). */
 import type { SandboxStats } from '../../../src/sandbox/index.ts';
 import type { LoyaltyUser } from '../../../src/connect/session.ts';
+import type { TestEnv } from '../../support/services.ts';
 
 export async function sandboxStats(): Promise<SandboxStats> {
   const response = await fetch('/__sandbox/stats');
@@ -140,4 +141,38 @@ export function testShopper(n: number | string, overrides: Partial<LoyaltyUser> 
     scope: 'openid profile',
     ...overrides,
   };
+}
+
+/**
+ * Sends the element's coupon requests to the real proxy at `path` (one configured to refuse them:
+ * TestEnv.refusingProxyPaths) instead of the default one, so the element meets the proxy's own
+ * answer; other calls go where they were going. `answers` holds the proxy's answers as received.
+ */
+export function answerClaimsFrom(path: string) {
+  const original = window.fetch;
+  const answers: Response[] = [];
+  window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { operation?: string }) : {};
+    if (body.operation !== 'requestCoupon') return original(input, init);
+    const response = await original(path, init);
+    answers.push(response.clone());
+    return response;
+  };
+  return { answers, restore: () => void (window.fetch = original) };
+}
+
+/** Claims one coupon from the proxy at `path` as this browser's shopper (using up a limit of one). */
+export async function claimDirectly(path: string, campaignId: string): Promise<number> {
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ operation: 'requestCoupon', variables: { campaignId } }),
+  });
+  await response.body?.cancel();
+  return response.status;
+}
+
+/** Where the test services are (GET /__env.json). */
+export async function testEnv(): Promise<TestEnv> {
+  return (await (await fetch('/__env.json')).json()) as TestEnv;
 }

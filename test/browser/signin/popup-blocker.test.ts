@@ -47,6 +47,15 @@ describe('Sign-in under the browser’s popup blocker', () => {
       const query = new URLSearchParams({ authority: env.url, 'client-id': env.clientId, mode: 'popup' });
       frame.src = `/test/browser/fixtures/signin-page.html?${query}`;
       const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+      // Every document the frame shows, as it shows it (a document of the provider's origin is not readable).
+      const shown: string[] = [];
+      frame.addEventListener('load', () => {
+        try {
+          shown.push(frame.contentWindow!.location.pathname);
+        } catch {
+          shown.push('another origin');
+        }
+      });
       document.body.append(frame);
       try {
         await loaded;
@@ -55,15 +64,29 @@ describe('Sign-in under the browser’s popup blocker', () => {
             (HTMLElement & { signIn(): void; user: { sub: string } | null; updateComplete: Promise<unknown> }) | null;
         await waitUntil(() => button(), 'the page has its button');
         await button()!.updateComplete;
+        const merchantPage = frame.contentDocument;
+        let left = false;
+        frame.contentWindow!.addEventListener('pagehide', () => (left = true), { once: true });
         button()!.signIn();
+        // The redirect itself: the merchant's page is unloaded, the provider is asked to come back to
+        // the callback page, and a new document of the merchant's page comes back signed in (a popup
+        // sign-in would sign this very document in).
         await waitUntil(
           async () => (await hostileStats()).authRequests.length === 1,
           'the frame went to the provider',
           { timeout: 8000 },
         );
+        const [request] = (await hostileStats()).authRequests;
+        expect(request!.redirect_uri).to.equal(new URL('/test/browser/fixtures/callback.html', location.href).href);
+        expect(request!.response_type).to.equal('id_token token');
         await waitUntil(() => button()?.user?.sub === 'hostile-user-1', 'the page came back signed in', {
           timeout: 8000,
         });
+        expect(left, 'the merchant page was left').to.equal(true);
+        expect(frame.contentDocument, 'the page was replaced by the one it came back to').not.to.equal(merchantPage);
+        expect(shown[0]).to.equal('/test/browser/fixtures/signin-page.html');
+        expect(shown.at(-1)).to.equal('/test/browser/fixtures/signin-page.html');
+        expect(shown.length, `documents shown: ${shown.join(', ')}`).to.be.greaterThan(1);
       } finally {
         frame.remove();
       }

@@ -1,0 +1,124 @@
+/**
+ * The proxy's page cursors on their own: what they seal opens to the same position, and anything
+ * that is not exactly what this secret sealed for this list is refused with 400 invalid_cursor,
+ * however short, long or oddly encoded its MAC or payload.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { PageCursors, type PagePosition } from '../../src/proxy/cursor.ts';
+import { MAX_NEXT_TOKEN_LENGTH } from '../../src/proxy/operations.ts';
+
+const SCOPE = 'campaigns\n["biz-harbor-coffee"]';
+const cursors = new PageCursors('shared-secret');
+
+const toBase64Url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
+const fromBase64Url = (text: string) => new Uint8Array(Buffer.from(text, 'base64url'));
+
+async function refuses(cursor: string, scope = SCOPE, by = cursors): Promise<void> {
+  await assert.rejects(by.open(scope, cursor), (error: unknown) => {
+    assert.equal((error as { status?: number }).status, 400);
+    assert.equal((error as { code?: string }).code, 'invalid_cursor');
+    return true;
+  });
+}
+
+describe('page cursors', () => {
+  it('open to the position they were sealed with, for each kind of upstream token', async () => {
+    const positions: PagePosition[] = [
+      { token: null, limit: 10, skip: 0 },
+      { token: 'eyJ2ZXJzaW9uIjoyfQ==', limit: 25, skip: 3 },
+      { token: 'not base64 at all: é', limit: 1, skip: 0 },
+      { token: '', limit: 7, skip: 6 },
+    ];
+    for (const position of positions) {
+      const sealed = await cursors.seal(SCOPE, position);
+      assert.match(sealed, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+      assert.deepEqual(await cursors.open(SCOPE, sealed), position);
+    }
+  });
+
+  it('carry a 16-byte MAC', async () => {
+    const sealed = await cursors.seal(SCOPE, { token: 'abc', limit: 5, skip: 1 });
+    assert.equal(fromBase64Url(sealed.split('.')[1]!).length, 16);
+  });
+
+  it('refuse a MAC that is empty, a prefix of the genuine one, or longer than it', async () => {
+    const sealed = await cursors.seal(SCOPE, { token: 'forged-token', limit: 50, skip: 0 });
+    const [payload, mac] = sealed.split('.') as [string, string];
+    const macBytes = fromBase64Url(mac);
+    await refuses(`${payload}.`);
+    for (const length of [1, 8, 15]) await refuses(`${payload}.${toBase64Url(macBytes.subarray(0, length))}`);
+    await refuses(`${payload}.${toBase64Url(new Uint8Array([...macBytes, 0]))}`);
+    await refuses(`${payload}.${toBase64Url(new Uint8Array([...macBytes, ...macBytes]))}`);
+  });
+
+  it('refuse a made-up payload under an empty or short MAC', async () => {
+    const forged = toBase64Url(new TextEncoder().encode('{"v":1,"e":"u","l":50,"s":0}\nforged-token'));
+    await refuses(`${forged}.`);
+    await refuses(`${forged}.AA`);
+  });
+
+  it('refuse a MAC with any single byte changed', async () => {
+    const sealed = await cursors.seal(SCOPE, { token: 't', limit: 2, skip: 0 });
+    const [payload, mac] = sealed.split('.') as [string, string];
+    const macBytes = fromBase64Url(mac);
+    for (let index = 0; index < macBytes.length; index += 1) {
+      const changed = new Uint8Array(macBytes);
+      changed[index]! ^= 0x01;
+      await refuses(`${payload}.${toBase64Url(changed)}`);
+    }
+  });
+
+  it('refuse a cursor of another list, and one sealed with another secret', async () => {
+    const sealed = await cursors.seal(SCOPE, { token: 't', limit: 2, skip: 0 });
+    await refuses(sealed, 'campaigns\n[]');
+    await refuses(sealed, SCOPE, new PageCursors('another-secret'));
+    assert.deepEqual(await new PageCursors('shared-secret').open(SCOPE, sealed), { token: 't', limit: 2, skip: 0 });
+  });
+
+  it('refuse cursors that are not two base64url parts', async () => {
+    const sealed = await cursors.seal(SCOPE, { token: 't', limit: 2, skip: 0 });
+    const [payload, mac] = sealed.split('.') as [string, string];
+    for (const cursor of [
+      '',
+      '.',
+      payload,
+      `${payload}.${mac}.`,
+      `${payload}.${mac}.${mac}`,
+      `${payload}+.${mac}`,
+      `${payload}.${mac}=`,
+    ])
+      await refuses(cursor);
+  });
+
+  it('refuse a genuine MAC over a header it does not accept', async () => {
+    const secret = 'shared-secret';
+    const sealWith = async (header: string, token = new Uint8Array()) => {
+      // The cursor layout, signed as the proxy signs it, to reach the checks that follow the MAC.
+      const encoder = new TextEncoder();
+      const hmac = { name: 'HMAC', hash: 'SHA-256' };
+      const root = await crypto.subtle.importKey('raw', encoder.encode(secret), hmac, false, ['sign']);
+      const derived = await crypto.subtle.sign('HMAC', root, encoder.encode('loyalty-proxy page cursor v1'));
+      const key = await crypto.subtle.importKey('raw', derived, hmac, false, ['sign']);
+      const payload = new Uint8Array([...encoder.encode(`${header}\n`), ...token]);
+      const mac = await crypto.subtle.sign('HMAC', key, new Uint8Array([...encoder.encode(`${SCOPE}\n`), ...payload]));
+      return `${toBase64Url(payload)}.${toBase64Url(new Uint8Array(mac).subarray(0, 16))}`;
+    };
+    assert.deepEqual(await cursors.open(SCOPE, await sealWith('{"v":1,"l":4,"s":1}')), {
+      token: null,
+      limit: 4,
+      skip: 1,
+    });
+    for (const header of ['{"v":2,"l":4,"s":1}', '{"v":1,"l":4.5,"s":1}', '{"v":1,"l":4}', '{"v":1,"s":1}', 'not json'])
+      await refuses(await sealWith(header));
+    // A token stored as UTF-8 that is not UTF-8.
+    await refuses(await sealWith('{"v":1,"e":"u","l":4,"s":1}', new Uint8Array([0xff])));
+  });
+
+  it('refuse to seal an upstream token too long for the nextToken limit (the upstream is at fault)', async () => {
+    await assert.rejects(
+      cursors.seal(SCOPE, { token: 'x'.repeat(MAX_NEXT_TOKEN_LENGTH), limit: 1, skip: 0 }),
+      (error: unknown) => (error as { status?: number }).status === 502,
+    );
+  });
+});
