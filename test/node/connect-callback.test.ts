@@ -14,7 +14,7 @@ import {
   signInResponseParams,
   takeCapturedResponse,
 } from '../../src/connect/callback.ts';
-import { REDIRECT_REQUEST_TYPE, STATE_STORAGE_PREFIX } from '../../src/connect/options.ts';
+import { POPUP_REQUEST_TYPE, REDIRECT_REQUEST_TYPE, STATE_STORAGE_PREFIX } from '../../src/connect/options.ts';
 
 const PAGE = 'https://shop.example/account?tab=1';
 const RESPONSE = `${PAGE}#id_token=i.d.t&access_token=a-token&token_type=Bearer&state=s1`;
@@ -24,8 +24,21 @@ interface Posted {
   targetOrigin: string;
 }
 
-/** A window at `href`, with an opener that records what it is sent (or none). */
-function windowAt(href: string, opener: 'other' | 'self' | 'none' = 'other') {
+/** The opener's sessionStorage: a popup sign-in pending (as oidc-client-ts keeps it) or nothing. */
+function openerStorage(waiting: boolean): Storage {
+  const stored: Record<string, string> = waiting
+    ? { [`${STATE_STORAGE_PREFIX}s1`]: JSON.stringify({ request_type: POPUP_REQUEST_TYPE }) }
+    : {};
+  Object.defineProperty(stored, 'getItem', { value: (key: string) => stored[key] ?? null, enumerable: false });
+  return stored as unknown as Storage;
+}
+
+/**
+ * A window at `href`, with an opener that records what it is sent: one of the page's origin waiting
+ * for a popup sign-in (`other`), one of the page's origin waiting for nothing (`idle`), one of another
+ * origin (`foreign`, whose location throws when read), the window itself (`self`) or none.
+ */
+function windowAt(href: string, opener: 'other' | 'idle' | 'foreign' | 'self' | 'none' = 'other') {
   const url = new URL(href);
   const posted: Posted[] = [];
   const replaced: string[] = [];
@@ -39,8 +52,16 @@ function windowAt(href: string, opener: 'other' | 'self' | 'none' = 'other') {
     close: () => void (closed += 1),
     opener: null as unknown,
   };
-  if (opener === 'other')
-    win.opener = { postMessage: (message: unknown, targetOrigin: string) => posted.push({ message, targetOrigin }) };
+  const postMessage = (message: unknown, targetOrigin: string) => posted.push({ message, targetOrigin });
+  if (opener === 'other' || opener === 'idle')
+    win.opener = { postMessage, location: { origin: url.origin }, sessionStorage: openerStorage(opener === 'other') };
+  if (opener === 'foreign')
+    win.opener = {
+      postMessage,
+      get location(): never {
+        throw new DOMException('Blocked a frame from accessing a cross-origin frame.', 'SecurityError');
+      },
+    };
   if (opener === 'self') win.opener = win;
   return { win: win as unknown as Window, posted, replaced, closed: () => closed };
 }
@@ -124,16 +145,23 @@ describe('captureSignInResponse', () => {
   });
 
   it('without an opener (cut by the provider), tells the waiting tab over the channel named after the state, and keeps it', () => {
-    for (const opener of ['none', 'self'] as const) {
-      broadcasts.length = 0;
+    const { win, posted } = windowAt(RESPONSE, 'none');
+    assert.equal(captureSignInResponse(win), false);
+    assert.deepEqual(posted, []);
+    assert.deepEqual(broadcasts, [
+      { name: 'oidc-client-popup-s1', message: { source: POPUP_MESSAGE_SOURCE, url: RESPONSE, keepOpen: false } },
+    ]);
+    assert.equal(takeCapturedResponse(), RESPONSE);
+    assert.equal(takeCapturedResponse(), undefined, 'taken once');
+  });
+
+  it('hands nothing to an opener of another origin, nor to one of its own that started no popup sign-in, and keeps the response for this page', () => {
+    for (const opener of ['foreign', 'idle', 'self'] as const) {
       const { win, posted } = windowAt(RESPONSE, opener);
-      assert.equal(captureSignInResponse(win), false);
-      assert.deepEqual(posted, []);
-      assert.deepEqual(broadcasts, [
-        { name: 'oidc-client-popup-s1', message: { source: POPUP_MESSAGE_SOURCE, url: RESPONSE, keepOpen: false } },
-      ]);
-      assert.equal(takeCapturedResponse(), RESPONSE);
-      assert.equal(takeCapturedResponse(), undefined, 'taken once');
+      assert.equal(captureSignInResponse(win), false, opener);
+      assert.deepEqual(posted, [], opener);
+      assert.deepEqual(broadcasts, [], opener);
+      assert.equal(takeCapturedResponse(), RESPONSE, opener);
     }
   });
 
