@@ -151,6 +151,16 @@ export function onCouponStored(listener: (coupon: StoredCoupon) => void): () => 
   return () => changes.removeEventListener('stored', handler);
 }
 
+/**
+ * Calls the listener with the campaign's id whenever a claim in this page starts or settles
+ * (received or failed), so every element showing that campaign can show it busy, then settled.
+ */
+export function onClaimChange(listener: (campaignId: string) => void): () => void {
+  const handler = (event: Event): void => listener((event as CustomEvent<string>).detail);
+  changes.addEventListener('claim', handler);
+  return () => changes.removeEventListener('claim', handler);
+}
+
 let listeningToOtherTabs = false;
 
 function listenToOtherTabs(): void {
@@ -231,7 +241,11 @@ export function claimCoupon(client: MarketingClient, request: ClaimRequest): Pro
       if (isUpstreamFailure(error) && read(keySlot) === idempotencyKey) write(keySlot, null);
       throw error;
     })
-    .finally(() => claims.delete(couponSlot));
+    .finally(() => {
+      claims.delete(couponSlot);
+      changes.dispatchEvent(new CustomEvent('claim', { detail: campaignId }));
+    });
   claims.set(couponSlot, claim);
+  changes.dispatchEvent(new CustomEvent('claim', { detail: campaignId }));
   return claim;
 }

@@ -1,7 +1,7 @@
 /**
  * The heights of what the elements show while loading, in units that depend on neither the text nor
  * the page's font: text lines at a fixed line height, a fixed number of lines per field (longer
- * text is clamped). The elements' styles and the space held before they are defined
+ * text wraps onto more lines rather than being cut, and its box grows). The elements' styles and the space held before they are defined
  * (src/reserved-space.ts) both read them, so nothing moves when the content arrives. No Lit here:
  * the script tag's entry reads this module too.
  */
@@ -12,8 +12,8 @@ export const FIXED_LINE_HEIGHT = 1.35;
 const BUTTON_HEIGHT = '2.75rem';
 const SPACING = 'var(--loyalty-spacing, 1rem)';
 
-/** The most lines each field of a campaign slide shows. */
-export const SLIDE_LINES = { title: 1, subtitle: 1, description: 3, price: 1 } as const;
+/** The lines each field of a campaign slide is given while loading (and at least once loaded). */
+export const SLIDE_LINES = { title: 1, subtitle: 1, description: 4, price: 1 } as const;
 
 /** A slide title's font size, relative to the slide's. */
 export const SLIDE_TITLE_SIZE = 1.1;

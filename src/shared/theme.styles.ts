@@ -17,7 +17,12 @@ export const themeStyles = css`
     --_success: var(--loyalty-color-success, #1a7f37);
     --_radius: var(--loyalty-radius, 8px);
     --_space: var(--loyalty-spacing, 1rem);
-    --_focus: var(--loyalty-focus-ring, 0 0 0 3px color-mix(in srgb, var(--_primary) 45%, transparent));
+    /* The focus ring has two tones, an outline in --_focus-color and a halo in --_focus-halo around
+       it, at least 9:1 apart: whatever colour is next to the ring (the control, the page), one of
+       the two stands out from it at least 3:1 (WCAG 1.4.11). */
+    --_focus-color: var(--loyalty-focus-color, #12366e);
+    --_focus-halo: var(--loyalty-focus-halo, #ffffff);
+    --_focus: var(--loyalty-focus-ring, 0 0 0 4px var(--_focus-halo));
     /* The containing block of the element's visually hidden text, which then stays inside the
        element's box: inside a carousel slide it is clipped with the slide, instead of landing
        beyond the page's edge and widening it. */
@@ -36,6 +41,8 @@ export const themeStyles = css`
       --_border: var(--loyalty-color-border, #3d444d);
       --_danger: var(--loyalty-color-danger, #ff8a80);
       --_success: var(--loyalty-color-success, #56d364);
+      --_focus-color: var(--loyalty-focus-color, #ffffff);
+      --_focus-halo: var(--loyalty-focus-halo, #0b1320);
     }
   }
   :host([hidden]) {
@@ -49,11 +56,11 @@ export const themeStyles = css`
   button {
     font: inherit;
   }
-  /* The ring is a box-shadow; the transparent outline is what stays visible in forced-colors mode
-     (Windows high contrast), where box-shadows are dropped and outlines take the system colour. */
+  /* The outline hugs the control and the halo (a box-shadow) surrounds the outline. In forced-colors
+     mode (Windows high contrast) box-shadows are dropped and the outline takes the system colour. */
   :focus-visible {
-    outline: 2px solid transparent;
-    outline-offset: 1px;
+    outline: 2px solid var(--_focus-color);
+    outline-offset: 0;
     box-shadow: var(--_focus);
   }
   .visually-hidden {

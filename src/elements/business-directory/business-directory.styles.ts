@@ -12,9 +12,12 @@ export const businessDirectoryStyles = css`
     padding: 0;
     list-style: none;
   }
+  /* A long word (a name, an e-mail address, a property's value) breaks rather than widening the
+     card past a 320px page, also under the shopper's text spacing (WCAG 1.4.10, 1.4.12). */
   .card {
     display: grid;
-    grid-template-columns: auto 1fr;
+    grid-template-columns: auto minmax(0, 1fr);
+    overflow-wrap: anywhere;
     align-content: start;
     gap: 0.25rem calc(var(--_space) * 0.75);
     block-size: 100%;
@@ -51,7 +54,12 @@ export const businessDirectoryStyles = css`
   address {
     font-style: normal;
   }
+  /* A phone number or a website stands alone on its line: at least 24px each way to hit (WCAG 2.5.8). */
   a {
+    display: inline-flex;
+    align-items: center;
+    min-block-size: 24px;
+    min-inline-size: 24px;
     color: var(--_primary);
     overflow-wrap: anywhere;
   }

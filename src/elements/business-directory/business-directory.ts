@@ -50,6 +50,8 @@ function telHref(phone: string): string | undefined {
  * @cssproperty --loyalty-color-danger - Failure border.
  * @cssproperty --loyalty-radius - Corner radius.
  * @cssproperty --loyalty-spacing - Base spacing.
+ * @cssproperty --loyalty-focus-color - The keyboard focus outline (default a deep blue, white in the dark scheme).
+ * @cssproperty --loyalty-focus-halo - The ring around the focus outline (default white, near-black in the dark scheme); keep it at least 9:1 from --loyalty-focus-color.
  * @cssproperty --loyalty-directory-card-min-width - Narrowest card before the grid wraps (default 16rem).
  */
 export class BusinessDirectory extends MarketingElement {
@@ -90,6 +92,15 @@ export class BusinessDirectory extends MarketingElement {
     const waiting = isWaiting(accounts.first);
     const failure = failureOf(accounts.first);
     const visible = this.visible;
+    const empty = !waiting && !failure && visible.length === 0 && !accounts.nextToken;
+    const status =
+      waiting || failure
+        ? ''
+        : empty
+          ? locale.t('directory.empty')
+          : visible.length
+            ? locale.t('directory.count', { count: visible.length })
+            : '';
     return html`<section part="base" aria-label=${locale.t('directory.label')} aria-busy=${waiting ? 'true' : 'false'}>
       ${
         waiting
@@ -97,12 +108,15 @@ export class BusinessDirectory extends MarketingElement {
           : failure
             ? renderFailure(this, locale, failure, () => void accounts.first.run())
             : visible.length === 0 && !accounts.nextToken
-              ? html`<p part="empty">${locale.t('directory.empty')}</p>`
+              ? html`<p part="empty" aria-hidden="true">${locale.t('directory.empty')}</p>`
               : html`<ul part="list" class="list">
                 ${visible.map((account) => html`<li part="item">${this.renderAccount(account)}</li>`)}
               </ul>`
       }
-      ${waiting || failure ? nothing : this.renderFooter(visible.length)}
+      ${waiting || failure ? nothing : this.renderFooter()}
+      <!-- One live region from the first render on, so the outcome of loading is announced: how many
+           businesses show, or that there are none (shown above for the eye). -->
+      <p class="visually-hidden" role="status">${status}</p>
     </section>`;
   }
 
@@ -162,7 +176,7 @@ export class BusinessDirectory extends MarketingElement {
     }
   }
 
-  private renderFooter(count: number): TemplateResult {
+  private renderFooter(): TemplateResult {
     const { accounts, locale } = this;
     const moreFailure = failureOf(accounts.more);
     return html`<div class="footer">
@@ -181,7 +195,6 @@ export class BusinessDirectory extends MarketingElement {
               </button>`
               : nothing
         }
-      </div>
-      <p class="visually-hidden" role="status">${count ? locale.t('directory.count', { count }) : ''}</p>`;
+      </div>`;
   }
 }

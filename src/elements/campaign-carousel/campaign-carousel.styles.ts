@@ -1,11 +1,5 @@
 import { css, unsafeCSS } from 'lit';
-import {
-  FIXED_LINE_HEIGHT,
-  SLIDE_FIELD_GAP,
-  SLIDE_LINES,
-  SLIDE_TITLE_SIZE,
-  slideBodyHeight,
-} from '../../shared/loading-sizes.ts';
+import { FIXED_LINE_HEIGHT, SLIDE_FIELD_GAP, SLIDE_TITLE_SIZE, slideBodyHeight } from '../../shared/loading-sizes.ts';
 
 export const campaignCarouselStyles = css`
   :host {
@@ -87,8 +81,10 @@ export const campaignCarouselStyles = css`
     block-size: 100%;
     object-fit: cover;
   }
-  /* Fixed line heights and clamped fields: the block's height depends on neither the font nor the
-     text (shared/loading-sizes.ts). */
+  /* Fixed line heights and a block at least as tall as the loading shape's fields
+     (shared/loading-sizes.ts), so nothing moves when the campaigns arrive. Longer text wraps and the
+     slide grows, rather than being cut: at 320px and under the shopper's text spacing every word
+     stays readable (WCAG 1.4.10, 1.4.12). */
   .body {
     display: grid;
     align-content: start;
@@ -104,23 +100,28 @@ export const campaignCarouselStyles = css`
   h3,
   p {
     margin: 0;
-    overflow: hidden;
+    overflow-wrap: anywhere;
   }
   h3 {
     font-size: ${SLIDE_TITLE_SIZE}em;
   }
-  h3,
-  .subtitle,
-  .price {
-    max-block-size: 1lh;
-    white-space: nowrap;
-    text-overflow: ellipsis;
-  }
-  .description {
-    display: -webkit-box;
-    -webkit-box-orient: vertical;
-    -webkit-line-clamp: ${SLIDE_LINES.description};
-    max-block-size: ${SLIDE_LINES.description}lh;
+  /* The title's text is a real button (what a click anywhere on the slide also does), drawn as the
+     title: the page's ::part(title) rules reach it through inheritance. */
+  .title-button {
+    display: block;
+    inline-size: 100%;
+    margin: 0;
+    padding: 0;
+    border: 0;
+    border-radius: calc(var(--_radius) / 2);
+    background: none;
+    color: inherit;
+    font: inherit;
+    letter-spacing: inherit;
+    word-spacing: inherit;
+    text-align: start;
+    text-transform: inherit;
+    cursor: pointer;
   }
   .subtitle {
     color: var(--_muted);

@@ -13,7 +13,7 @@ import { failureOf, isWaiting, PagedList, pageSize } from '../internal/tasks.ts'
 import { campaignCarouselStyles } from './campaign-carousel.styles.ts';
 import { carouselMessages } from './campaign-carousel.messages.ts';
 import { Rotation } from './rotation.ts';
-import { fullyInView, nearestSlide, scrollToSlide } from './track.ts';
+import { fullyInView, nearestSlide, scrollToSlide, shownSlides } from './track.ts';
 
 /** `sizes` for slide images: the laid-out width where supported (`auto`), else the default slide width. */
 const IMAGE_SIZES = 'auto, (min-width: 30rem) 20rem, 85vw';
@@ -24,7 +24,7 @@ export type { CampaignSelectDetail } from './events.ts';
  * @summary The loyalty program's campaigns as an accessible, swipeable carousel, page by page.
  * @tag campaign-carousel
  *
- * @event {CustomEvent<CampaignSelectDetail>} campaign-select - The shopper activated a slide (click, Enter or Space). `detail: { campaign }`.
+ * @event {CustomEvent<CampaignSelectDetail>} campaign-select - The shopper chose a campaign: its title, a button (click, Enter or Space), or a click elsewhere on its slide. `detail: { campaign }`.
  *
  * @csspart base - The carousel region.
  * @csspart controls - The row of control buttons.
@@ -36,6 +36,7 @@ export type { CampaignSelectDetail } from './events.ts';
  * @csspart media - The 16:9 box of a campaign's image.
  * @csspart image - A campaign's image.
  * @csspart title - A campaign's title.
+ * @csspart title-button - The button inside the title that chooses the campaign (`campaign-select`).
  * @csspart subtitle - A campaign's subtitle.
  * @csspart description - A campaign's description.
  * @csspart price - A coupon campaign's price.
@@ -53,6 +54,8 @@ export type { CampaignSelectDetail } from './events.ts';
  * @cssproperty --loyalty-color-danger - Failure border.
  * @cssproperty --loyalty-radius - Corner radius.
  * @cssproperty --loyalty-spacing - Base spacing.
+ * @cssproperty --loyalty-focus-color - The keyboard focus outline (default a deep blue, white in the dark scheme).
+ * @cssproperty --loyalty-focus-halo - The ring around the focus outline (default white, near-black in the dark scheme); keep it at least 9:1 from --loyalty-focus-color.
  * @cssproperty --loyalty-carousel-slide-width - Width of one slide (default `min(85%, 20rem)`).
  * @cssproperty --loyalty-carousel-gap - Space between slides (default the base spacing).
  */
@@ -85,6 +88,13 @@ export class CampaignCarousel extends MarketingElement {
 
   @state() private current = 0;
   @state() private atEnd = false;
+  /**
+   * The slides at least partly in the track's view. The others are `inert`: their controls are out
+   * of the tab order, so Tab after "next" reaches the shown slide, not one scrolled out of sight.
+   */
+  @state() private firstShown = 0;
+  @state() private lastShown = Number.POSITIVE_INFINITY;
+  @state() private focusKept = -1;
   @state() private announcement = '';
 
   @query('.slides') private scroller?: HTMLElement | null;
@@ -107,6 +117,15 @@ export class CampaignCarousel extends MarketingElement {
   );
   /** A pointer is pressing the rotation button, whose click (not the focus the press gives it) decides. */
   private pressingRotation = false;
+  /** Where a button's smooth scroll is taking the track, until it gets there or the shopper scrolls. */
+  private destination?: number;
+  private readonly stopFollowing = {
+    handleEvent: (): void => {
+      this.destination = undefined;
+      this.scheduleMeasure();
+    },
+    passive: true,
+  };
   private observer?: IntersectionObserver;
   private observedRoot?: Element;
   private observedSlide?: Element;
@@ -138,16 +157,33 @@ export class CampaignCarousel extends MarketingElement {
     return [...this.renderRoot.querySelectorAll<HTMLElement>('.slide[data-index]')];
   }
 
-  /** Reads which slide is at the start of the track and whether the last one is in full view. */
+  /** The slide holding keyboard focus, if any. */
+  private get focusedSlide(): number | undefined {
+    const index = (this.renderRoot as ShadowRoot).activeElement?.closest<HTMLElement>('[data-index]')?.dataset.index;
+    return index === undefined ? undefined : Number(index);
+  }
+
+  /** Reads which slide is at the start of the track, which are in view, and whether the last one is in full view. */
   private measure(): void {
     const { scroller, slides } = this;
     const last = slides.at(-1);
     if (!scroller || !last) return;
-    const track = scroller.getBoundingClientRect();
+    // While a button's smooth scroll runs, the track is measured where it is headed, so the slides it
+    // leaves are inert at once (Tab right after "next" goes to the new slide, not an old one).
+    const pending = this.destination === undefined ? 0 : this.destination - scroller.scrollLeft;
+    if (Math.abs(pending) < 1) this.destination = undefined;
+    const box = scroller.getBoundingClientRect();
+    const track = new DOMRect(box.x + pending, box.y, box.width, box.height);
     const rtl = this.locale.rtl;
-    // While a slide has keyboard focus it stays the current one (roving tabindex), whatever the scroll says.
-    if ((this.renderRoot as ShadowRoot).activeElement?.matches('.slide') !== true)
+    const focused = this.focusedSlide;
+    // While a slide's title button has keyboard focus, that slide stays the current one, whatever the scroll says.
+    if (!(this.renderRoot as ShadowRoot).activeElement?.matches('.title-button') || focused === undefined)
       this.current = nearestSlide(slides, track, rtl);
+    const [first, lastShown] = shownSlides(slides, track);
+    this.firstShown = Math.min(first, this.current);
+    this.lastShown = Math.max(lastShown, this.current);
+    // The slide holding focus is never made inert under it (a swipe while a button has focus).
+    this.focusKept = focused ?? -1;
     this.atEnd = fullyInView(last, track, rtl);
   }
 
@@ -163,8 +199,11 @@ export class CampaignCarousel extends MarketingElement {
     const { scroller, slides } = this;
     const slide = slides[Math.max(0, Math.min(index, slides.length - 1))];
     if (!scroller || !slide) return;
-    scrollToSlide(scroller, slide, this.locale.rtl);
+    this.destination = scrollToSlide(scroller, slide, this.locale.rtl);
     this.current = Number(slide.dataset.index);
+    // Shown at once, so its controls can take focus while the track is still scrolling to it.
+    this.firstShown = Math.min(this.firstShown, this.current);
+    this.lastShown = Math.max(this.lastShown, this.current);
     if (announce)
       this.announcement = `${slide.getAttribute('aria-label')}: ${slide.querySelector('h3')?.textContent ?? ''}`;
   }
@@ -220,9 +259,11 @@ export class CampaignCarousel extends MarketingElement {
     this.rotation.toggle();
   }
 
-  private onKeydown(event: KeyboardEvent): void {
-    const slide = event.target as HTMLElement;
-    if (slide.dataset.index === undefined) return;
+  /** Arrow keys, Home and End move between the slides' title buttons (each a real button that Enter and Space press). */
+  private async onKeydown(event: KeyboardEvent): Promise<void> {
+    const button = event.target as HTMLElement;
+    const slide = button.closest<HTMLElement>('[data-index]');
+    if (!button.matches('.title-button') || !slide) return;
     const index = Number(slide.dataset.index);
     const forward = this.locale.rtl ? 'ArrowLeft' : 'ArrowRight';
     const backward = this.locale.rtl ? 'ArrowRight' : 'ArrowLeft';
@@ -232,17 +273,14 @@ export class CampaignCarousel extends MarketingElement {
       Home: 0,
       End: this.slides.length - 1,
     };
-    if (event.key === 'Enter' || event.key === ' ') {
-      event.preventDefault();
-      this.select(this.campaigns.items[index]);
-      return;
-    }
     const target = targets[event.key];
     if (target === undefined) return;
     event.preventDefault();
     const next = this.slides[Math.max(0, Math.min(target, this.slides.length - 1))];
-    next?.focus({ preventScroll: true });
-    if (next) this.goTo(Number(next.dataset.index));
+    if (!next) return;
+    this.goTo(Number(next.dataset.index));
+    await this.updateComplete;
+    next.querySelector<HTMLElement>('.title-button')?.focus({ preventScroll: true });
   }
 
   protected override updated(): void {
@@ -273,6 +311,7 @@ export class CampaignCarousel extends MarketingElement {
     // With `claim`, slides wait for <coupon-claim> too, so their claim row does not appear later.
     const waiting = isWaiting(campaigns.first) || (this.claim && !customElements.get('coupon-claim'));
     const failure = failureOf(campaigns.first);
+    const empty = !waiting && !failure && campaigns.items.length === 0;
     return html`<section
       part="base"
       class="base"
@@ -290,13 +329,16 @@ export class CampaignCarousel extends MarketingElement {
           : failure
             ? renderFailure(this, locale, failure, () => void campaigns.first.run())
             : campaigns.items.length === 0
-              ? html`<p part="empty">${locale.t('carousel.empty')}</p>`
+              ? html`<p part="empty" aria-hidden="true">${locale.t('carousel.empty')}</p>`
               : this.renderCarousel(campaigns.items)
       }
-      <p class="visually-hidden" role="status">${this.announcement}</p>
+      <!-- One live region from the first render on, so what it says next is announced: the empty
+           state (shown above for the eye) or the slide that "previous" and "next" brought. -->
+      <p class="visually-hidden" role="status">${empty ? locale.t('carousel.empty') : this.announcement}</p>
     </section>`;
   }
 
+  /** The controls and the track; the track is no Tab stop of its own (Firefox makes a scrolling box one). */
   private renderCarousel(items: readonly Campaign[]): TemplateResult {
     const { campaigns, locale, rotation } = this;
     const moreFailure = failureOf(campaigns.more);
@@ -319,7 +361,18 @@ export class CampaignCarousel extends MarketingElement {
           ${arrow('›')}
         </button>
       </div>
-      <div id="slides" part="slides" class="slides" @scroll=${this.scheduleMeasure} @click=${this.onClick} @keydown=${this.onKeydown}>
+      <div
+        id="slides"
+        part="slides"
+        class="slides"
+        tabindex="-1"
+        @scroll=${this.scheduleMeasure}
+        @scrollend=${this.stopFollowing}
+        @pointerdown=${this.stopFollowing}
+        @wheel=${this.stopFollowing}
+        @click=${this.onClick}
+        @keydown=${this.onKeydown}
+      >
         ${items.map((campaign, index) => this.renderSlide(campaign, index, items.length))}
         ${campaigns.loadingMore ? this.renderPlaceholders(1) : nothing}
         ${moreFailure ? renderFailure(this, locale, moreFailure, () => campaigns.loadMore()) : nothing}
@@ -350,7 +403,7 @@ export class CampaignCarousel extends MarketingElement {
       role="group"
       aria-roledescription=${this.locale.t('carousel.slide')}
       aria-label=${this.locale.t('carousel.position', { index: index + 1, count })}
-      tabindex=${index === this.current ? 0 : -1}
+      ?inert=${(index < this.firstShown || index > this.lastShown) && index !== this.focusKept}
       data-index=${index}
     >
       <div part="media" class="media">
@@ -371,7 +424,7 @@ export class CampaignCarousel extends MarketingElement {
         }
       </div>
       <div class="body ${this.claim ? 'with-claim' : ''}">
-        <h3 part="title" dir="auto">${campaign.title}</h3>
+        <h3 part="title" dir="auto"><button part="title-button" class="title-button" type="button">${campaign.title}</button></h3>
         ${campaign.subtitle ? html`<p part="subtitle" class="subtitle" dir="auto">${campaign.subtitle}</p>` : nothing}
         ${campaign.description ? html`<p part="description" class="description" dir="auto">${campaign.description}</p>` : nothing}
         ${price ? html`<p part="price" class="price">${price}</p>` : nothing}

@@ -24,8 +24,25 @@ export function fullyInView(slide: HTMLElement, track: DOMRect, rtl: boolean): b
   return startOffset(slide.getBoundingClientRect(), track, rtl) + slide.offsetWidth <= track.width + 1;
 }
 
-/** Scrolls the track so that the slide starts at its start edge; native scroll snapping does the rest. */
-export function scrollToSlide(scroller: HTMLElement, slide: HTMLElement, rtl: boolean): void {
+/** The first and last index of the slides that are at least partly inside the track ([0, -1] for none). */
+export function shownSlides(slides: HTMLElement[], track: DOMRect): [number, number] {
+  const shown = slides.flatMap((slide, index) => {
+    const box = slide.getBoundingClientRect();
+    return Math.min(box.right, track.right) - Math.max(box.left, track.left) > 1 ? [index] : [];
+  });
+  return [shown[0] ?? 0, shown.at(-1) ?? -1];
+}
+
+/**
+ * Scrolls the track so that the slide starts at its start edge; native scroll snapping does the rest.
+ * Returns the `scrollLeft` the track is headed for (a smooth scroll gets there later). The position
+ * is absolute: WebKit adds a `scrollBy()` to one still running, overshooting on quick presses.
+ */
+export function scrollToSlide(scroller: HTMLElement, slide: HTMLElement, rtl: boolean): number {
   const distance = startOffset(slide.getBoundingClientRect(), scroller.getBoundingClientRect(), rtl);
-  scroller.scrollBy({ left: rtl ? -distance : distance });
+  const max = scroller.scrollWidth - scroller.clientWidth;
+  const wanted = scroller.scrollLeft + (rtl ? -distance : distance);
+  const destination = rtl ? Math.min(0, Math.max(-max, wanted)) : Math.max(0, Math.min(max, wanted));
+  scroller.scrollTo({ left: destination });
+  return destination;
 }

@@ -21,8 +21,8 @@ export const couponClaimStyles = css`
   .title {
     font-weight: 600;
   }
-  /* One line each at a fixed line height (longer text is clamped), so the space held while loading
-     is theirs in any font. */
+  /* A fixed line height, so the space held while loading is theirs in any font; longer text wraps
+     rather than being cut (WCAG 1.4.10, 1.4.12). */
   .title,
   .price,
   .skeleton.text {
@@ -31,10 +31,7 @@ export const couponClaimStyles = css`
   .title,
   .price {
     max-inline-size: 100%;
-    max-block-size: 1lh;
-    overflow: hidden;
-    white-space: nowrap;
-    text-overflow: ellipsis;
+    overflow-wrap: anywhere;
   }
   .price,
   .code-label {

@@ -3,7 +3,7 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { session } from '../../connect/session.ts';
 import { clientFor } from '../../marketing/client.ts';
-import { claimCoupon, isClaiming, onCouponStored, storedCoupon } from '../../marketing/coupon-claims.ts';
+import { claimCoupon, isClaiming, onClaimChange, onCouponStored, storedCoupon } from '../../marketing/coupon-claims.ts';
 import { MarketingError } from '../../marketing/errors.ts';
 import type { Campaign } from '../../marketing/types.ts';
 import { resolveEndpoint } from '../../shared/config.ts';
@@ -49,6 +49,8 @@ export type { CouponClaimedDetail, CouponClaimErrorDetail } from './events.ts';
  * @cssproperty --loyalty-color-success - The received code's border, confirming the claim.
  * @cssproperty --loyalty-radius - Corner radius.
  * @cssproperty --loyalty-spacing - Base spacing.
+ * @cssproperty --loyalty-focus-color - The keyboard focus outline (default a deep blue, white in the dark scheme).
+ * @cssproperty --loyalty-focus-halo - The ring around the focus outline (default white, near-black in the dark scheme); keep it at least 9:1 from --loyalty-focus-color.
  * @cssproperty --loyalty-code-font - Font of the coupon code (default monospace).
  * @cssproperty --loyalty-code-size - Size of the coupon code (default 1.5em).
  */
@@ -118,6 +120,8 @@ export class CouponClaim extends MarketingElement {
       }),
       // Another element of this page claimed this campaign's coupon: show it here too.
       onCouponStored((coupon) => coupon.campaignId === this.campaignId.trim() && this.requestUpdate()),
+      // A claim for this campaign started or settled, here or in another element: busy, then not.
+      onClaimChange((campaignId) => campaignId === this.campaignId.trim() && this.requestUpdate()),
     ];
   }
 

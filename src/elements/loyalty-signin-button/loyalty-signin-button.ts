@@ -88,7 +88,9 @@ export type { LoyaltySigninDetail, LoyaltySigninErrorDetail, LoyaltySignoutDetai
  * @cssproperty --loyalty-color-danger - Colour of error messages.
  * @cssproperty --loyalty-radius - Corner radius of the buttons.
  * @cssproperty --loyalty-spacing - Base spacing unit.
- * @cssproperty --loyalty-focus-ring - Box shadow of the keyboard focus ring.
+ * @cssproperty --loyalty-focus-ring - Replaces the halo: the box-shadow around the focus outline.
+ * @cssproperty --loyalty-focus-color - The keyboard focus outline (default a deep blue, white in the dark scheme).
+ * @cssproperty --loyalty-focus-halo - The ring around the focus outline (default white, near-black in the dark scheme); keep it at least 9:1 from --loyalty-focus-color.
  */
 export class LoyaltySigninButton extends LoyaltyElement {
   static override styles = signinButtonStyles;
@@ -275,7 +277,8 @@ export class LoyaltySigninButton extends LoyaltyElement {
   }
 
   private onSessionChange(user: LoyaltyUser | null, reason: SessionChangeReason): void {
-    const hadFocus = this.matches(':focus-within');
+    // The page's focused element, also while the sign-in popup is in front (`:focus-within` then fails).
+    const hadFocus = (this.renderRoot as ShadowRoot).activeElement !== null;
     if (user) this.failure = undefined;
     this.requestUpdate();
     if (hadFocus) void this.updateComplete.then(() => (user ? this.signoutButton : this.signinButton)?.focus());

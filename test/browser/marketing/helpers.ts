@@ -52,6 +52,23 @@ export function stubFetch(respond: () => Response | Promise<Response>) {
   return { restore: () => void (window.fetch = original) };
 }
 
+/** Holds every request until `release()`, so the element is surely on its skeleton first. */
+export function holdFetch() {
+  const original = window.fetch;
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  window.fetch = async (input, init) => {
+    await opened;
+    return original(input, init);
+  };
+  return {
+    release() {
+      window.fetch = original;
+      open();
+    },
+  };
+}
+
 /** A network that never answers: every call waits until its signal aborts. `signals` are the calls' signals. */
 export function hangFetch() {
   const original = window.fetch;
