@@ -3,8 +3,12 @@
  * redirect URI may be any page of the merchant's site). It removes the tokens from the address bar
  * at once, then either hands the response to the window that opened this popup, or keeps it for the
  * sign-in button of this page to finish (redirect mode). Nothing here imports oidc-client-ts.
+ *
+ * Any site can open a shop's page with a made-up response in its address: the page hands a response
+ * over (and closes) only to an opener of its own origin that is waiting for a popup sign-in it
+ * started; otherwise it starts as usual.
  */
-import { REDIRECT_REQUEST_TYPE, STATE_STORAGE_PREFIX } from './options.ts';
+import { POPUP_REQUEST_TYPE, REDIRECT_REQUEST_TYPE, STATE_STORAGE_PREFIX } from './options.ts';
 
 /**
  * The message oidc-client-ts's popup window waits for (AbstractChildWindow: `source` "oidc-client",
@@ -49,9 +53,37 @@ export function pendingRequest(responseUrl: string): PendingRequest | undefined 
   }
 }
 
+/** The window that opened this one, when it is of this page's origin (reading another origin's throws). */
+function sameOriginOpener(win: Window): Window | undefined {
+  try {
+    const opener = win.opener as Window | null;
+    return opener && opener !== win && opener.location.origin === win.location.origin ? opener : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the opener is waiting for a popup sign-in it started. Any of its own: a response that answers
+ * another (a replayed or forged state) is still handed over, for the opener to refuse and say so.
+ */
+function openerAwaitsPopup(opener: Window): boolean {
+  try {
+    const storage = opener.sessionStorage;
+    return Object.keys(storage).some((key) => {
+      if (!key.startsWith(STATE_STORAGE_PREFIX)) return false;
+      const request: unknown = JSON.parse(storage.getItem(key) ?? 'null');
+      return (request as PendingRequest | null)?.request_type === POPUP_REQUEST_TYPE;
+    });
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Looks at this page's address once. Returns true when the page is a popup that handed its response
- * to the opener (the page should then do nothing else). The script tag and the shipped callback page
+ * to the opener, a window of this origin waiting for a popup sign-in (the page should then do nothing
+ * else, and closes shortly). The script tag and the shipped callback page
  * do this by themselves; a page that uses `loyalty-widgets/connect` alone calls it first thing.
  *
  * @example
@@ -75,18 +107,22 @@ export function captureSignInResponse(win: Window = window): boolean {
     return false;
   }
   const message = { source: POPUP_MESSAGE_SOURCE, url: href, keepOpen: false };
-  if (win.opener && win.opener !== win) {
-    // Only a window of our own origin can receive it; the opener checks the origin too.
-    (win.opener as Window).postMessage(message, win.location.origin);
+  const opener = sameOriginOpener(win);
+  if (opener && openerAwaitsPopup(opener)) {
+    // Posted to our own origin only; the opener checks the origin too.
+    opener.postMessage(message, win.location.origin);
     setTimeout(() => win.close(), SELF_CLOSE_DELAY_MS);
     return true;
   }
   // The opener link may have been cut (a provider's Cross-Origin-Opener-Policy): oidc-client-ts also
-  // listens on a same-origin BroadcastChannel named after the state. Otherwise it is an orphan or
-  // replayed response, which this page's button will refuse with state_mismatch.
-  const channel = new BroadcastChannel(`oidc-client-popup-${state}`);
-  channel.postMessage(message);
-  channel.close();
+  // listens on a same-origin BroadcastChannel named after the state, where only a window of this
+  // origin waiting for that state hears it. Otherwise it is an orphan, replayed or made-up response,
+  // which this page's button will refuse with state_mismatch.
+  if (!win.opener) {
+    const channel = new BroadcastChannel(`oidc-client-popup-${state}`);
+    channel.postMessage(message);
+    channel.close();
+  }
   captured = href;
   return false;
 }

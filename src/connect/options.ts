@@ -24,6 +24,9 @@ export const STATE_STORAGE_PREFIX = `${STORAGE_PREFIX}state:`;
 /** oidc-client-ts marks its redirect requests with this request type. */
 export const REDIRECT_REQUEST_TYPE = 'si:r';
 
+/** oidc-client-ts marks its popup requests with this request type. */
+export const POPUP_REQUEST_TYPE = 'si:p';
+
 /**
  * Adds `openid` when a page forgot it, and collapses whitespace.
  *

@@ -58,3 +58,49 @@ export function resolveConnectOptions(settings: ConnectSettings, page: PageAddre
     scope: normalizeScope(settings.scope),
   };
 }
+
+/** The sign-in a page's merchant pinned (`<meta name="loyalty-authority">`, `…client-id`), when any. */
+export interface PinnedSignIn {
+  authority?: string;
+  clientId?: string;
+}
+
+/** An authority as compared: its URL, without a trailing slash. */
+const comparable = (authority: string): string => {
+  const safe = safeUrl(authority.trim());
+  return safe ? withoutTrailingSlash(safe) : authority.trim();
+};
+
+/**
+ * The page's sign-in is the merchant's: throws a `config` SignInError when these options are not the
+ * pinned provider and app, or, with none pinned, when another button of the page (`others`) signs in
+ * with another provider or app, since the page cannot tell which one is the merchant's.
+ */
+export function checkPageSignIn(
+  options: ConnectOptions,
+  pinned: PinnedSignIn,
+  others: readonly ConnectSettings[],
+): void {
+  if (pinned.authority && comparable(pinned.authority) !== options.authority)
+    throw new SignInError(
+      'config',
+      `authority="${options.authority}" is not this page's sign-in: the head's <meta name="loyalty-authority"> names ${pinned.authority}.`,
+    );
+  if (pinned.clientId && pinned.clientId.trim() !== options.clientId)
+    throw new SignInError(
+      'config',
+      `client-id="${options.clientId}" is not this page's sign-in: the head's <meta name="loyalty-client-id"> names another app.`,
+    );
+  if (pinned.authority && pinned.clientId) return;
+  // A button that names no provider or app is a set-up mistake of its own, not another sign-in.
+  const differs = others.some(
+    (other) =>
+      (!pinned.authority && other.authority.trim() !== '' && comparable(other.authority) !== options.authority) ||
+      (!pinned.clientId && other.clientId.trim() !== '' && other.clientId.trim() !== options.clientId),
+  );
+  if (differs)
+    throw new SignInError(
+      'config',
+      'the sign-in buttons on this page name different providers or apps: say which is yours with <meta name="loyalty-authority"> and <meta name="loyalty-client-id"> in the head.',
+    );
+}

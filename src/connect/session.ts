@@ -79,10 +79,11 @@ function parseStoredUser(text: string | null): LoyaltyUser | null {
 export type SessionListener = (user: LoyaltyUser | null, reason: SessionChangeReason) => void;
 
 /**
- * A function that starts a sign-in; it runs inside the shopper's click so a popup may open.
+ * A function that starts a sign-in (it runs inside the shopper's click so a popup may open); false
+ * when its button may not sign the page in.
  * @internal
  */
-export type SignInStarter = () => void;
+export type SignInStarter = () => boolean;
 
 /**
  * The page's sign-in session: who is signed in, where they are kept, and who wants to know. There is
@@ -225,12 +226,9 @@ export class PageSession {
     };
   }
 
-  /** Asks the page's sign-in button to start a sign-in; false when the page has none. */
+  /** Asks the page's sign-in button to start a sign-in; false when the page has none that is the page's. */
   requestSignIn(): boolean {
-    const start = this.starters[0];
-    if (!start) return false;
-    start();
-    return true;
+    return this.starters.some((start) => start());
   }
 }
 

@@ -60,6 +60,15 @@ function canonical(variables: Variables): Record<string, string | number> {
 }
 
 /**
+ * An endpoint as the page's clients use it: an http(s) URL, a relative one resolved against the page's
+ * own address (not against a `<base>`, which page content may have added); undefined for anything else
+ * (`javascript:`, `data:` or `blob:` would fail later as a mysterious network error).
+ */
+export function endpointUrl(endpoint: string): URL | undefined {
+  return parseUrl(endpoint, HTTP_PROTOCOLS, globalThis.location?.href);
+}
+
+/**
  * A client for one Marketing proxy endpoint. Prefer `clientFor(endpoint)`, which gives every caller on
  * the page the same client, so identical requests in flight are shared.
  *
@@ -82,8 +91,7 @@ export class MarketingClient {
   readonly endpoint: string;
 
   constructor(endpoint: string) {
-    // `javascript:`, `data:` or `blob:` would fail later as a mysterious network error.
-    const url = parseUrl(endpoint, HTTP_PROTOCOLS, globalThis.document?.baseURI ?? globalThis.location?.href);
+    const url = endpointUrl(endpoint);
     if (!url) {
       throw new MarketingError(
         'config',
@@ -173,7 +181,9 @@ export class MarketingClient {
     let response: Response;
     let payload: unknown;
     try {
-      response = await fetch(this.endpoint, { method: 'POST', headers, body, signal });
+      // The proxy never redirects: a redirect (an open one on a trusted origin, say) would carry the
+      // shopper's tokens and the claim's key to wherever it points.
+      response = await fetch(this.endpoint, { method: 'POST', headers, body, signal, redirect: 'error' });
       const raw = await response.text();
       try {
         payload = JSON.parse(raw);
@@ -216,7 +226,7 @@ function join(shared: SharedRequest, signal: AbortSignal | undefined, key: strin
 const clients = new Map<string, MarketingClient>();
 
 /**
- * The page's one client for an endpoint (relative endpoints resolve against the page).
+ * The page's one client for an endpoint (relative endpoints resolve against the page's address).
  *
  * @example
  * ```ts

@@ -6,14 +6,22 @@
  * for the same campaign all replay the same key and the proxy returns the same coupon instead of
  * minting a new one. Claims in flight are also shared inside the page. The code, once received, is
  * kept per campaign and shopper and shown again instead of minting.
+ *
+ * Codes and keys belong to the origin of the endpoint they came from or went to: a block of page
+ * content pointing a claim at another server neither plants a code the merchant's own elements would
+ * show, nor learns a key they would use.
  */
 import { toHex } from '../shared/hex.ts';
-import type { MarketingClient } from './client.ts';
+import { resolveEndpoint } from '../shared/config.ts';
+import { endpointUrl, type MarketingClient } from './client.ts';
 import { isUpstreamFailure, MarketingError } from './errors.ts';
 import { STORAGE_PREFIX } from '../shared/storage-keys.ts';
 import type { Coupon } from './types.ts';
 
-/** A kept coupon is stored under `loyalty-widgets:coupon:<shopper>:<campaign>`, a claim's key under `…claim-key:…`. */
+/**
+ * A kept coupon is stored under `loyalty-widgets:coupon:<endpoint origin>:<shopper>:<campaign>`, a
+ * claim's key under `…claim-key:…`, each part URI-encoded.
+ */
 const COUPON_KEY_PREFIX = `${STORAGE_PREFIX}coupon:`;
 const CLAIM_KEY_PREFIX = `${STORAGE_PREFIX}claim-key:`;
 /** Who a claim belongs to when nobody is signed in. */
@@ -22,6 +30,8 @@ export const ANONYMOUS = 'anonymous';
 export interface StoredCoupon {
   code: string;
   campaignId: string;
+  /** The origin of the endpoint (the proxy) that gave the code. */
+  origin: string;
   /** Milliseconds since the epoch. */
   claimedAt: number;
 }
@@ -92,8 +102,13 @@ async function withSameKey<T>(send: () => Promise<T>): Promise<T> {
   }
 }
 
-const slot = (prefix: string, campaignId: string, shopper: string): string =>
-  `${prefix}${encodeURIComponent(shopper)}:${encodeURIComponent(campaignId)}`;
+const slot = (prefix: string, origin: string, campaignId: string, shopper: string): string =>
+  `${prefix}${[origin, shopper, campaignId].map(encodeURIComponent).join(':')}`;
+
+/** The origin an endpoint's codes and keys belong to; the page's own endpoint when none is given. */
+function originOf(endpoint: string = resolveEndpoint(undefined)): string | undefined {
+  return endpointUrl(endpoint)?.origin;
+}
 
 function newKey(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
@@ -102,7 +117,9 @@ function newKey(): string {
 }
 
 /**
- * The coupon kept for this campaign and shopper, if any (storage is checked like network data).
+ * The coupon kept for this campaign and shopper from this endpoint's origin (by default the page's
+ * endpoint: its head's `<meta name="loyalty-endpoint">`, else `/api/marketing`), if any. Storage is
+ * checked like network data.
  *
  * @example
  * ```ts
@@ -112,13 +129,14 @@ function newKey(): string {
  * if (kept) console.log(kept.code, new Date(kept.claimedAt));
  * ```
  */
-export function storedCoupon(campaignId: string, shopper = ANONYMOUS): StoredCoupon | undefined {
-  const raw = read(slot(COUPON_KEY_PREFIX, campaignId, shopper));
-  if (!raw) return undefined;
+export function storedCoupon(campaignId: string, shopper = ANONYMOUS, endpoint?: string): StoredCoupon | undefined {
+  const origin = originOf(endpoint);
+  const raw = origin && read(slot(COUPON_KEY_PREFIX, origin, campaignId, shopper));
+  if (!origin || !raw) return undefined;
   try {
     const value = JSON.parse(raw) as Partial<StoredCoupon>;
     if (typeof value.code === 'string' && value.code && typeof value.claimedAt === 'number') {
-      return { code: value.code, campaignId, claimedAt: value.claimedAt };
+      return { code: value.code, campaignId, origin, claimedAt: value.claimedAt };
     }
   } catch {
     // Corrupt entry: treated as absent.
@@ -126,9 +144,10 @@ export function storedCoupon(campaignId: string, shopper = ANONYMOUS): StoredCou
   return undefined;
 }
 
-/** Whether a claim for this campaign and shopper is running in this page right now. */
-export function isClaiming(campaignId: string, shopper = ANONYMOUS): boolean {
-  return claims.has(slot(COUPON_KEY_PREFIX, campaignId, shopper));
+/** Whether a claim for this campaign and shopper, at this endpoint's origin, is running in this page right now. */
+export function isClaiming(campaignId: string, shopper = ANONYMOUS, endpoint?: string): boolean {
+  const origin = originOf(endpoint);
+  return origin !== undefined && claims.has(slot(COUPON_KEY_PREFIX, origin, campaignId, shopper));
 }
 
 /**
@@ -170,14 +189,15 @@ function listenToOtherTabs(): void {
     if (event.storageArea !== globalThis.localStorage || !event.key?.startsWith(COUPON_KEY_PREFIX) || !event.newValue)
       return;
     // Another tab's entry is read back like any stored value: only a well-formed one is announced.
-    let shopper: string | undefined;
-    let campaignId: string | undefined;
+    let parts: string[];
     try {
-      [shopper, campaignId] = event.key.slice(COUPON_KEY_PREFIX.length).split(':').map(decodeURIComponent);
+      parts = event.key.slice(COUPON_KEY_PREFIX.length).split(':').map(decodeURIComponent);
     } catch {
       return; // Not a key this code wrote.
     }
-    const stored = campaignId && shopper ? storedCoupon(campaignId, shopper) : undefined;
+    const [origin, shopper, campaignId] = parts;
+    const stored =
+      parts.length === 3 && origin && shopper && campaignId ? storedCoupon(campaignId, shopper, origin) : undefined;
     if (stored) changes.dispatchEvent(new CustomEvent('stored', { detail: stored }));
   });
 }
@@ -203,13 +223,14 @@ function listenToOtherTabs(): void {
  */
 export function claimCoupon(client: MarketingClient, request: ClaimRequest): Promise<Coupon> {
   const { campaignId, shopper = ANONYMOUS, accessToken, idToken, requireSignin = false, another = false } = request;
-  const couponSlot = slot(COUPON_KEY_PREFIX, campaignId, shopper);
+  const origin = new URL(client.endpoint).origin;
+  const couponSlot = slot(COUPON_KEY_PREFIX, origin, campaignId, shopper);
   const running = claims.get(couponSlot);
   if (running) return running;
-  const kept = another ? undefined : storedCoupon(campaignId, shopper);
+  const kept = another ? undefined : storedCoupon(campaignId, shopper, origin);
   if (kept) return Promise.resolve({ code: kept.code });
 
-  const keySlot = slot(CLAIM_KEY_PREFIX, campaignId, shopper);
+  const keySlot = slot(CLAIM_KEY_PREFIX, origin, campaignId, shopper);
   let idempotencyKey = read(keySlot);
   if (!idempotencyKey) {
     idempotencyKey = newKey();
@@ -228,7 +249,7 @@ export function claimCoupon(client: MarketingClient, request: ClaimRequest): Pro
       });
   const claim = sent
     .then((coupon) => {
-      const stored: StoredCoupon = { code: coupon.code, campaignId, claimedAt: Date.now() };
+      const stored: StoredCoupon = { code: coupon.code, campaignId, origin, claimedAt: Date.now() };
       write(couponSlot, JSON.stringify(stored));
       write(keySlot, null);
       changes.dispatchEvent(new CustomEvent('stored', { detail: stored }));

@@ -2,7 +2,8 @@
  * `Idempotency-Key` for mutations: the first request with a key takes a lock in the store (atomic
  * add), runs, and records its outcome for 24 h; every other request with that key (concurrent, a
  * retry, or on another instance sharing the store) gets the recorded outcome and never mints again.
- * The same key with other variables is refused (409). Keys are scoped by shopper when signed in.
+ * The same key with other variables is refused (409). Keys are scoped by
+ * shopper: the loyalty ID when signed in, else the client's address and browser.
  *
  * The lock is released without recording when the request provably did nothing upstream (it was
  * rate limited, or the upstream refused the connection), so a retry with the same key can succeed.

@@ -467,7 +467,9 @@ export function createMarketingProxy(
     if (idempotencyKey === undefined) {
       outcome = await mint();
     } else {
-      const scope = shopper ? shopper.loyaltyId : '-';
+      // A key is one client's: a signed-in shopper's, or else the address and browser that sent it, so
+      // a key seen elsewhere (a hostile endpoint a page's block pointed at) replays nothing to anyone else.
+      const scope = shopper ? shopper.loyaltyId : shopperKey;
       const result = await idempotency
         .run(
           `${scope}:${idempotencyKey}`,

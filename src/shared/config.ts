@@ -1,13 +1,15 @@
+import { merchantSetting } from './merchant.ts';
+
 /** Where the widgets find the merchant's Marketing proxy when no element or page says otherwise. */
 const DEFAULT_ENDPOINT = '/api/marketing';
 
 /**
- * Resolves the proxy endpoint for an element: its own `endpoint` attribute wins, then a page-wide
- * `<meta name="loyalty-endpoint" content="...">`, then the default `/api/marketing`.
+ * Resolves the proxy endpoint for an element: its own `endpoint` attribute wins, then the merchant's
+ * page-wide `<meta name="loyalty-endpoint" content="...">` in the head (one in the body is content, not
+ * the merchant's setting), then the default `/api/marketing`.
  */
-export function resolveEndpoint(own: string | null | undefined, doc: Document = document): string {
+export function resolveEndpoint(own: string | null | undefined, doc?: Document): string {
   const trimmed = own?.trim();
   if (trimmed) return trimmed;
-  const meta = doc.querySelector<HTMLMetaElement>('meta[name="loyalty-endpoint"]')?.content.trim();
-  return meta || DEFAULT_ENDPOINT;
+  return merchantSetting('loyalty-endpoint', doc) ?? DEFAULT_ENDPOINT;
 }

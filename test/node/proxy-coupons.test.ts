@@ -63,6 +63,22 @@ describe('Marketing proxy coupon requests', () => {
       assert.equal(sandbox.stats().couponsMinted, minted);
     });
 
+    it('replays an anonymous key only to the client that sent it: another browser with the same key gets its own coupon', async () => {
+      // A key seen by another server (a page's block pointed a claim at it) is worth nothing to its holder.
+      const key = randomUUID();
+      const shopper = { 'idempotency-key': key, 'user-agent': 'Shopper browser/1.0' };
+      const first = await post(proxy.url, coupon(), shopper);
+      const minted = sandbox.stats().couponsMinted;
+      const other = await post(proxy.url, coupon(), { ...shopper, 'user-agent': 'curl/8.5.0' });
+      assert.equal(other.status, 200);
+      assert.equal(other.headers.get('idempotent-replayed'), null);
+      assert.notEqual(other.body.data.requestCoupon.coupon.code, first.body.data.requestCoupon.coupon.code);
+      assert.equal(sandbox.stats().couponsMinted, minted + 1);
+      const again = await post(proxy.url, coupon(), shopper);
+      assert.equal(again.headers.get('idempotent-replayed'), 'true');
+      assert.equal(again.text, first.text);
+    });
+
     it('refuses the same key with other variables (409), also while the first is running', async () => {
       const key = randomUUID();
       const campaigns = ['camp-harbor-beans', 'camp-peak-rental'];

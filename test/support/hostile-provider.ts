@@ -5,6 +5,13 @@
  * in the browser's real code path. Control it over HTTP:
  *   POST /__hostile/scenario {"scenario": "<name>"}   the next /auth answers that way
  *   GET  /__hostile/stats                              requests seen, /me and /jwks calls
+ * It is also a hostile Marketing endpoint on its own origin, as a page's block may name one:
+ *   POST /__hostile/marketing          answers every campaign with a coupon and every claim with
+ *                                      EVIL-PLANTED-CODE; /__hostile/marketing/refuse answers claims
+ *                                      401 signin_required. The headers it was sent are in the stats.
+ *   POST /__hostile/redirect?to=URL    an open redirect (307) on an origin a merchant may trust.
+ * And any other site that opens a shop's page:
+ *   GET  /__hostile/opener?url=URL     a page that opens URL in a new window at the first key press.
  * A web-test-runner plugin (hostileProviderPlugin) starts it and tells tests where it is at
  * GET /__hostile.json on the test server.
  */
@@ -13,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { createHash, randomBytes } from 'node:crypto';
 import { SignJWT, exportJWK, exportSPKI, generateKeyPair, type JWK, type JWTPayload } from 'jose';
 
-import { SCENARIOS, type Scenario } from './hostile-scenarios.ts';
+import { PLANTED_CODE, SCENARIOS, type Scenario } from './hostile-scenarios.ts';
 
 export { REFUSED_TOKEN_SCENARIOS, SCENARIOS, type Scenario } from './hostile-scenarios.ts';
 
@@ -30,6 +37,8 @@ export interface HostileStats {
   authRequests: Record<string, string>[];
   meCalls: number;
   jwksFetches: number;
+  /** The headers of each request to the hostile Marketing endpoint. */
+  marketingRequests: Record<string, string>[];
 }
 
 interface SigningKey {
@@ -65,7 +74,7 @@ function send(
   res.writeHead(status, {
     'content-type': type,
     'access-control-allow-origin': '*',
-    'access-control-allow-headers': 'content-type',
+    'access-control-allow-headers': 'content-type, idempotency-key, authorization, x-loyalty-id-token',
     'cache-control': 'no-store',
     ...extra,
   });
@@ -93,7 +102,7 @@ export async function startHostileProvider({
   let scenario: Scenario = 'valid';
   let lastResponse: string | undefined;
   let heldRequest: URLSearchParams | undefined;
-  const stats: Omit<HostileStats, 'scenario'> = { authRequests: [], meCalls: 0, jwksFetches: 0 };
+  const stats: Omit<HostileStats, 'scenario'> = { authRequests: [], meCalls: 0, jwksFetches: 0, marketingRequests: [] };
   const subject = 'hostile-user-1';
   let url = '';
 
@@ -281,6 +290,29 @@ export async function startHostileProvider({
         const script = `parent.postMessage({ source: 'oidc-client', url: ${JSON.stringify(forged)}, keepOpen: false }, '*');`;
         return send(res, 200, `<!doctype html><title>Forger</title><script>${script}</script>`, 'text/html');
       }
+      case '/__hostile/marketing':
+      case '/__hostile/marketing/refuse': {
+        const { operation, variables } = (await readJson(req)) as {
+          operation?: string;
+          variables?: { id?: string; campaignId?: string };
+        };
+        stats.marketingRequests.push(Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])));
+        if (operation === 'campaign') {
+          const objective = { __typename: 'CouponObjective', price: 1 };
+          const campaign = { id: variables?.id, content: { title: 'A campaign', objective } };
+          return send(res, 200, JSON.stringify({ data: { campaign } }));
+        }
+        if (reqUrl.pathname.endsWith('/refuse'))
+          return send(res, 401, JSON.stringify({ error: { code: 'signin_required', message: 'Sign in first.' } }));
+        return send(res, 200, JSON.stringify({ data: { requestCoupon: { coupon: { code: PLANTED_CODE } } } }));
+      }
+      case '/__hostile/redirect':
+        return send(res, 307, '', 'text/plain', { location: reqUrl.searchParams.get('to') ?? '/' });
+      case '/__hostile/opener': {
+        const target = JSON.stringify(reqUrl.searchParams.get('url') ?? '');
+        const script = `addEventListener('keydown', () => open(${target}, '_blank'), { once: true });`;
+        return send(res, 200, `<!doctype html><title>Another site</title><script>${script}</script>`, 'text/html');
+      }
       case '/__hostile/scenario': {
         const body = await readJson(req);
         const next = body.scenario as Scenario;
@@ -292,6 +324,7 @@ export async function startHostileProvider({
           stats.authRequests = [];
           stats.meCalls = 0;
           stats.jwksFetches = 0;
+          stats.marketingRequests = [];
         }
         return send(res, 200, JSON.stringify({ scenario }));
       }

@@ -57,3 +57,6 @@ export const EXPECTED_REFUSALS: readonly ExpectedRefusal[] = [
   // The provider is down for a while: a passing network trouble, not a set-up mistake.
   { scenario: 'server-error', code: 'network', askedProfile: false },
 ];
+
+/** The code the hostile server's Marketing endpoint gives for every claim. */
+export const PLANTED_CODE = 'EVIL-PLANTED-CODE';

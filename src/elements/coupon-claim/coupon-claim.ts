@@ -236,8 +236,10 @@ export class CouponClaim extends MarketingElement {
   private renderClaim(): TemplateResult {
     const { locale } = this;
     const id = this.campaignId.trim();
-    const kept = storedCoupon(id, this.shopper);
-    const claiming = this.claiming || isClaiming(id, this.shopper);
+    // Only what this element's own endpoint gave: another origin's code is not this proxy's coupon.
+    const endpoint = resolveEndpoint(this.endpoint);
+    const kept = storedCoupon(id, this.shopper, endpoint);
+    const claiming = this.claiming || isClaiming(id, this.shopper, endpoint);
     // The proxy wants a (new) sign-in: offer it rather than a retry that cannot succeed.
     const refused = this.claimError instanceof MarketingError && this.claimError.status === 401 && !claiming;
     if (this.claimError && !claiming && !refused)

@@ -13,7 +13,8 @@ import {
 } from '../../connect/launcher.ts';
 import type { SignInResult } from '../../connect/client.ts';
 import type { ConnectOptions } from '../../connect/options.ts';
-import { resolveConnectOptions } from '../../connect/resolve-options.ts';
+import { checkPageSignIn, resolveConnectOptions } from '../../connect/resolve-options.ts';
+import { merchantSetting, merchantSignIn } from '../../shared/merchant.ts';
 import { session, type LoyaltyUser, type SessionChangeReason, type SessionStorageKind } from '../../connect/session.ts';
 import { LoyaltyElement } from '../internal/loyalty-element.ts';
 import { signinButtonStyles } from './loyalty-signin-button.styles.ts';
@@ -48,6 +49,12 @@ export type { LoyaltySigninDetail, LoyaltySigninErrorDetail, LoyaltySignoutDetai
  * A button that signs the shopper in with their loyalty wallet through Connect (OpenID Connect,
  * implicit flow) in a popup, and shows who is signed in with a sign-out control. The sign-in
  * machinery (oidc-client-ts, jose) loads lazily and is prefetched before the click.
+ *
+ * The page's sign-in is the merchant's: with `<meta name="loyalty-authority">` and
+ * `<meta name="loyalty-client-id">` in the head, a button without those attributes uses them and one
+ * naming another provider or app shows the set-up error; with none pinned, buttons that name different
+ * ones all do, since the page cannot tell which is the merchant's. Other elements' "sign in" goes only to
+ * a button that is the page's sign-in.
  *
  * The session is page-wide: every button and widget on the page sees the same user; it is kept in
  * sessionStorage by default (`storage="local"` or `"memory"` to change; the first button on the page
@@ -97,13 +104,20 @@ export class LoyaltySigninButton extends LoyaltyElement {
   /** @internal */
   protected static override messages = signinButtonMessages;
 
-  /** `{connect_url}`, the Connect provider; discovery is read from `{authority}/.well-known/openid-configuration`. */
+  /**
+   * `{connect_url}`, the Connect provider; discovery is read from `{authority}/.well-known/openid-configuration`.
+   * Defaults to the head's `<meta name="loyalty-authority">`, which pins the page's sign-in: a button
+   * naming another provider shows the set-up error and is never the page's sign-in.
+   */
   @property() authority = '';
 
-  /** The registered app's `app_id`. */
+  /** The registered app's `app_id`. Defaults to (and must match) the head's `<meta name="loyalty-client-id">`. */
   @property({ attribute: 'client-id' }) clientId = '';
 
-  /** One of the app's registered redirect URIs, on this site. Defaults to the current page (origin and path). */
+  /**
+   * One of the app's registered redirect URIs, on this site. Defaults to the head's
+   * `<meta name="loyalty-redirect-uri">`, else the current page (origin and path).
+   */
   @property({ attribute: 'redirect-uri' }) redirectUri = '';
 
   /** Space-separated scopes; `openid` is always included. */
@@ -151,10 +165,17 @@ export class LoyaltySigninButton extends LoyaltyElement {
   override connectedCallback(): void {
     super.connectedCallback();
     buttons.push(this);
+    // Whether the page's buttons agree on one sign-in changes with every button that comes or goes.
+    for (const button of buttons) button.requestUpdate();
     this.unsubscribe = session.subscribe((user, reason) => this.onSessionChange(user, reason));
     session.useStorage(this.storageKind);
     if (isHandOverPopup || this.unavailable) return;
-    this.unregisterStarter = session.registerSignInStarter(() => this.signIn());
+    // Other elements' "sign in" goes only to a button that is the page's sign-in.
+    this.unregisterStarter = session.registerSignInStarter(() => {
+      if (this.unavailable || !this.isPageSignIn()) return false;
+      this.signIn();
+      return true;
+    });
     if (!session.user) this.stopPrefetch = prefetchWhenLikely(this);
     const response = takeCapturedResponse((request) => this.answers(request));
     if (response) this.finishRedirect(response);
@@ -163,6 +184,7 @@ export class LoyaltySigninButton extends LoyaltyElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     buttons.splice(buttons.indexOf(this), 1);
+    for (const button of buttons) button.requestUpdate();
     this.unsubscribe?.();
     this.unregisterStarter?.();
     this.stopPrefetch?.();
@@ -221,16 +243,14 @@ export class LoyaltySigninButton extends LoyaltyElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     // Set-up mistakes are visible at once (and in the console), not only after a shopper's click,
-    // and go away as soon as the attribute is corrected.
-    if (changed.has('authority') || changed.has('clientId') || changed.has('redirectUri')) {
-      try {
-        this.connectOptions();
-        this.configProblem = undefined;
-        if (this.failure === 'config') this.failure = undefined;
-      } catch (error) {
-        this.configProblem = error instanceof Error ? error.message : String(error);
-        warnOnce(this, this.configProblem);
-      }
+    // and go away as soon as the attribute (or the other button) is corrected.
+    try {
+      this.connectOptions();
+      this.configProblem = undefined;
+      if (this.failure === 'config') this.failure = undefined;
+    } catch (error) {
+      this.configProblem = error instanceof Error ? error.message : String(error);
+      warnOnce(this, this.configProblem);
     }
     if (changed.has('mode') && !MODES.includes(this.mode)) {
       warnOnce(this, `mode="${this.mode}" is not one of ${MODES.join(', ')}; signing in with a popup.`);
@@ -248,8 +268,36 @@ export class LoyaltySigninButton extends LoyaltyElement {
     }
   }
 
+  /** This button's settings, where the merchant's head fills in what its attributes leave out. */
+  private settings(pinned = merchantSignIn()) {
+    return {
+      authority: this.authority.trim() || pinned.authority || '',
+      clientId: this.clientId.trim() || pinned.clientId || '',
+      redirectUri: this.redirectUri.trim() || merchantSetting('loyalty-redirect-uri') || '',
+      scope: this.scope,
+    };
+  }
+
+  private isPageSignIn(): boolean {
+    try {
+      this.connectOptions();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The options of a sign-in that is the page's (the merchant's), or a `config` SignInError. */
   private connectOptions(): ConnectOptions {
-    return resolveConnectOptions(this, location);
+    const pinned = merchantSignIn();
+    const options = resolveConnectOptions(this.settings(pinned), location);
+    const others = buttons.filter((button) => button !== this && !button.unavailable);
+    checkPageSignIn(
+      options,
+      pinned,
+      others.map((button) => button.settings(pinned)),
+    );
+    return options;
   }
 
   private finishRedirect(responseUrl: string): void {

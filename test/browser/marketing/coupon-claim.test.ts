@@ -164,15 +164,13 @@ describe('<coupon-claim>', () => {
   });
 
   it('ignores a corrupt or foreign stored entry instead of showing it', async () => {
-    localStorage.setItem(`loyalty-widgets:coupon:anonymous:${LATTE}`, '{"code":{"html":"<b>x</b>"}');
+    const slot = `loyalty-widgets:coupon:${encodeURIComponent(location.origin)}:anonymous:${LATTE}`;
+    localStorage.setItem(slot, '{"code":{"html":"<b>x</b>"}');
     const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
     await ready(el);
     expect(part(el, 'code')).to.equal(null);
     expect(part(el, 'claim-button')).to.not.equal(null);
-    localStorage.setItem(
-      `loyalty-widgets:coupon:anonymous:${LATTE}`,
-      JSON.stringify({ code: 'KEPT-1234', campaignId: LATTE, claimedAt: 1 }),
-    );
+    localStorage.setItem(slot, JSON.stringify({ code: 'KEPT-1234', campaignId: LATTE, claimedAt: 1 }));
     const kept = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
     await ready(kept);
     expect(part(kept, 'code')!.textContent).to.equal('KEPT-1234');
@@ -326,7 +324,10 @@ describe('<coupon-claim>', () => {
             JSON.stringify({ error: { code: 'signin_required', message: 'Sign in to request a coupon.' } }),
             { status: 401 },
           );
-    const stop = session.registerSignInStarter(() => session.set(shopper, 'signin'));
+    const stop = session.registerSignInStarter(() => {
+      session.set(shopper, 'signin');
+      return true;
+    });
     try {
       const failed = oneEvent(el, 'coupon-claim-error');
       part(el, 'claim-button')!.click();
@@ -361,7 +362,10 @@ describe('<coupon-claim>', () => {
     });
 
     it('signs in through the page, then claims with the access token, and keeps codes per shopper', async () => {
-      const stop = session.registerSignInStarter(() => session.set(shopper, 'signin'));
+      const stop = session.registerSignInStarter(() => {
+        session.set(shopper, 'signin');
+        return true;
+      });
       try {
         const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE} require-signin></coupon-claim>`);
         await ready(el);

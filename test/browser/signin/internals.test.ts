@@ -8,7 +8,7 @@ import { ConnectUserManager } from '../../../src/connect/connect-user-manager.ts
 import { completeSignIn } from '../../../src/connect/client.ts';
 import { SignInError } from '../../../src/connect/errors.ts';
 import { captureSignInResponse, POPUP_MESSAGE_SOURCE, takeCapturedResponse } from '../../../src/connect/callback.ts';
-import { REDIRECT_REQUEST_TYPE, STATE_STORAGE_PREFIX } from '../../../src/connect/options.ts';
+import { POPUP_REQUEST_TYPE, REDIRECT_REQUEST_TYPE, STATE_STORAGE_PREFIX } from '../../../src/connect/options.ts';
 import { hostileButton, hostileEnv, resetSession } from './helpers.ts';
 
 type Protected = Record<string, (...args: unknown[]) => unknown>;
@@ -41,12 +41,13 @@ describe('oidc-client-ts internals we extend', () => {
 
   it('still speaks the popup message contract and request type that our callback code mirrors', async () => {
     // src/connect/callback.ts hands responses to the opener in the library's own message shape, and
-    // tells redirect requests apart by the library's request_type.
+    // tells redirect and popup requests apart by the library's request_type.
     const library = await (await fetch('/node_modules/oidc-client-ts/dist/esm/oidc-client-ts.js')).text();
     expect(library).to.contain(`messageSource = "${POPUP_MESSAGE_SOURCE}"`);
     expect(library).to.contain('oidc-client-popup-${');
     expect(library).to.match(/keepOpen/);
     expect(library).to.contain(`request_type: "${REDIRECT_REQUEST_TYPE}"`);
+    expect(library).to.contain(`request_type: "${POPUP_REQUEST_TYPE}"`);
   });
 
   it('opens the popup synchronously inside signinPopup, before its first await', async () => {
