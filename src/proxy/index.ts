@@ -398,9 +398,6 @@ export function createMarketingProxy(
     address: string,
     context: RuntimeContext,
   ): Promise<Response> {
-    const load = isBuiltIn(call)
-      ? async () => served(await builtIns.query(call.name, call.variables, sendBuiltIn(call, true)), entry)
-      : () => documents.attempt(call, (request) => callUpstream(upstream, request.query, request.variables, true));
     // Each upstream call spends the merchant's key: misses count per address, hits are free.
     const countMiss = () =>
       consumeRateLimit(store, `query:${address}`, rateLimits.queryMisses, 'queries').catch((error: unknown) => {
@@ -408,6 +405,17 @@ export function createMarketingProxy(
         if (error instanceof ProxyError && error.status === 429) throw error;
         log({ ...baseEntry('RATE_LIMIT'), status: 0, error: errorCode(error) });
       });
+    // The miss itself is counted once (before it loads); each further call that fills its page counts too,
+    // so a list that is nearly all other records costs the address what it costs the key.
+    const send = sendBuiltIn(call, true);
+    let calls = 0;
+    const countedSend = async (variables: Variables) => {
+      if (calls++ > 0) await countMiss();
+      return send(variables);
+    };
+    const load = isBuiltIn(call)
+      ? async () => served(await builtIns.query(call.name, call.variables, countedSend), entry)
+      : () => documents.attempt(call, (request) => callUpstream(upstream, request.query, request.variables, true));
     if (!cache)
       return countMiss().then(async () => jsonResponse(200, await load(), { 'cache-control': NO_STORE, ...cors }));
     const { body, state } = await cache.get(`${call.name}:${canonicalVariables(call.variables)}`, load, {
