@@ -147,4 +147,11 @@ export const campaignCarouselStyles = css`
       scroll-behavior: auto;
     }
   }
+
+  .not-found-yet {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: var(--_space);
+  }
 `;
