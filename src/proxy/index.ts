@@ -120,8 +120,9 @@ export interface MarketingProxyOptions {
   /** Coupon rate limits; each rule may be `false`. Defaults in DEFAULT_RATE_LIMITS. */
   rateLimits?: Partial<RateLimits>;
   /**
-   * Signs the proxy's page cursors (`nextToken`); default the API key. Every instance behind one
-   * load balancer needs the same value to accept the others' cursors.
+   * Signs the proxy's page cursors (`nextToken`); default the API key. Recommended: a random secret
+   * of its own (32 bytes or more), so that rotating the key leaves cursors valid. Every instance
+   * behind one load balancer needs the same value to accept the others' cursors.
    */
   cursorSecret?: string;
   /** Bounds on filling a page from sparse upstream pages; defaults in DEFAULT_PAGE_FILL. */
