@@ -114,6 +114,12 @@ export const fixedSchema = (schema: UpstreamSchema | undefined): SchemaSource =>
 export class UpstreamDocuments {
   constructor(private readonly schemas: SchemaSource | undefined) {}
 
+  /** Whether the upstream has a type of this name; true when its schema is unknown (a document naming it then works). */
+  async hasType(name: string): Promise<boolean> {
+    const schema = await this.schemas?.get();
+    return !schema || schema.types.has(name);
+  }
+
   /** The document and variables for one upstream request of `call`. */
   async requestFor(call: OperationCall): Promise<DocumentRequest> {
     const spec = builtInSpec(call);

@@ -15,6 +15,7 @@ import { errorResponse, jsonResponse, NO_STORE, ProxyError, scrub } from './erro
 import { IdempotencyKeys, idempotencyKeyOf, type Outcome } from './idempotency.ts';
 import { BuiltInOperations, type BuiltInAnswer } from './built-ins.ts';
 import { PageCursors } from './cursor.ts';
+import { checkCouponOffer } from './coupon-offer.ts';
 import { UpstreamDocuments } from './documents.ts';
 import { BUILT_IN_OPERATIONS, canonicalVariables, type PersistedOperation, type Variables } from './operations.ts';
 import { resolvePageFill, type PageFillLimits } from './pages.ts';
@@ -392,13 +393,13 @@ export function createMarketingProxy(
     return address ? rateLimitAddress(address) : 'unknown';
   }
 
-  async function query(
+  /** A query's body, from the cache or loaded (each upstream call counted against the address's misses). */
+  async function readQuery(
     call: OperationCall,
-    cors: Record<string, string>,
     entry: AccessLogEntry,
     address: string,
     context: RuntimeContext,
-  ): Promise<Response> {
+  ): Promise<{ body: string; state?: CacheState }> {
     // Each upstream call spends the merchant's key: misses count per address, hits are free.
     const countMiss = () =>
       consumeRateLimit(store, `query:${address}`, rateLimits.queryMisses, 'queries').catch((error: unknown) => {
@@ -417,14 +418,42 @@ export function createMarketingProxy(
     const load = isBuiltIn(call)
       ? async () => served(await builtIns.query(call.name, call.variables, countedSend), entry)
       : () => documents.attempt(call, (request) => callUpstream(upstream, request.query, request.variables, true));
-    if (!cache)
-      return countMiss().then(async () => jsonResponse(200, await load(), { 'cache-control': NO_STORE, ...cors }));
-    const { body, state } = await cache.get(`${call.name}:${canonicalVariables(call.variables)}`, load, {
+    if (!cache) return countMiss().then(async () => ({ body: await load() }));
+    return cache.get(`${call.name}:${canonicalVariables(call.variables)}`, load, {
       beforeMiss: countMiss,
       waitUntil: waitUntilOf(context),
     });
+  }
+
+  async function query(
+    call: OperationCall,
+    cors: Record<string, string>,
+    entry: AccessLogEntry,
+    address: string,
+    context: RuntimeContext,
+  ): Promise<Response> {
+    const { body, state } = await readQuery(call, entry, address, context);
+    if (!cache || !state) return jsonResponse(200, body, { 'cache-control': NO_STORE, ...cors });
     entry.cache = state;
     return jsonResponse(200, body, { 'cache-control': cache.cacheControl, 'x-cache': state, ...cors });
+  }
+
+  /**
+   * After a built-in coupon request failed in words the proxy does not recognize: the campaign as the
+   * `campaign` query reads it (cached) decides, 422 when its objective is not a coupon, whatever the
+   * upstream's wording. A read that fails, or a coupon campaign, leaves the mint's own error.
+   */
+  async function checkOffer(call: OperationCall, address: string, context: RuntimeContext): Promise<void> {
+    if (!isBuiltIn(call) || call.name !== 'requestCoupon' || typeof call.variables.campaignId !== 'string') return;
+    const campaignCall = {
+      name: 'campaign',
+      operation: BUILT_IN_OPERATIONS.campaign!,
+      variables: { id: call.variables.campaignId },
+    };
+    await checkCouponOffer(
+      () => readQuery(campaignCall, baseEntry('CHECK'), address, context).then(({ body }) => body),
+      () => documents.hasType('CouponObjective'),
+    );
   }
 
   async function mutate(
@@ -464,6 +493,8 @@ export function createMarketingProxy(
       } catch (error) {
         noteLate(error instanceof ProxyError ? error.status : 500, errorCode(error));
         noteCause(entry, error);
+        // A refusal in words the proxy does not know: the campaign's objective says whether it was "no coupon here".
+        if (error instanceof UpstreamError && error.code === 'upstream_error') await checkOffer(call, address, context);
         // A timeout or a broken answer is recorded for the key (the upstream may have minted): say so, and what to do.
         if (idempotencyKey !== undefined && error instanceof UpstreamError && error.mayHaveRun && error.status >= 500) {
           throw new UpstreamError(error.status, error.code, `${error.message} ${UNCERTAIN_MINT}`, true);
