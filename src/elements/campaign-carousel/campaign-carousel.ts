@@ -7,6 +7,7 @@ import { themeStyles } from '../../shared/theme.styles.ts';
 import { warnOnce } from '../../shared/warn.ts';
 import { currencyOf, formatPrice } from '../internal/price.ts';
 import { renderFailure } from '../internal/status.ts';
+import { DEFAULT_HEADING_LEVEL, heading, headingLevel } from '../internal/heading.ts';
 import { MarketingElement } from '../internal/marketing-element.ts';
 import { statusStyles } from '../internal/status.styles.ts';
 import { failureOf, isWaiting, PagedList, pageSize } from '../internal/tasks.ts';
@@ -84,6 +85,12 @@ export class CampaignCarousel extends MarketingElement {
 
   /** ISO 4217 code used to format numeric prices, e.g. `EUR`. */
   @property() currency?: string;
+
+  /**
+   * The level of the slides' title headings (1 to 6): one below the heading the carousel sits under.
+   * Default 2, for a carousel under the page's `<h1>`.
+   */
+  @property({ attribute: 'heading-level', type: Number }) headingLevel = DEFAULT_HEADING_LEVEL;
 
   /** Accessible name of the carousel (default "Campaigns", localized); give each carousel of a page its own. */
   @property() label?: string;
@@ -207,7 +214,7 @@ export class CampaignCarousel extends MarketingElement {
     this.firstShown = Math.min(this.firstShown, this.current);
     this.lastShown = Math.max(this.lastShown, this.current);
     if (announce)
-      this.announcement = `${slide.getAttribute('aria-label')}: ${slide.querySelector('h3')?.textContent ?? ''}`;
+      this.announcement = `${slide.getAttribute('aria-label')}: ${slide.querySelector('.title')?.textContent ?? ''}`;
   }
 
   /**
@@ -456,7 +463,12 @@ export class CampaignCarousel extends MarketingElement {
         }
       </div>
       <div class="body ${this.claim ? 'with-claim' : ''}">
-        <h3 part="title" dir="auto"><button part="title-button" class="title-button" type="button">${campaign.title}</button></h3>
+        ${heading(
+          headingLevel(this, this.headingLevel),
+          'title',
+          'title',
+          html`<button part="title-button" class="title-button" type="button">${campaign.title}</button>`,
+        )}
         ${campaign.subtitle ? html`<p part="subtitle" class="subtitle" dir="auto">${campaign.subtitle}</p>` : nothing}
         ${campaign.description ? html`<p part="description" class="description" dir="auto">${campaign.description}</p>` : nothing}
         ${price ? html`<p part="price" class="price">${price}</p>` : nothing}
