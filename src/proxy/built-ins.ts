@@ -57,9 +57,9 @@ export class BuiltInOperations {
   ) {}
 
   /** A built-in query: `campaigns`, `businessAccounts` (filled pages) or `campaign`. */
-  async query(field: string, variables: Variables, send: SendOperation): Promise<BuiltInAnswer> {
+  async query(field: string, variables: Variables, send: SendOperation, source = field): Promise<BuiltInAnswer> {
     const normalizeItem = PAGED_ITEMS[field];
-    if (normalizeItem) return this.page(field, variables, send, normalizeItem);
+    if (normalizeItem) return this.page(field, variables, send, normalizeItem, source);
     const { value, partial } = await send(variables);
     const campaign = normalizeSingleCampaign(value);
     return { body: body(field, campaign.value), dropped: campaign.dropped, upstreamCalls: 1, partial };
@@ -79,10 +79,12 @@ export class BuiltInOperations {
     variables: Variables,
     send: SendOperation,
     normalizeItem: (value: unknown) => Record<string, unknown> | undefined,
+    source: string,
   ): Promise<BuiltInAnswer> {
     const { limit, nextToken, ...filter } = variables;
-    // A cursor belongs to one list: this operation with these filter variables (any page size).
-    const scope = `${field}\n${canonicalVariables(filter)}`;
+    // A cursor belongs to one list: this operation with these filter variables (any page size), read
+    // through one upstream field (a scan's token means nothing to an index query, nor the other way round).
+    const scope = `${field}\n${canonicalVariables(filter)}${source === field ? '' : `\n${source}`}`;
     const target = typeof limit === 'number' ? limit : DEFAULT_PAGE_SIZE;
     const start: PagePosition =
       typeof nextToken === 'string'

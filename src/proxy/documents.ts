@@ -114,6 +114,14 @@ export const fixedSchema = (schema: UpstreamSchema | undefined): SchemaSource =>
 export class UpstreamDocuments {
   constructor(private readonly schemas: SchemaSource | undefined) {}
 
+  /** The upstream field a built-in call reads (`campaigns`, or an index's query field), for cursors to name their list. */
+  async fieldFor(call: OperationCall): Promise<string> {
+    const spec = builtInSpec(call);
+    // Only one business account's campaigns may be read through another field; nothing else asks for the schema here.
+    if (spec !== OPERATION_SPECS.campaigns || typeof call.variables.businessAccountId !== 'string') return call.name;
+    return chooseSpec(call, spec, await this.schemas?.get()).spec.field;
+  }
+
   /** Whether the upstream has a type of this name; true when its schema is unknown (a document naming it then works). */
   async hasType(name: string): Promise<boolean> {
     const schema = await this.schemas?.get();

@@ -416,7 +416,8 @@ export function createMarketingProxy(
       return send(variables);
     };
     const load = isBuiltIn(call)
-      ? async () => served(await builtIns.query(call.name, call.variables, countedSend), entry)
+      ? async () =>
+          served(await builtIns.query(call.name, call.variables, countedSend, await documents.fieldFor(call)), entry)
       : () => documents.attempt(call, (request) => callUpstream(upstream, request.query, request.variables, true));
     if (!cache) return countMiss().then(async () => ({ body: await load() }));
     return cache.get(`${call.name}:${canonicalVariables(call.variables)}`, load, {

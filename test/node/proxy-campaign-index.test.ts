@@ -53,6 +53,17 @@ describe('campaigns of one business account whose two campaigns come last of 5,0
     assert.equal(running.scanned.stats().byOperation.campaignsByBusinessAccountId, undefined);
   });
 
+  it("a scan's cursor is refused by a proxy reading through the index, before anything goes upstream", async () => {
+    const scanned = await page(running.viaScan, { businessAccountId: LATE_ACCOUNT, limit: 10 });
+    const cursor = scanned.body.data.campaigns.nextToken as string;
+    await page(running.viaIndex, { limit: 1 });
+    running.indexed.resetStats();
+    const reply = await page(running.viaIndex, { businessAccountId: LATE_ACCOUNT, limit: 10, nextToken: cursor });
+    assert.equal(reply.status, 400, reply.text);
+    assert.equal(reply.body.error.code, 'invalid_cursor');
+    assert.deepEqual(running.indexed.stats().byOperation, {});
+  });
+
   it('every upstream call of a filled page counts against the query-miss limit', async () => {
     const limited = await serveProxy({
       upstreamUrl: running.scanned.marketingUrl,
