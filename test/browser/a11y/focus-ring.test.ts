@@ -21,7 +21,7 @@ const ELEMENTS = 'campaign-carousel, coupon-claim, business-directory, loyalty-s
 async function settled(root: Element): Promise<void> {
   for (const el of root.querySelectorAll(ELEMENTS)) {
     if (el.localName === 'loyalty-signin-button') continue;
-    await showsOneOf(el, ['slide', 'card', 'claim-button', 'copy-button', 'error', 'empty']);
+    await showsOneOf(el, ['slide', 'card', 'claim-button', 'copy-button', 'signin-button', 'error', 'empty']);
   }
   // A carousel with claims waits for its slides' claim buttons too.
   for (const claim of shadowRootsIn(root).flatMap((scope) => [...scope.querySelectorAll('coupon-claim')]))

@@ -39,13 +39,20 @@ export function keepCoupon(campaignId: string, code = 'A11Y-CODE'): void {
   );
 }
 
-/** The Marketing elements in the states with controls: slides with claims, a kept code, a failure with retry, more businesses. */
+/** The Marketing elements in the states with controls: slides with claims and rotation, a kept code, a failure with retry, sign-in to claim, more businesses. */
 export const marketingElements = (): TemplateResult => html`
-  <campaign-carousel claim limit="3" currency="EUR" business-account-id="biz-harbor-coffee"></campaign-carousel>
+  <campaign-carousel
+    claim
+    autoplay="60"
+    limit="3"
+    currency="EUR"
+    business-account-id="biz-harbor-coffee"
+  ></campaign-carousel>
   <div class="card">
     <coupon-claim campaign-id="camp-harbor-morning-latte" currency="EUR"></coupon-claim>
     <coupon-claim campaign-id=${KEPT_CAMPAIGN}></coupon-claim>
     <coupon-claim campaign-id="no-such-campaign"></coupon-claim>
+    <coupon-claim campaign-id="camp-harbor-beans" require-signin></coupon-claim>
   </div>
   <business-directory limit="2"></business-directory>
 `;
