@@ -32,7 +32,7 @@ export function managerFor(options: ConnectOptions): ConnectUserManager {
   return manager;
 }
 
-function toResult(user: User): SignInResult {
+function toResult(user: User, options: ConnectOptions): SignInResult {
   const profile = profileOf(user);
   const loyaltyUser: LoyaltyUser = {
     sub: user.profile.sub,
@@ -40,6 +40,8 @@ function toResult(user: User): SignInResult {
     idToken: user.id_token ?? '',
     expiresAt: (user.expires_at ?? 0) * 1000,
     scope: user.scope ?? '',
+    issuer: options.authority,
+    clientId: options.clientId,
   };
   if (profile?.username) loyaltyUser.username = profile.username;
   if (profile?.loyaltyId) loyaltyUser.loyaltyId = profile.loyaltyId;
@@ -75,7 +77,7 @@ export async function signInWithPopup(
       popupWindowFeatures: features,
       popupAbortOnClose: true,
     });
-    return toResult(user);
+    return toResult(user, options);
   } catch (error) {
     throw asSignInError(error);
   }
@@ -95,7 +97,7 @@ export async function signInWithRedirect(options: ConnectOptions): Promise<void>
 /** Finishes a sign-in whose response arrived in this page's address (redirect mode). */
 export async function completeSignIn(options: ConnectOptions, responseUrl: string): Promise<SignInResult> {
   try {
-    return toResult(await managerFor(options).signinRedirectCallback(responseUrl));
+    return toResult(await managerFor(options).signinRedirectCallback(responseUrl), options);
   } catch (error) {
     throw asSignInError(error);
   }

@@ -3,6 +3,7 @@
  * element (and a merchant's own script) can read who is signed in without loading the sign-in
  * machinery. The sign-in button fills it; everything else only reads and subscribes.
  */
+import { merchantSignIn } from '../shared/merchant.ts';
 import { STORAGE_PREFIX } from '../shared/storage-keys.ts';
 
 /** A signed-in shopper, as every element and event sees them. */
@@ -24,6 +25,21 @@ export interface LoyaltyUser {
   expiresAt: number;
   /** The scopes granted. */
   scope: string;
+  /** The Connect provider (the button's `authority`) that signed the shopper in. */
+  issuer?: string;
+  /** The app (the button's `client-id`) the shopper signed in to. */
+  clientId?: string;
+}
+
+/**
+ * Whether a kept user signed in with the sign-in the merchant pinned in the head (when pinned): one
+ * from another provider or app (a block's button, an older set-up) is not restored.
+ */
+function fromPinnedSignIn(user: LoyaltyUser): boolean {
+  const pinned = merchantSignIn();
+  return (
+    (!pinned.authority || user.issuer === pinned.authority) && (!pinned.clientId || user.clientId === pinned.clientId)
+  );
 }
 
 export type SessionChangeReason = 'signin' | 'signout' | 'expired' | 'restored';
@@ -70,7 +86,9 @@ function parseStoredUser(text: string | null): LoyaltyUser | null {
     };
     if (typeof value.username === 'string') user.username = value.username;
     if (typeof value.loyaltyId === 'string') user.loyaltyId = value.loyaltyId;
-    return user;
+    if (typeof value.issuer === 'string') user.issuer = value.issuer;
+    if (typeof value.clientId === 'string') user.clientId = value.clientId;
+    return fromPinnedSignIn(user) ? user : null;
   } catch {
     return null;
   }

@@ -5,6 +5,8 @@
  * `<meta>` elements to the body, or a `<form name="head">` that `document.head` then returns, but
  * neither is read here.
  */
+import { safeUrl } from './safe-url.ts';
+import { withoutTrailingSlash } from './url.ts';
 
 /** The settings a merchant gives in `<meta name="…" content="…">` in the head. */
 export type MerchantSetting =
@@ -45,11 +47,12 @@ export function merchantSetting(name: MerchantSetting, doc?: Document): string |
 }
 
 /**
- * The sign-in the merchant pinned for the page: `<meta name="loyalty-authority">` and
- * `<meta name="loyalty-client-id">` in the head (each may be absent).
+ * The sign-in the merchant pinned for the page: `<meta name="loyalty-authority">` (as sign-in uses it:
+ * a URL without a trailing slash) and `<meta name="loyalty-client-id">` in the head (each may be absent).
  */
 export function merchantSignIn(doc?: Document): { authority?: string; clientId?: string } {
-  const authority = merchantSetting('loyalty-authority', doc);
+  const written = merchantSetting('loyalty-authority', doc);
+  const authority = written && withoutTrailingSlash(safeUrl(written) ?? written);
   const clientId = merchantSetting('loyalty-client-id', doc);
   return { ...(authority && { authority }), ...(clientId && { clientId }) };
 }

@@ -170,6 +170,7 @@ export class LoyaltySigninButton extends LoyaltyElement {
     this.unsubscribe = session.subscribe((user, reason) => this.onSessionChange(user, reason));
     session.useStorage(this.storageKind);
     if (isHandOverPopup || this.unavailable) return;
+    this.dropForeignSession();
     // Other elements' "sign in" goes only to a button that is the page's sign-in.
     this.unregisterStarter = session.registerSignInStarter(() => {
       if (this.unavailable || !this.isPageSignIn()) return false;
@@ -266,6 +267,14 @@ export class LoyaltySigninButton extends LoyaltyElement {
     } catch {
       return false;
     }
+  }
+
+  /** A kept shopper who signed in with another provider or app than this page's sign-in is signed out. */
+  private dropForeignSession(): void {
+    const user = session.user;
+    if (!user?.issuer || !this.isPageSignIn()) return;
+    const { authority, clientId } = this.connectOptions();
+    if (user.issuer !== authority || user.clientId !== clientId) act(this, () => session.set(null, 'signout'));
   }
 
   /** This button's settings, where the merchant's head fills in what its attributes leave out. */

@@ -11,8 +11,9 @@ import type { CouponClaim } from '../../../src/elements/coupon-claim/index.ts';
 import type { LoyaltySigninButton } from '../../../src/elements/loyalty-signin-button/index.ts';
 import type { TestEnv } from '../../support/services.ts';
 import { part, showsOneOf } from '../parts.ts';
-import { hostileEnv, hostileStats, setScenario } from '../signin/helpers.ts';
-import { clearPage, inBlock, placeBlock } from './helpers.ts';
+import { PageSession, session, USER_STORAGE_KEY } from '../../../src/connect/session.ts';
+import { hostileButton, hostileEnv, hostileStats, setScenario, signInOnce } from '../signin/helpers.ts';
+import { aShopper, clearPage, inBlock, placeBlock } from './helpers.ts';
 
 const LATTE = 'camp-harbor-morning-latte';
 const CONFIG_TEXT = 'Sign-in is not set up correctly on this site.';
@@ -122,5 +123,49 @@ describe('a block’s sign-in button with another provider', () => {
       starts.restore();
     }
     expect(part(second!, 'message')?.textContent ?? '').not.to.equal(CONFIG_TEXT);
+  });
+});
+
+describe('a session from another provider or app', () => {
+  let env: TestEnv;
+  let hostile: { url: string; clientId: string };
+  const stored = (issuer: string, clientId: string) => JSON.stringify({ ...aShopper('other'), issuer, clientId });
+  before(async () => {
+    env = (await (await fetch('/__env.json')).json()) as TestEnv;
+    hostile = await hostileEnv();
+  });
+  beforeEach(() => clearPage());
+  afterEach(() => {
+    clearPage();
+    for (const meta of document.head.querySelectorAll('meta[name^="loyalty-"]')) meta.remove();
+  });
+
+  it('records the provider and app it signed in with', async () => {
+    await setScenario('valid');
+    const event = await signInOnce(await hostileButton());
+    expect(event.type).to.equal('loyalty-signin');
+    expect(session.user).to.deep.include({ issuer: hostile.url, clientId: hostile.clientId });
+  });
+
+  it('is not restored on a page whose head pins another sign-in', () => {
+    pin('loyalty-authority', `${env.connectUrl}/`);
+    pin('loyalty-client-id', env.clientId);
+    sessionStorage.setItem(USER_STORAGE_KEY, stored(hostile.url, hostile.clientId));
+    const page = new PageSession();
+    page.useStorage('session');
+    expect(page.user).to.equal(null);
+    sessionStorage.setItem(USER_STORAGE_KEY, stored(env.connectUrl, env.clientId));
+    const pinnedPage = new PageSession();
+    pinnedPage.useStorage('session');
+    expect(pinnedPage.user?.issuer, 'the pinned sign-in’s own session is restored').to.equal(env.connectUrl);
+  });
+
+  it('is signed out by the page’s own button when nothing is pinned', async () => {
+    session.set({ ...aShopper('other'), issuer: hostile.url, clientId: hostile.clientId }, 'signin');
+    const block = placeBlock(
+      `<loyalty-signin-button authority="${env.connectUrl}" client-id="${env.clientId}"></loyalty-signin-button>`,
+    );
+    await inBlock<LoyaltySigninButton>(block, 'loyalty-signin-button').updateComplete;
+    expect(session.user).to.equal(null);
   });
 });
