@@ -118,7 +118,8 @@ export class UpstreamDocuments {
   async fieldFor(call: OperationCall): Promise<string> {
     const spec = builtInSpec(call);
     // Only one business account's campaigns may be read through another field; nothing else asks for the schema here.
-    if (spec !== OPERATION_SPECS.campaigns || typeof call.variables.businessAccountId !== 'string') return call.name;
+    if (!spec || spec !== OPERATION_SPECS.campaigns || typeof call.variables.businessAccountId !== 'string')
+      return call.name;
     return chooseSpec(call, spec, await this.schemas?.get()).spec.field;
   }
 
