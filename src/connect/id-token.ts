@@ -58,6 +58,12 @@ export interface ProviderKeysOptions {
   unknownKeyCooldownMs?: number;
   /** How long a fetched key set is used before it is fetched again; default for ever. */
   maxAgeMs?: number;
+  /**
+   * A server's settings: `redirect: 'error'` (a key set is never taken from wherever a redirect points)
+   * and how the body is read (`readText`, e.g. with a size cap). Default: follow as fetch does, read it all.
+   */
+  redirect?: 'error' | 'follow' | 'manual';
+  readText?: (response: Response) => Promise<string>;
 }
 
 /**
@@ -101,10 +107,19 @@ export class ProviderKeys {
         credentials: 'omit',
         cache: 'no-store',
         ...(timeoutMs ? { signal: AbortSignal.timeout(timeoutMs) } : {}),
+        ...(this.options.redirect ? { redirect: this.options.redirect } : {}),
       } as RequestInit;
       const response = await fetchImpl(this.jwksUri, init);
       status = response.status;
-      body = response.ok ? await response.json().catch(() => undefined) : undefined;
+      const { readText } = this.options;
+      body = !response.ok
+        ? undefined
+        : readText
+          ? await readText(response).then(
+              (text) => JSON.parse(text) as unknown,
+              () => undefined,
+            )
+          : await response.json().catch(() => undefined);
     } catch (error) {
       throw new SignInError('network', `The provider's signing keys could not be fetched from ${this.jwksUri}.`, {
         cause: error,

@@ -41,6 +41,9 @@ const messages: Messages = {
   'carousel.stop': 'إيقاف العرض التلقائي للشرائح',
   'carousel.start': 'تشغيل العرض التلقائي للشرائح',
   'carousel.empty': 'لا توجد حملات حاليًا. عُد قريبًا!',
+  'carousel.searching': 'جارٍ البحث عن مزيد من الحملات…',
+  'carousel.notFoundYet': 'لم يُعثر على حملات بعد. ما زال هناك المزيد للبحث فيه.',
+  'carousel.keepLooking': 'متابعة البحث',
   // <coupon-claim>
   'coupon.get': 'احصل على القسيمة',
   'coupon.getting': 'جارٍ الحصول على قسيمتك…',

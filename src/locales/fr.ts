@@ -44,6 +44,9 @@ const messages: Messages = {
   'carousel.stop': 'Arrêter le défilement automatique',
   'carousel.start': 'Démarrer le défilement automatique',
   'carousel.empty': 'Aucune campagne pour le moment. Revenez bientôt !',
+  'carousel.searching': 'Recherche d’autres campagnes…',
+  'carousel.notFoundYet': 'Aucune campagne trouvée pour l’instant. Il en reste à parcourir.',
+  'carousel.keepLooking': 'Continuer à chercher',
   // <coupon-claim>
   'coupon.get': 'Obtenir le coupon',
   'coupon.getting': 'Obtention de votre coupon…',

@@ -57,9 +57,9 @@ export class BuiltInOperations {
   ) {}
 
   /** A built-in query: `campaigns`, `businessAccounts` (filled pages) or `campaign`. */
-  async query(field: string, variables: Variables, send: SendOperation): Promise<BuiltInAnswer> {
+  async query(field: string, variables: Variables, send: SendOperation, source = field): Promise<BuiltInAnswer> {
     const normalizeItem = PAGED_ITEMS[field];
-    if (normalizeItem) return this.page(field, variables, send, normalizeItem);
+    if (normalizeItem) return this.page(field, variables, send, normalizeItem, source);
     const { value, partial } = await send(variables);
     const campaign = normalizeSingleCampaign(value);
     return { body: body(field, campaign.value), dropped: campaign.dropped, upstreamCalls: 1, partial };
@@ -69,8 +69,8 @@ export class BuiltInOperations {
    * Refuses a page cursor this proxy did not issue for this list (400 `invalid_cursor`), before the
    * request costs anything: no cache read, no rate-limit count, no upstream call.
    */
-  async checkCursor(field: string, variables: Variables): Promise<void> {
-    if (PAGED_ITEMS[field] && typeof variables.nextToken === 'string') await this.startOf(field, variables);
+  async checkCursor(field: string, variables: Variables, source = field): Promise<void> {
+    if (PAGED_ITEMS[field] && typeof variables.nextToken === 'string') await this.startOf(field, variables, source);
   }
 
   /** `requestCoupon`: the coupon, or an error that says a coupon may have been created without a code. */
@@ -83,10 +83,11 @@ export class BuiltInOperations {
   }
 
   /** Where a page starts: the list's first page, or the position the proxy's cursor names. */
-  private async startOf(field: string, variables: Variables) {
+  private async startOf(field: string, variables: Variables, source: string) {
     const { limit, nextToken, ...filter } = variables;
-    // A cursor belongs to one list: this operation with these filter variables (any page size).
-    const scope = `${field}\n${canonicalVariables(filter)}`;
+    // A cursor belongs to one list: this operation with these filter variables (any page size), read
+    // through one upstream field (a scan's token means nothing to an index query, nor the other way round).
+    const scope = `${field}\n${canonicalVariables(filter)}${source === field ? '' : `\n${source}`}`;
     const target = typeof limit === 'number' ? limit : DEFAULT_PAGE_SIZE;
     const start: PagePosition =
       typeof nextToken === 'string'
@@ -100,8 +101,9 @@ export class BuiltInOperations {
     variables: Variables,
     send: SendOperation,
     normalizeItem: (value: unknown) => Record<string, unknown> | undefined,
+    source: string,
   ): Promise<BuiltInAnswer> {
-    const { scope, filter, target, start } = await this.startOf(field, variables);
+    const { scope, filter, target, start } = await this.startOf(field, variables, source);
     const filled = await fillPage({
       target,
       start,

@@ -10,7 +10,7 @@
  */
 import { OPERATION_SPECS } from './document-specs.ts';
 import { fitOperation } from './document-fit.ts';
-import { builtInSpec, fixedSchema, UpstreamDocuments } from './documents.ts';
+import { builtInSpec, chooseSpec, fixedSchema, UpstreamDocuments } from './documents.ts';
 import { ProxyError, scrub } from './errors.ts';
 import { importWithPeers, MissingPeerDependencyError, type PeerNeed } from './peer-dependency.ts';
 import { BUILT_IN_OPERATIONS, type PersistedOperation, type Variables } from './operations.ts';
@@ -89,8 +89,11 @@ export async function probeUpstream(settings: UpstreamSettings): Promise<Probe> 
   }
   if (reply.status === 401 || reply.status === 403) {
     const first = body?.errors?.[0];
-    const words = [first?.errorType, first?.message]
-      .filter((part) => typeof part === 'string')
+    const type = typeof first?.errorType === 'string' ? first.errorType : '';
+    const said = typeof first?.message === 'string' ? first.message : '';
+    // AppSync's message may already start with its errorType ("UnauthorizedException: Invalid API key").
+    const words = (type && !said.startsWith(type) ? [type, said] : [said || type])
+      .filter(Boolean)
       .join(': ')
       .replace(/[.\s]+$/, '');
     return {
@@ -225,12 +228,37 @@ export async function diagnoseUpstream(options: DiagnoseOptions): Promise<Diagno
     for (const problem of fit.problems) add('cannot', name, problem);
     for (const adaptation of fit.adaptations) add('adapted', name, adaptation);
     if (fit.problems.length === 0) add('works', name, `${name} fits the schema.`);
+    if (name === 'campaigns' && fit.problems.length === 0) reportCampaignIndex(schema, add);
   }
   await runSamples(settings, schema, add);
   return done(schema ? 'available' : 'unavailable');
 }
 
 type Add = (level: FindingLevel, subject: string, message: string, blocking?: boolean) => void;
+
+/** Which query one business account's campaigns are read with: the upstream's index, or a filtered scan. */
+function reportCampaignIndex(schema: UpstreamSchema, add: Add): void {
+  const chosen = chooseSpec(
+    { name: 'campaigns', variables: { businessAccountId: '' } },
+    OPERATION_SPECS.campaigns!,
+    schema,
+  );
+  if (chosen.spec.alias) {
+    add(
+      'works',
+      'campaigns',
+      `campaigns of one business account are read through the index query ${chosen.spec.field}(businessAccountId), which reads only that account's rows.`,
+    );
+    return;
+  }
+  add(
+    'adapted',
+    'campaigns',
+    'campaigns of one business account are read by a filtered scan of every campaign (the schema has no query field ' +
+      'returning the campaigns connection with businessAccountId as its one required argument): a page may take several ' +
+      'upstream calls, and an account whose campaigns come late in the table needs many. Add an @index on Campaign.businessAccountId with a queryField.',
+  );
+}
 
 function checkHostOperation(
   name: string,

@@ -238,3 +238,32 @@ export function fitOperation(schema: UpstreamSchema, spec: OperationSpec): Opera
     selection: selection ?? '',
   };
 }
+
+/**
+ * The query field of an index on the campaigns' business account, when the upstream has one: a field
+ * of the query type, other than `campaigns`, that returns the same connection as `campaigns` and whose
+ * one required argument is `businessAccountId` (a string or ID, not a list), and that takes `limit` and
+ * `nextToken` as `campaigns` does. Amplify names it after `@index(queryField: …)`, so it is found by shape.
+ */
+export function campaignIndexField(schema: UpstreamSchema): string | undefined {
+  const query = schema.queryType ? schema.types.get(schema.queryType) : undefined;
+  const scan = query?.fields.get('campaigns');
+  if (!query || !scan) return undefined;
+  const connection = namedType(scan.type);
+  const candidates = [...query.fields].filter(([name, field]) => {
+    const account = field.args.get('businessAccountId');
+    return (
+      name !== 'campaigns' &&
+      namedType(field.type) === connection &&
+      field.requiredArgs.length === 1 &&
+      field.requiredArgs[0] === 'businessAccountId' &&
+      account !== undefined &&
+      account.kind === 'NON_NULL' &&
+      account.ofType?.kind !== 'LIST' &&
+      STRING_SCALARS.has(namedType(account)) &&
+      field.args.has('limit') &&
+      field.args.has('nextToken')
+    );
+  });
+  return candidates.map(([name]) => name).sort()[0];
+}

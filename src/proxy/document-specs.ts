@@ -32,6 +32,8 @@ export type ArgumentSpec =
 export interface OperationSpec {
   kind: 'query' | 'mutation';
   field: string;
+  /** The name the answer carries the root field under, when the field is another (an index's query field). */
+  alias?: string;
   arguments: readonly ArgumentSpec[];
   fields: readonly FieldSpec[];
 }
@@ -111,3 +113,21 @@ export const OPERATION_SPECS: Readonly<Record<string, OperationSpec>> = {
     fields: [{ name: 'coupon', required: true, fields: [{ name: 'code', required: true }] }],
   },
 };
+
+/**
+ * `campaigns` of one business account through the query field of an index on
+ * `Campaign.businessAccountId` (Amplify's `@index(queryField: …)`): it reads only that account's rows,
+ * so a page is full in one call, where a filtered scan reads every row. Answers under `campaigns`.
+ */
+export function campaignsByIndexSpec(field: string): OperationSpec {
+  return {
+    kind: 'query',
+    field,
+    alias: 'campaigns',
+    arguments: [
+      { kind: 'value', name: 'businessAccountId', variable: 'businessAccountId', scalar: 'string' },
+      ...paging,
+    ],
+    fields: page(CAMPAIGN),
+  };
+}

@@ -5,8 +5,8 @@
  * (within the floor) and the call is tried once more: an invalid document never ran, so even a coupon
  * request is safe to send again.
  */
-import { OPERATION_SPECS, type OperationSpec } from './document-specs.ts';
-import { fitOperation, literalFit, type OperationFit } from './document-fit.ts';
+import { campaignsByIndexSpec, OPERATION_SPECS, type OperationSpec } from './document-specs.ts';
+import { campaignIndexField, fitOperation, literalFit, type OperationFit } from './document-fit.ts';
 import { ProxyError } from './errors.ts';
 import { BUILT_IN_OPERATIONS, documentFor } from './operations.ts';
 import type { OperationCall } from './request.ts';
@@ -37,6 +37,27 @@ export function fitFor(name: string, spec: OperationSpec, schema: UpstreamSchema
   let fit = fits.get(name);
   if (!fit) fits.set(name, (fit = schema ? fitOperation(schema, spec) : literalFit(spec)));
   return fit;
+}
+
+/**
+ * The spec and fit a built-in call runs with: `campaigns` of one business account through the
+ * upstream's index on it when it has one that fits, else the operation's own spec.
+ */
+export function chooseSpec(
+  call: Pick<OperationCall, 'name' | 'variables'>,
+  spec: OperationSpec,
+  schema: UpstreamSchema | undefined,
+): { spec: OperationSpec; fit: OperationFit } {
+  const index =
+    schema && spec === OPERATION_SPECS.campaigns && typeof call.variables.businessAccountId === 'string'
+      ? campaignIndexField(schema)
+      : undefined;
+  if (index) {
+    const indexSpec = campaignsByIndexSpec(index);
+    const fit = fitFor(`campaigns@${index}`, indexSpec, schema);
+    if (fit.problems.length === 0) return { spec: indexSpec, fit };
+  }
+  return { spec, fit: fitFor(call.name, spec, schema) };
 }
 
 /** The request for a built-in operation, or a ProxyError when the upstream cannot serve this call. */
@@ -72,7 +93,8 @@ export function buildRequest(call: OperationCall, spec: OperationSpec, fit: Oper
   }
   const declared = declarations.length ? `(${declarations.join(', ')})` : '';
   const argued = args.length ? `(${args.join(', ')})` : '';
-  const query = `${spec.kind} ${call.name}${declared} { ${spec.field}${argued} ${fit.selection} }`;
+  const root = spec.alias ? `${spec.alias}: ${spec.field}` : spec.field;
+  const query = `${spec.kind} ${call.name}${declared} { ${root}${argued} ${fit.selection} }`;
   return { query, variables };
 }
 
@@ -92,12 +114,27 @@ export const fixedSchema = (schema: UpstreamSchema | undefined): SchemaSource =>
 export class UpstreamDocuments {
   constructor(private readonly schemas: SchemaSource | undefined) {}
 
+  /** The upstream field a built-in call reads (`campaigns`, or an index's query field), for cursors to name their list. */
+  async fieldFor(call: OperationCall): Promise<string> {
+    const spec = builtInSpec(call);
+    // Only one business account's campaigns may be read through another field; nothing else asks for the schema here.
+    if (!spec || spec !== OPERATION_SPECS.campaigns || typeof call.variables.businessAccountId !== 'string')
+      return call.name;
+    return chooseSpec(call, spec, await this.schemas?.get()).spec.field;
+  }
+
+  /** Whether the upstream has a type of this name; true when its schema is unknown (a document naming it then works). */
+  async hasType(name: string): Promise<boolean> {
+    const schema = await this.schemas?.get();
+    return !schema || schema.types.has(name);
+  }
+
   /** The document and variables for one upstream request of `call`. */
   async requestFor(call: OperationCall): Promise<DocumentRequest> {
     const spec = builtInSpec(call);
     if (!spec) return { query: documentFor(call.operation, call.variables), variables: call.variables };
-    const schema = await this.schemas?.get();
-    return buildRequest(call, spec, fitFor(call.name, spec, schema));
+    const chosen = chooseSpec(call, spec, await this.schemas?.get());
+    return buildRequest(call, chosen.spec, chosen.fit);
   }
 
   /**

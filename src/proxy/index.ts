@@ -16,6 +16,7 @@ import { errorResponse, jsonResponse, NO_STORE, ProxyError, scrub } from './erro
 import { IdempotencyKeys, idempotencyKeyOf, type Outcome } from './idempotency.ts';
 import { BuiltInOperations, type BuiltInAnswer } from './built-ins.ts';
 import { PageCursors } from './cursor.ts';
+import { checkCouponOffer } from './coupon-offer.ts';
 import { UpstreamDocuments } from './documents.ts';
 import { BUILT_IN_OPERATIONS, canonicalVariables, type PersistedOperation, type Variables } from './operations.ts';
 import { resolvePageFill, type PageFillLimits } from './pages.ts';
@@ -121,8 +122,9 @@ export interface MarketingProxyOptions {
   /** Coupon rate limits; each rule may be `false`. Defaults in DEFAULT_RATE_LIMITS. */
   rateLimits?: Partial<RateLimits>;
   /**
-   * Signs the proxy's page cursors (`nextToken`); default the API key. Every instance behind one
-   * load balancer needs the same value to accept the others' cursors.
+   * Signs the proxy's page cursors (`nextToken`); default the API key. Recommended: a random secret
+   * of its own (32 bytes or more), so that rotating the key leaves cursors valid. Every instance
+   * behind one load balancer needs the same value to accept the others' cursors.
    */
   cursorSecret?: string;
   /** Bounds on filling a page from sparse upstream pages; defaults in DEFAULT_PAGE_FILL. */
@@ -411,18 +413,17 @@ export function createMarketingProxy(
     return address ? rateLimitAddress(address) : 'unknown';
   }
 
-  async function query(
+  /** A query's body, from the cache or loaded (each upstream call counted against the address's misses). */
+  async function readQuery(
     call: OperationCall,
-    cors: Record<string, string>,
     entry: AccessLogEntry,
     address: string,
     context: RuntimeContext,
-  ): Promise<Response> {
+  ): Promise<{ body: string; state?: CacheState }> {
+    // Which upstream field the list is read through (a business account's index, or the list itself).
+    const source = isBuiltIn(call) ? await documents.fieldFor(call) : call.name;
     // A forged page cursor is refused first: it costs no cache read and no count.
-    if (isBuiltIn(call)) await builtIns.checkCursor(call.name, call.variables);
-    const load = isBuiltIn(call)
-      ? async () => served(await builtIns.query(call.name, call.variables, sendBuiltIn(call, true)), entry)
-      : () => documents.attempt(call, (request) => callUpstream(upstream, request.query, request.variables, true));
+    if (isBuiltIn(call)) await builtIns.checkCursor(call.name, call.variables, source);
     // Each upstream call spends the merchant's key: misses count per address, hits are free.
     const countMiss = () =>
       consumeRateLimit(store, `query:${address}`, rateLimits.queryMisses, 'queries').catch((error: unknown) => {
@@ -430,14 +431,54 @@ export function createMarketingProxy(
         if (error instanceof ProxyError && error.status === 429) throw error;
         log({ ...baseEntry('RATE_LIMIT'), status: 0, error: errorCode(error) });
       });
-    if (!cache)
-      return countMiss().then(async () => jsonResponse(200, await load(), { 'cache-control': NO_STORE, ...cors }));
-    const { body, state } = await cache.get(`${call.name}:${canonicalVariables(call.variables)}`, load, {
+    // The miss itself is counted once (before it loads); each further call that fills its page counts too,
+    // so a list that is nearly all other records costs the address what it costs the key.
+    const send = sendBuiltIn(call, true);
+    let calls = 0;
+    const countedSend = async (variables: Variables) => {
+      if (calls++ > 0) await countMiss();
+      return send(variables);
+    };
+    const load = isBuiltIn(call)
+      ? async () =>
+          served(await builtIns.query(call.name, call.variables, countedSend, source), entry)
+      : () => documents.attempt(call, (request) => callUpstream(upstream, request.query, request.variables, true));
+    if (!cache) return countMiss().then(async () => ({ body: await load() }));
+    return cache.get(`${call.name}:${canonicalVariables(call.variables)}`, load, {
       beforeMiss: countMiss,
       waitUntil: waitUntilOf(context),
     });
+  }
+
+  async function query(
+    call: OperationCall,
+    cors: Record<string, string>,
+    entry: AccessLogEntry,
+    address: string,
+    context: RuntimeContext,
+  ): Promise<Response> {
+    const { body, state } = await readQuery(call, entry, address, context);
+    if (!cache || !state) return jsonResponse(200, body, { 'cache-control': NO_STORE, ...cors });
     entry.cache = state;
     return jsonResponse(200, body, { 'cache-control': cache.cacheControl, 'x-cache': state, ...cors });
+  }
+
+  /**
+   * After a built-in coupon request failed in words the proxy does not recognize: the campaign as the
+   * `campaign` query reads it (cached) decides, 422 when its objective is not a coupon, whatever the
+   * upstream's wording. A read that fails, or a coupon campaign, leaves the mint's own error.
+   */
+  async function checkOffer(call: OperationCall, address: string, context: RuntimeContext): Promise<void> {
+    if (!isBuiltIn(call) || call.name !== 'requestCoupon' || typeof call.variables.campaignId !== 'string') return;
+    const campaignCall = {
+      name: 'campaign',
+      operation: BUILT_IN_OPERATIONS.campaign!,
+      variables: { id: call.variables.campaignId },
+    };
+    await checkCouponOffer(
+      () => readQuery(campaignCall, baseEntry('CHECK'), address, context).then(({ body }) => body),
+      () => documents.hasType('CouponObjective'),
+    );
   }
 
   async function mutate(
@@ -477,6 +518,8 @@ export function createMarketingProxy(
       } catch (error) {
         noteLate(error instanceof ProxyError ? error.status : 500, errorCode(error));
         noteCause(entry, error);
+        // A refusal in words the proxy does not know: the campaign's objective says whether it was "no coupon here".
+        if (error instanceof UpstreamError && error.code === 'upstream_error') await checkOffer(call, address, context);
         // A timeout or a broken answer is recorded for the key (the upstream may have minted): say so, and what to do.
         if (idempotencyKey !== undefined && error instanceof UpstreamError && error.mayHaveRun && error.status >= 500) {
           throw new UpstreamError(error.status, error.code, `${error.message} ${UNCERTAIN_MINT}`, true);

@@ -84,6 +84,8 @@ const UNKNOWN_KEY_COOLDOWN_MS = 30_000;
 /** A /me answer is a few hundred bytes. */
 const MAX_PROFILE_BYTES = 64 * 1024;
 const MAX_DISCOVERY_BYTES = 256 * 1024;
+/** A key set holds a few keys of under 2 kB each. */
+const MAX_JWKS_BYTES = 256 * 1024;
 
 const refused = (message: string) => new ShopperVerificationError('invalid_token', message);
 const unavailable = (message: string) => new ShopperVerificationError('connect_unavailable', message);
@@ -225,6 +227,8 @@ export class SigninChecker {
             timeoutMs,
             unknownKeyCooldownMs: UNKNOWN_KEY_COOLDOWN_MS,
             maxAgeMs: DISCOVERY_TTL_MS,
+            redirect: 'error',
+            readText: (response) => readTextLimited(response, MAX_JWKS_BYTES),
           });
     return { checked, keys };
   }

@@ -68,15 +68,32 @@ export function createShopperVerifier(
   return (tokens) => checker.verify(tokens);
 }
 
-const verifiers = new Map<string, (tokens: ShopperTokens) => Promise<VerifiedShopper>>();
+type Verifier = (tokens: ShopperTokens) => Promise<VerifiedShopper>;
+
+/** Stands for "none given" where a fetch or a store keys the verifiers below. */
+const DEFAULT = {};
+/** verifyShopper's verifiers, by fetch, then store, then settings: one discovery and key cache for each. */
+const verifiers = new WeakMap<object, WeakMap<object, Map<string, Verifier>>>();
+
+function sharedVerifier(options: VerifyShopperOptions): Verifier {
+  const { connectUrl, clientId } = checkOptions(options);
+  let byStore = verifiers.get(options.fetch ?? DEFAULT);
+  if (!byStore) verifiers.set(options.fetch ?? DEFAULT, (byStore = new WeakMap()));
+  let bySettings = byStore.get(options.store ?? DEFAULT);
+  if (!bySettings) byStore.set(options.store ?? DEFAULT, (bySettings = new Map()));
+  const key = JSON.stringify([connectUrl, clientId, options.timeoutMs ?? null]);
+  let verify = bySettings.get(key);
+  if (!verify) bySettings.set(key, (verify = createShopperVerifier(options)));
+  return verify;
+}
 
 /**
  * Verifies the tokens a page posted: the ID token exactly as the browser does (signature from
  * `jwks_uri`, `iss`, `aud`/`azp` equal to `clientId`, `exp`, `iat`, `at_hash` of the access token),
  * then asks Connect's `/me` whose access token it is. Discovery, keys and `/me` answers are cached per
- * `connectUrl` and `clientId` for the life of the process. With your own `fetch` or `store`, make the
- * verifier once with `createShopperVerifier` instead: here each such call would start without the
- * discovery and key caches.
+ * `connectUrl`, `clientId`, `fetch` and `store` for the life of the process (pass the same store
+ * object each time), with the same 30 s cooldown on unknown key ids, so tokens naming made-up keys
+ * cannot make each check a request to Connect.
  *
  * @example
  * ```ts
@@ -96,10 +113,5 @@ const verifiers = new Map<string, (tokens: ShopperTokens) => Promise<VerifiedSho
  * ```
  */
 export function verifyShopper(tokens: ShopperTokens, options: VerifyShopperOptions): Promise<VerifiedShopper> {
-  if (options?.fetch || options?.store) return createShopperVerifier(options)(tokens);
-  const { connectUrl, clientId } = checkOptions(options);
-  const key = JSON.stringify([connectUrl, clientId, options.timeoutMs ?? null]);
-  let verify = verifiers.get(key);
-  if (!verify) verifiers.set(key, (verify = createShopperVerifier(options)));
-  return verify(tokens);
+  return sharedVerifier(options)(tokens);
 }

@@ -36,6 +36,11 @@ export interface SandboxOptions {
   flavor?: SandboxFlavor;
   /** appsync flavour: false refuses introspection (`__schema`, `__type`) as AppSync can. Default true. */
   introspection?: boolean;
+  /**
+   * appsync flavour: true adds an index on `Campaign.businessAccountId` and its query field
+   * `campaignsByBusinessAccountId` (as Amplify's `@index(queryField: …)` does). Default false: only the scan.
+   */
+  campaignIndex?: boolean;
 }
 
 export const DEFAULT_API_KEY = 'sandbox-api-key';

@@ -90,10 +90,37 @@ describe('loyalty-proxy doctor', () => {
         /businessAccounts takes no filter: a call with category is refused \(400 unsupported_variable\)/,
       );
       assert.match(result.stdout, /requestCoupon\(campaignId\) takes ID!/);
+      assert.match(result.stdout, /campaigns of one business account are read by a filtered scan of every campaign/);
+      assert.doesNotMatch(result.stdout, /index query/);
       assertNoKey(result, TEST_API_KEY);
     } finally {
       await appsync.close();
       await data.remove();
+    }
+  });
+
+  it("names the index query it reads one business account's campaigns with, when the schema has one", async () => {
+    const appsync = await startMarketing({
+      flavor: 'appsync',
+      marketingPort: 0,
+      apiKey: TEST_API_KEY,
+      campaignIndex: true,
+    });
+    try {
+      const diagnosis = await diagnoseUpstream({ upstreamUrl: appsync.marketingUrl, apiKey: TEST_API_KEY });
+      assert.equal(diagnosis.ok, true);
+      const said = diagnosis.findings
+        .filter((finding) => finding.subject === 'campaigns')
+        .map((finding) => finding.message);
+      assert.ok(
+        said.some((message) =>
+          message.includes('read through the index query campaignsByBusinessAccountId(businessAccountId)'),
+        ),
+        said.join('\n'),
+      );
+      assert.ok(!said.some((message) => message.includes('filtered scan')), said.join('\n'));
+    } finally {
+      await appsync.close();
     }
   });
 
@@ -132,6 +159,21 @@ describe('loyalty-proxy doctor', () => {
         .writeHead(401, { 'content-type': 'application/json' })
         .end(JSON.stringify({ errors: [{ errorType: 'UnauthorizedException', message }] }));
     });
+    const prefixed = await startFakeUpstream((_req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          errors: [{ errorType: 'UnauthorizedException', message: 'UnauthorizedException: Invalid API key' }],
+        }),
+      );
+    });
+    try {
+      const diagnosis = await diagnoseUpstream({ upstreamUrl: prefixed.url, apiKey: wrongKey });
+      const key = diagnosis.findings.find((finding) => finding.subject === 'key')!.message;
+      assert.match(key, /\(HTTP 401, UnauthorizedException: Invalid API key\)/);
+      assert.doesNotMatch(key, /UnauthorizedException: UnauthorizedException/);
+    } finally {
+      await prefixed.close();
+    }
     try {
       const echoed = await doctor(echoing.url, wrongKey);
       assert.equal(echoed.code, 1);

@@ -336,9 +336,10 @@ describe('Marketing sandbox', () => {
         couponsMinted: 0,
         graphqlRequests: 3,
         byOperation: { campaigns: 2, campaign: 1 },
+        rowsRead: 0,
       });
       marketing.resetStats();
-      assert.deepEqual(marketing.stats(), { couponsMinted: 0, graphqlRequests: 0, byOperation: {} });
+      assert.deepEqual(marketing.stats(), { couponsMinted: 0, graphqlRequests: 0, byOperation: {}, rowsRead: 0 });
     });
   });
 });

@@ -7,7 +7,14 @@ import assert from 'node:assert/strict';
 import { SignJWT, importJWK } from 'jose';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createShopperVerifier, ShopperVerificationError, verifyShopper } from '../../src/proxy/index.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  createMemoryStore,
+  createShopperVerifier,
+  ShopperVerificationError,
+  verifyShopper,
+} from '../../src/proxy/index.ts';
 import { startConnect, type RunningConnect } from '../../src/sandbox/index.ts';
 import { temporaryDataDir } from './support/connect.ts';
 import { signInAs, type SignedInTokens } from './support/shopper.ts';
@@ -37,6 +44,15 @@ describe('verifyShopper', () => {
     if (path === '/jwks') calls.jwks += 1;
     if (path.endsWith('/openid-configuration')) calls.discovery += 1;
     return fetch(input, init);
+  };
+  /** The token's claims signed by the sandbox's newest key, naming a key id nobody published. */
+  const withMadeUpKid = async (idToken: string, kid: string) => {
+    const keys = JSON.parse(readFileSync(join(data.dir, 'keys.json'), 'utf8')) as {
+      keys: { privateJwk: Record<string, unknown> }[];
+    };
+    const signingKey = await importJWK(keys.keys.at(-1)!.privateJwk as never, 'RS256');
+    const payload = JSON.parse(Buffer.from(idToken.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
+    return new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid }).sign(signingKey);
   };
   const signIn = (username = 'demo', password = 'demo', app = clientId, scope?: string) =>
     signInAs({ connectUrl: connect.connectUrl, clientId: app, redirectUri: REDIRECT_URI, username, password, scope });
@@ -138,17 +154,8 @@ describe('verifyShopper', () => {
     assert.equal((await verify(rotated)).username, 'demo');
     assert.equal((await verify(demo)).username, 'demo', 'tokens signed before the rotation still verify');
     assert.equal(calls.jwks - jwksBefore, 1);
-    // Tokens signed by the sandbox's newest key but naming kids nobody published.
-    const keys = JSON.parse(readFileSync(join(data.dir, 'keys.json'), 'utf8')) as {
-      keys: { privateJwk: Record<string, unknown> }[];
-    };
-    const signingKey = await importJWK(keys.keys.at(-1)!.privateJwk as never, 'RS256');
-    const payload = JSON.parse(Buffer.from(rotated.idToken.split('.')[1]!, 'base64url').toString()) as Record<
-      string,
-      unknown
-    >;
     for (const kid of ['made-up-1', 'made-up-2', 'made-up-3']) {
-      const idToken = await new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid }).sign(signingKey);
+      const idToken = await withMadeUpKid(rotated.idToken, kid);
       await refusal(verify({ idToken, accessToken: rotated.accessToken }), 'invalid_token');
     }
     assert.equal(
@@ -156,6 +163,45 @@ describe('verifyShopper', () => {
       1,
       'after the refetch for the rotation, none for other unknown kids during the cooldown',
     );
+  });
+
+  it('verifyShopper with a store keeps one key cache per store: made-up kids cost no discovery or key fetch each', async () => {
+    const store = createMemoryStore();
+    const options = { connectUrl: connect.connectUrl, clientId, store, fetch: counting };
+    await verifyShopper(demo, options);
+    const before = { ...calls };
+    for (let index = 0; index < 20; index += 1) {
+      const idToken = await withMadeUpKid(demo.idToken, `made-up-${index}`);
+      await refusal(verifyShopper({ idToken, accessToken: demo.accessToken }, options), 'invalid_token');
+    }
+    assert.equal(calls.discovery - before.discovery, 0, 'discovery is kept');
+    assert.ok(calls.jwks - before.jwks <= 1, `one key refetch at most, saw ${calls.jwks - before.jwks}`);
+  });
+
+  it('never takes the key set from a redirect, nor one larger than a key set can be', async () => {
+    const jwksUrl = `${connect.connectUrl.replace(/\/$/, '')}/jwks`;
+    const realKeys = (await (await fetch(jwksUrl)).json()) as { keys: unknown[] };
+    const elsewhere = createServer((req, res) => {
+      if (req.url === '/redirect') res.writeHead(307, { location: jwksUrl }).end();
+      else
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ keys: realKeys.keys, padding: 'x'.repeat(300 * 1024) }));
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+    try {
+      for (const path of ['/redirect', '/huge']) {
+        // Connect's own /jwks answered from elsewhere: through a redirect, or padded past any real key set.
+        const answeredElsewhere: typeof fetch = (input, init) =>
+          new URL(String(input)).pathname === '/jwks' ? fetch(`${origin}${path}`, init) : fetch(input, init);
+        const verify = createShopperVerifier({ connectUrl: connect.connectUrl, clientId, fetch: answeredElsewhere });
+        const error = await refusal(verify(demo), 'connect_unavailable');
+        assert.equal(error.status, 502, path);
+      }
+    } finally {
+      await new Promise((resolve) => elsewhere.close(resolve));
+    }
   });
 
   it('says connect_unavailable (502) when Connect cannot be reached, and checks its options', async () => {

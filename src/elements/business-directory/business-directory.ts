@@ -5,6 +5,7 @@ import type { BusinessAccount } from '../../marketing/types.ts';
 import { resolveEndpoint } from '../../shared/config.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
 import { renderFailure, renderSkeleton } from '../internal/status.ts';
+import { DEFAULT_HEADING_LEVEL, heading, headingLevel } from '../internal/heading.ts';
 import { MarketingElement } from '../internal/marketing-element.ts';
 import { statusStyles } from '../internal/status.styles.ts';
 import { failureOf, isWaiting, PagedList, pageSize } from '../internal/tasks.ts';
@@ -67,6 +68,12 @@ export class BusinessDirectory extends MarketingElement {
    * pending ones) but has more to come is read past at once, up to 5 in a row.
    */
   @property({ type: Number }) limit = 12;
+
+  /**
+   * The level of each business's name heading (1 to 6): one below the heading the directory sits
+   * under. Default 2, for a directory under the page's `<h1>`.
+   */
+  @property({ attribute: 'heading-level', type: Number }) headingLevel = DEFAULT_HEADING_LEVEL;
 
   // A page of only pending (or other-category) accounts shows nothing, so the next one is read at once.
   private readonly accounts = new PagedList(
@@ -131,7 +138,7 @@ export class BusinessDirectory extends MarketingElement {
           ? html`<img part="logo" class="logo" src=${account.logoUrl} alt="" width="48" height="48" loading="lazy" decoding="async" referrerpolicy="no-referrer" />`
           : nothing
       }
-      <h3 part="name" class="name" dir="auto">${account.name}</h3>
+      ${heading(headingLevel(this, this.headingLevel), 'name', 'name', account.name)}
       ${account.category ? html`<p part="category" class="category">${account.category}</p>` : nothing}
       ${account.description ? html`<p part="description" dir="auto">${account.description}</p>` : nothing}
       ${street || locality ? html`<address part="address">${street}${street && locality ? html`<br />` : nothing}${locality}</address>` : nothing}

@@ -10,4 +10,7 @@ export const carouselMessages: Messages = {
   'carousel.stop': 'Stop automatic slide show',
   'carousel.start': 'Start automatic slide show',
   'carousel.empty': 'No campaigns right now. Come back soon!',
+  'carousel.searching': 'Looking for more campaigns…',
+  'carousel.notFoundYet': 'No campaigns found yet. There are more to look through.',
+  'carousel.keepLooking': 'Keep looking',
 };

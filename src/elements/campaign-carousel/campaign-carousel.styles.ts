@@ -97,12 +97,12 @@ export const campaignCarouselStyles = css`
   .body.with-claim {
     min-block-size: ${unsafeCSS(slideBodyHeight(true))};
   }
-  h3,
+  .title,
   p {
     margin: 0;
     overflow-wrap: anywhere;
   }
-  h3 {
+  .title {
     font-size: ${SLIDE_TITLE_SIZE}em;
   }
   /* The title's text is a real button (what a click anywhere on the slide also does), drawn as the
@@ -146,5 +146,12 @@ export const campaignCarouselStyles = css`
     .slides {
       scroll-behavior: auto;
     }
+  }
+
+  .not-found-yet {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: var(--_space);
   }
 `;

@@ -7,6 +7,7 @@ import { themeStyles } from '../../shared/theme.styles.ts';
 import { warnOnce } from '../../shared/warn.ts';
 import { currencyOf, formatPrice } from '../internal/price.ts';
 import { renderFailure } from '../internal/status.ts';
+import { DEFAULT_HEADING_LEVEL, heading, headingLevel } from '../internal/heading.ts';
 import { MarketingElement } from '../internal/marketing-element.ts';
 import { statusStyles } from '../internal/status.styles.ts';
 import { failureOf, isWaiting, PagedList, pageSize } from '../internal/tasks.ts';
@@ -40,7 +41,8 @@ export type { CampaignSelectDetail } from './events.ts';
  * @csspart subtitle - A campaign's subtitle.
  * @csspart description - A campaign's description.
  * @csspart price - A coupon campaign's price.
- * @csspart empty - The message shown when there is no campaign.
+ * @csspart empty - The message shown when there is no campaign, or none found yet while more remain to look through.
+ * @csspart keep-looking-button - "Keep looking": reads further when nothing was found yet and the list goes on.
  * @csspart error - A failure message with its retry button.
  * @csspart retry-button - The retry button of a failure.
  * @csspart skeleton - A placeholder slide shown while loading.
@@ -69,7 +71,8 @@ export class CampaignCarousel extends MarketingElement {
 
   /**
    * How many campaigns to load per page (1 to 50); the next page loads when the shopper reaches the end.
-   * A page that comes back empty but with more to come is read past at once, up to 5 in a row.
+   * A page that comes back empty but with more to come is read past at once, up to 5 in a row (8 s);
+   * past that, the carousel says none was found yet and offers "Keep looking".
    */
   @property({ type: Number }) limit = 6;
 
@@ -82,6 +85,12 @@ export class CampaignCarousel extends MarketingElement {
 
   /** ISO 4217 code used to format numeric prices, e.g. `EUR`. */
   @property() currency?: string;
+
+  /**
+   * The level of the slides' title headings (1 to 6): one below the heading the carousel sits under.
+   * Default 2, for a carousel under the page's `<h1>`.
+   */
+  @property({ attribute: 'heading-level', type: Number }) headingLevel = DEFAULT_HEADING_LEVEL;
 
   /** Accessible name of the carousel (default "Campaigns", localized); give each carousel of a page its own. */
   @property() label?: string;
@@ -205,7 +214,7 @@ export class CampaignCarousel extends MarketingElement {
     this.firstShown = Math.min(this.firstShown, this.current);
     this.lastShown = Math.max(this.lastShown, this.current);
     if (announce)
-      this.announcement = `${slide.getAttribute('aria-label')}: ${slide.querySelector('h3')?.textContent ?? ''}`;
+      this.announcement = `${slide.getAttribute('aria-label')}: ${slide.querySelector('.title')?.textContent ?? ''}`;
   }
 
   /**
@@ -311,7 +320,16 @@ export class CampaignCarousel extends MarketingElement {
     // With `claim`, slides wait for <coupon-claim> too, so their claim row does not appear later.
     const waiting = isWaiting(campaigns.first) || (this.claim && !customElements.get('coupon-claim'));
     const failure = failureOf(campaigns.first);
-    const empty = !waiting && !failure && campaigns.items.length === 0;
+    const none = !waiting && !failure && campaigns.items.length === 0;
+    // "No campaigns" only once the list has ended; with a cursor left, more may be found further on.
+    const empty = none && !campaigns.nextToken;
+    const status = waiting
+      ? campaigns.searching
+        ? locale.t('carousel.searching')
+        : ''
+      : none
+        ? locale.t(empty ? 'carousel.empty' : campaigns.loadingMore ? 'carousel.searching' : 'carousel.notFoundYet')
+        : this.announcement;
     return html`<section
       part="base"
       class="base"
@@ -328,14 +346,35 @@ export class CampaignCarousel extends MarketingElement {
             <div class="slides">${this.renderPlaceholders(3)}</div>`
           : failure
             ? renderFailure(this, locale, failure, () => void campaigns.first.run())
-            : campaigns.items.length === 0
+            : empty
               ? html`<p part="empty" aria-hidden="true">${locale.t('carousel.empty')}</p>`
-              : this.renderCarousel(campaigns.items)
+              : none
+                ? this.renderNotFoundYet()
+                : this.renderCarousel(campaigns.items)
       }
       <!-- One live region from the first render on, so what it says next is announced: the empty
            state (shown above for the eye) or the slide that "previous" and "next" brought. -->
-      <p class="visually-hidden" role="status">${empty ? locale.t('carousel.empty') : this.announcement}</p>
+      <p class="visually-hidden" role="status">${status}</p>
     </section>`;
+  }
+
+  /** Nothing found within the bound while the list goes on: say so, and offer the way on. */
+  private renderNotFoundYet(): TemplateResult {
+    const { campaigns, locale } = this;
+    const moreFailure = failureOf(campaigns.more);
+    if (moreFailure) return renderFailure(this, locale, moreFailure, () => campaigns.loadMore());
+    return html`<div part="empty" class="not-found-yet">
+      <p aria-hidden="true">${locale.t(campaigns.loadingMore ? 'carousel.searching' : 'carousel.notFoundYet')}</p>
+      <button
+        part="keep-looking-button"
+        class="button secondary"
+        type="button"
+        aria-disabled=${campaigns.loadingMore ? 'true' : 'false'}
+        @click=${() => campaigns.loadMore()}
+      >
+        ${locale.t('carousel.keepLooking')}
+      </button>
+    </div>`;
   }
 
   /** The controls and the track; the track is no Tab stop of its own (Firefox makes a scrolling box one). */
@@ -424,7 +463,12 @@ export class CampaignCarousel extends MarketingElement {
         }
       </div>
       <div class="body ${this.claim ? 'with-claim' : ''}">
-        <h3 part="title" dir="auto"><button part="title-button" class="title-button" type="button">${campaign.title}</button></h3>
+        ${heading(
+          headingLevel(this, this.headingLevel),
+          'title',
+          'title',
+          html`<button part="title-button" class="title-button" type="button">${campaign.title}</button>`,
+        )}
         ${campaign.subtitle ? html`<p part="subtitle" class="subtitle" dir="auto">${campaign.subtitle}</p>` : nothing}
         ${campaign.description ? html`<p part="description" class="description" dir="auto">${campaign.description}</p>` : nothing}
         ${price ? html`<p part="price" class="price">${price}</p>` : nothing}

@@ -66,38 +66,50 @@ export type PageLoader<A extends ReadonlyArray<unknown>, T> = (
 ) => Promise<Page<T>>;
 
 /**
- * How many pages in a row one load reads while they show nothing but still carry a `nextToken`.
- * Upstreams that filter after reading (AppSync over DynamoDB) hand back short or empty pages with a
- * cursor, and a proxy that fills pages stops at its own cap; past this bound the list stops and
- * waits to be asked again (the carousel's next button, the directory's "show more").
+ * How far one load reads while pages show nothing but still carry a `nextToken`: 5 pages, and no new
+ * page after 8 s. Upstreams that filter after reading (AppSync over DynamoDB) hand back short or empty
+ * pages with a cursor, and a proxy that fills pages stops at its own cap; past this bound the list
+ * stops and waits to be asked again (the carousel's "Keep looking", the directory's "show more"). A
+ * list is only empty once the upstream said there is no more.
  */
 const MAX_EMPTY_PAGES = 5;
+const MAX_SEARCH_MS = 8000;
 
-/** Reads pages from `token` until one shows an item, the list ends, or MAX_EMPTY_PAGES showed nothing. */
+/**
+ * Reads pages from `token` until one shows an item, the list ends, or the bound is reached; `onSearch`
+ * is told when a page showed nothing and another is being read.
+ */
 async function readShowing<A extends ReadonlyArray<unknown>, T>(
   load: PageLoader<A, T>,
   args: A,
   token: string | null,
   signal: AbortSignal,
   shows: (item: T) => boolean,
+  onSearch: () => void,
 ): Promise<Page<T>> {
   const items: T[] = [];
+  const started = performance.now();
   for (let read = 1; ; read++) {
     const page = await load(args, token, signal);
     items.push(...page.items);
     token = page.nextToken;
-    if (!token || page.items.some(shows) || read >= MAX_EMPTY_PAGES) return { items, nextToken: token };
+    const bounded = read >= MAX_EMPTY_PAGES || performance.now() - started >= MAX_SEARCH_MS;
+    if (!token || page.items.some(shows) || bounded) return { items, nextToken: token };
+    onSearch();
   }
 }
 
 /**
  * A list read page by page: `first` loads when its arguments change, `loadMore()` appends the next
  * page. A page that shows nothing (`shows` is false for all its items) but has a `nextToken` is
- * followed at once, up to MAX_EMPTY_PAGES, so the list never stalls on an empty page.
+ * followed at once, within a bound, so the list never stalls on an empty page; `searching` says so
+ * meanwhile, for the element to tell the shopper that more is being looked for.
  */
 export class PagedList<const A extends ReadonlyArray<unknown>, T> {
   items: readonly T[] = [];
   nextToken: string | null = null;
+  /** A load read a page that showed nothing and is reading the next one. */
+  searching = false;
   readonly first: Task<A, void>;
   readonly more: Task<readonly [], void>;
   private args: A | undefined;
@@ -108,6 +120,10 @@ export class PagedList<const A extends ReadonlyArray<unknown>, T> {
     args: () => A,
     shows: (item: T) => boolean = () => true,
   ) {
+    const search = () => {
+      this.searching = true;
+      host.requestUpdate();
+    };
     this.first = new Task(host, {
       args,
       task: async (current, { signal }) => {
@@ -115,7 +131,10 @@ export class PagedList<const A extends ReadonlyArray<unknown>, T> {
         this.args = current;
         this.items = [];
         this.nextToken = null;
-        const page = await readShowing(load, current, null, signal, shows);
+        this.searching = false;
+        const page = await readShowing(load, current, null, signal, shows, search).finally(
+          () => (this.searching = false),
+        );
         this.items = page.items;
         this.nextToken = page.nextToken;
       },
@@ -127,7 +146,7 @@ export class PagedList<const A extends ReadonlyArray<unknown>, T> {
         if (!current || !nextToken) return;
         let page: Page<T>;
         try {
-          page = await readShowing(load, current, nextToken, signal, shows);
+          page = await readShowing(load, current, nextToken, signal, shows, search);
         } catch (error) {
           // The proxy no longer takes this cursor (its key or secret changed): a retry would fail the same
           // way, so the list starts again from its first page.
@@ -136,6 +155,8 @@ export class PagedList<const A extends ReadonlyArray<unknown>, T> {
             return;
           }
           throw error;
+        } finally {
+          this.searching = false;
         }
         if (current !== this.args) return; // The list was reloaded meanwhile.
         this.items = [...this.items, ...page.items];

@@ -14,6 +14,8 @@ export interface SandboxStats {
   graphqlRequests: number;
   /** Requests per root field (campaigns, campaign, businessAccounts, requestCoupon). */
   byOperation: Record<string, number>;
+  /** Rows the lists read, before any filter (the appsync flavour's scans and index queries; 0 otherwise). */
+  rowsRead: number;
 }
 
 export interface MarketingContext {
@@ -33,7 +35,7 @@ const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
  */
 export class MarketingServer {
   private readonly issuedCodes = new Set<string>();
-  private counters: SandboxStats = { couponsMinted: 0, graphqlRequests: 0, byOperation: {} };
+  private counters: SandboxStats = { couponsMinted: 0, graphqlRequests: 0, byOperation: {}, rowsRead: 0 };
   private throttleOwed = 0;
 
   constructor(
@@ -46,12 +48,17 @@ export class MarketingServer {
   }
 
   resetStats(): void {
-    this.counters = { couponsMinted: 0, graphqlRequests: 0, byOperation: {} };
+    this.counters = { couponsMinted: 0, graphqlRequests: 0, byOperation: {}, rowsRead: 0 };
   }
 
   /** Every authenticated request counts, valid or not: it reached the GraphQL server. */
   countRequest(): void {
     this.counters.graphqlRequests += 1;
+  }
+
+  /** Counts rows a list read, before its filter. */
+  countRows(rows: number): void {
+    this.counters.rowsRead += rows;
   }
 
   /** Counts each root field the operation asks for (`campaigns`, `requestCoupon`, …). */

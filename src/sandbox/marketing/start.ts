@@ -40,7 +40,14 @@ function createApp(
   // The origin is known only once the port is bound; image URLs are built per request after that.
   if (flavor === 'appsync') {
     const state = new AppSyncState({ ...appsyncSeed(), ...(replaced as Partial<AppSyncSeed>) }, '');
-    return { state, app: createAppSyncApp(state, apiKey, { introspection: options.introspection ?? true }), flavor };
+    return {
+      state,
+      app: createAppSyncApp(state, apiKey, {
+        introspection: options.introspection ?? true,
+        campaignIndex: options.campaignIndex ?? false,
+      }),
+      flavor,
+    };
   }
   const state = new MarketingState({ ...defaultSeed(), ...(replaced as Partial<MarketingSeed>) }, '');
   return { state, app: createMarketingApp(state, apiKey), flavor };

@@ -70,11 +70,46 @@ describe('<campaign-carousel> paging through short and empty pages', () => {
     expect(titles(el)).to.deep.equal(['Campaign a']);
   });
 
-  it(`shows the empty state when the first ${MAX_EMPTY_PAGES} pages are all empty`, async () => {
+  it(`never says "no campaigns" while a cursor remains: after ${MAX_EMPTY_PAGES} empty pages it says none was found yet and offers to keep looking`, async () => {
     script = scriptPages('campaigns', [], { endless: true });
     const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="3"></campaign-carousel>`);
     await loaded(el);
-    expect(part(el, 'empty')).to.not.equal(null);
     expect(script.asked).to.have.length(MAX_EMPTY_PAGES);
+    const status = () => el.shadowRoot!.querySelector('[role="status"]')!.textContent!;
+    expect(part(el, 'empty')!.textContent).to.match(/No campaigns found yet/);
+    expect(status()).to.equal('No campaigns found yet. There are more to look through.');
+    expect(status()).to.not.match(/No campaigns right now/);
+    const keepLooking = part<HTMLButtonElement>(el, 'keep-looking-button')!;
+    expect(keepLooking.textContent!.trim()).to.equal('Keep looking');
+    await expect(el).to.be.accessible();
+    keepLooking.click();
+    await waitUntil(() => script!.asked.length === 2 * MAX_EMPTY_PAGES, 'it reads the following pages', {
+      timeout: 5000,
+    });
+    await waitUntil(() => part(el, 'keep-looking-button')?.getAttribute('aria-disabled') === 'false');
+    expect(part(el, 'keep-looking-button'), 'still a way on').to.not.equal(null);
+  });
+
+  it('tells the shopper that more is being looked for while it reads past empty pages, then shows what it found', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    script = scriptPages('campaigns', [[], [], [wireCampaign('late')]], {
+      answer: (index) => (index === 2 ? held : Promise.resolve()),
+    });
+    const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="3"></campaign-carousel>`);
+    const status = () => el.shadowRoot!.querySelector('[role="status"]')!.textContent!;
+    await waitUntil(() => status() === 'Looking for more campaigns…', 'the search is announced', { timeout: 5000 });
+    expect(part(el, 'empty')).to.equal(null);
+    release();
+    await loaded(el);
+    expect(titles(el)).to.deep.equal(['Campaign late']);
+  });
+
+  it('says "no campaigns" once the list has ended', async () => {
+    script = scriptPages('campaigns', [[], []]);
+    const el = await fixture<CampaignCarousel>(html`<campaign-carousel limit="3"></campaign-carousel>`);
+    await loaded(el);
+    expect(part(el, 'empty')!.textContent).to.match(/No campaigns right now/);
+    expect(part(el, 'keep-looking-button')).to.equal(null);
   });
 });

@@ -271,7 +271,7 @@ describe('<campaign-carousel>', () => {
     const selected = oneEvent(el, 'campaign-select');
     await sendKeys({ press: 'Enter' });
     const { detail } = await selected;
-    expect(detail.campaign.title).to.equal(slides(el)[0]!.querySelector('h3')!.textContent);
+    expect(detail.campaign.title).to.equal(slides(el)[0]!.querySelector('[part~="title"]')!.textContent);
     const clicked = oneEvent(el, 'campaign-select');
     slides(el)[1]!.querySelector<HTMLElement>('[part~="description"]')!.click();
     expect((await clicked).detail.campaign.id)

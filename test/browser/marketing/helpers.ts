@@ -92,8 +92,13 @@ export function clearStoredClaims(): void {
  * Answers one operation from a script of pages, in the proxy's wire shape, as a proxy that stopped
  * filling at its cap would: page i is asked for with nextToken `page-i`. With `endless`, every page
  * past the script is empty and still has a nextToken. `asked` lists the tokens asked for (null first).
+ * `answer(index)`, when given, is awaited before page `index` is answered (to hold a page back).
  */
-export function scriptPages(operation: 'campaigns' | 'businessAccounts', pages: unknown[][], { endless = false } = {}) {
+export function scriptPages(
+  operation: 'campaigns' | 'businessAccounts',
+  pages: unknown[][],
+  { endless = false, answer }: { endless?: boolean; answer?: (index: number) => Promise<void> } = {},
+) {
   const original = window.fetch;
   const asked: Array<string | null> = [];
   window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -102,6 +107,7 @@ export function scriptPages(operation: 'campaigns' | 'businessAccounts', pages: 
     const token = body.variables?.nextToken ?? null;
     asked.push(token);
     const index = token === null ? 0 : Number(/^page-(\d+)$/.exec(token)![1]);
+    await answer?.(index);
     const nextToken = endless || index + 1 < pages.length ? `page-${index + 1}` : null;
     const payload = { data: { [operation]: { items: pages[index] ?? [], nextToken } } };
     return new Response(JSON.stringify(payload), { headers: { 'content-type': 'application/json' } });

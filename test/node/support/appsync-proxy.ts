@@ -78,3 +78,23 @@ export function sparseSeed(rows: number, every: number): AppSyncSeed {
   };
   return { businessAccounts: [...base.businessAccounts, account], campaigns };
 }
+
+export const LATE_ACCOUNT = 'ba-late';
+
+/**
+ * `rows` campaigns in scan order whose last `mine` belong to LATE_ACCOUNT (`camp-late-<n>`), the
+ * others to other accounts: the case where a filtered scan finds nothing for thousands of rows.
+ */
+export function lateSeed(rows: number, mine = 2): AppSyncSeed {
+  const seed = sparseSeed(rows - mine, rows);
+  for (let index = 1; index <= mine; index += 1) {
+    seed.campaigns.push({
+      ...seed.campaigns[0]!,
+      id: `camp-late-${index}`,
+      businessAccountId: LATE_ACCOUNT,
+      content: { ...seed.campaigns[0]!.content!, title: `Late offer ${index}` },
+    });
+  }
+  const account = { ...seed.businessAccounts.at(-1)!, id: LATE_ACCOUNT, name: 'Late Shop' };
+  return { ...seed, businessAccounts: [...seed.businessAccounts, account] };
+}

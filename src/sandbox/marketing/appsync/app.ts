@@ -25,6 +25,8 @@ import { AppSyncState, createAppSyncSchema } from './resolvers.ts';
 export interface AppSyncAppOptions {
   /** False answers `__schema` / `__type` as undefined fields, as AppSync does with introspection disabled. */
   introspection: boolean;
+  /** True serves `campaignsByBusinessAccountId`, the query field of an index on `Campaign.businessAccountId`. */
+  campaignIndex?: boolean;
 }
 
 function refusal(c: Context, status: 400 | 401 | 405 | 413 | 429, errorType: string, message: string) {
@@ -116,7 +118,7 @@ async function handle(
 }
 
 export function createAppSyncApp(state: AppSyncState, apiKey: string, options: AppSyncAppOptions): Hono {
-  const schema = createAppSyncSchema();
+  const schema = createAppSyncSchema(options.campaignIndex);
   const app = new Hono();
   guardGraphqlRoute(app, (c) =>
     refusal(c, 413, 'MalformedHttpRequestException', `Request body is larger than ${MAX_GRAPHQL_BODY_BYTES} bytes.`),

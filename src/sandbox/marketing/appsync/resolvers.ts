@@ -17,7 +17,7 @@ import type {
   AppSyncSeed,
   ResolverFailure,
 } from './records.ts';
-import { buildAppSyncSchema } from './schema.ts';
+import { buildAppSyncSchema, CAMPAIGN_INDEX_FIELD } from './schema.ts';
 import { AppSyncPageTokens } from './tokens.ts';
 
 /** Amplify's generated list resolvers read 100 rows when no limit is given. */
@@ -88,6 +88,7 @@ function scan<T extends { id: string; fail?: ResolverFailure }>(
     );
   }
   const read = rows.slice(offset, offset + limit);
+  state.countRows(read.length);
   // A whole-record failure nulls its list element (graphql-js turns a returned Error into null + error).
   const items = read.filter(keep).map((row) => (row.fail && !row.fail.field ? failureError(row.fail, row.id) : row));
   return { items, nextToken: read.length === limit ? state.tokens.encode(scope, offset + limit) : null };
@@ -124,20 +125,31 @@ function failingField(resolve: GraphQLFieldResolver<unknown, Context>): GraphQLF
 
 const content = (field: keyof AppSyncCampaignContentRecord) => (parent: ContentParent) => parent.content[field] ?? null;
 
-export function createAppSyncSchema() {
+const campaignFilter = (filter: ModelFilter | null | undefined) => (campaign: AppSyncCampaignRecord) =>
+  matchesFilter(
+    { ...campaign, createdAt: campaign.createdAt ?? RECORD_DATE, updatedAt: campaign.updatedAt ?? RECORD_DATE },
+    filter,
+  );
+
+/** The schema with its resolvers; `campaignIndex` adds the business account index's query field. */
+export function createAppSyncSchema(campaignIndex = false) {
   return buildAppSyncSchema<Context>(
     {
       Query: {
         campaigns: (_root, args: PageArgs & { filter?: ModelFilter | null }, { state }: Context) =>
-          scan(state, state.campaigns, args, 'campaigns', (campaign) =>
-            matchesFilter(
-              {
-                ...campaign,
-                createdAt: campaign.createdAt ?? RECORD_DATE,
-                updatedAt: campaign.updatedAt ?? RECORD_DATE,
-              },
-              args.filter,
-            ),
+          scan(state, state.campaigns, args, 'campaigns', campaignFilter(args.filter)),
+        // The index's Query: `limit` counts only this account's rows, so a page is full unless the list ends.
+        [CAMPAIGN_INDEX_FIELD]: (
+          _root,
+          args: PageArgs & { businessAccountId: string; filter?: ModelFilter | null },
+          { state }: Context,
+        ) =>
+          scan(
+            state,
+            state.campaigns.filter((campaign) => campaign.businessAccountId === args.businessAccountId),
+            args,
+            `${CAMPAIGN_INDEX_FIELD}:${args.businessAccountId}`,
+            campaignFilter(args.filter),
           ),
         campaign: (_root, args: { id: string }, { state }: Context) => {
           const campaign = state.campaigns.find((candidate) => candidate.id === args.id);
@@ -194,5 +206,6 @@ export function createAppSyncSchema() {
     },
     (typeName, resolve) =>
       ['Campaign', 'CampaignContent', 'BusinessAccount'].includes(typeName) ? failingField(resolve) : resolve,
+    campaignIndex,
   );
 }
