@@ -440,8 +440,7 @@ export function createMarketingProxy(
       return send(variables);
     };
     const load = isBuiltIn(call)
-      ? async () =>
-          served(await builtIns.query(call.name, call.variables, countedSend, source), entry)
+      ? async () => served(await builtIns.query(call.name, call.variables, countedSend, source), entry)
       : () => documents.attempt(call, (request) => callUpstream(upstream, request.query, request.variables, true));
     if (!cache) return countMiss().then(async () => ({ body: await load() }));
     return cache.get(`${call.name}:${canonicalVariables(call.variables)}`, load, {

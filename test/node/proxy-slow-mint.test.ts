@@ -4,7 +4,6 @@
  * key (on this instance or another sharing the store) receives exactly that coupon. Real sandbox
  * behind a slow front, the proxy on a real HTTP server.
  */
-import { sha256Hex } from '../../src/proxy/digest.ts';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
