@@ -50,11 +50,12 @@ describe('Marketing proxy in any runtime', () => {
   });
 
   it('sends upstream with redirect: "manual" and refuses the 3xx, in a fetch that rejects "error" as workerd does', async () => {
-    const keysSent: string[] = [];
-    const workerdFetch: typeof fetch = async (_input, init) => {
+    const sent: { url: string; mint: boolean }[] = [];
+    const workerdFetch: typeof fetch = async (input, init) => {
       if (init?.redirect === 'error')
         throw new TypeError('Invalid redirect value, must be one of "follow" or "manual"');
-      keysSent.push(new Headers(init?.headers).get('x-api-key') ?? '');
+      const url = input instanceof Request ? input.url : String(input);
+      sent.push({ url, mint: String(init?.body).includes('requestCoupon') });
       return new Response(null, { status: 307, headers: { location: 'https://elsewhere.example/graphql' } });
     };
     const proxy = createMarketingProxy({
@@ -67,7 +68,16 @@ describe('Marketing proxy in any runtime', () => {
     const reply = await proxy(couponRequest());
     assert.equal(reply.status, 502);
     assert.equal(((await reply.json()) as { error: { code: string } }).error.code, 'upstream_error');
-    assert.equal(keysSent.length, 1, 'sent once, to the configured upstream, never followed');
+    // The mint is sent once (then the campaign is read, to tell a refusal of a campaign without coupons).
+    assert.deepEqual(
+      sent.filter(({ mint }) => mint),
+      [{ url: 'https://marketing.example/graphql', mint: true }],
+      'the mint sent once, to the configured upstream, never followed',
+    );
+    assert.ok(
+      sent.every(({ url }) => url === 'https://marketing.example/graphql'),
+      'nothing sent where the redirect pointed',
+    );
   });
 
   it('where the runtime cannot tell: frees the key when a probe fails the same way, records it when the upstream answers the probe', async () => {

@@ -334,6 +334,8 @@ describe('Marketing sandbox, appsync flavour: errors and test hooks', () => {
       couponsMinted: 0,
       graphqlRequests: 3,
       byOperation: { campaigns: 1, campaign: 1, businessAccounts: 1 },
+      // One row for each list of one item.
+      rowsRead: 2,
     });
   });
 });

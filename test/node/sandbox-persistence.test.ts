@@ -138,7 +138,12 @@ describe('Sandbox persistence and key rotation', () => {
         headers: { 'x-api-key': 'a', 'content-type': 'application/json' },
         body: '{"query":"{ campaigns { nextToken } }"}',
       });
-      assert.deepEqual(a.stats(), { couponsMinted: 0, graphqlRequests: 1, byOperation: { campaigns: 1 } });
+      assert.deepEqual(a.stats(), {
+        couponsMinted: 0,
+        graphqlRequests: 1,
+        byOperation: { campaigns: 1 },
+        rowsRead: 0,
+      });
       assert.equal(b.stats().graphqlRequests, 0);
     } finally {
       await Promise.all([a.close(), b.close()]);
