@@ -7,6 +7,7 @@
  */
 import { expect } from '@open-wc/testing';
 import { POPUP_MESSAGE_SOURCE } from '../../../src/connect/callback.ts';
+import { POPUP_REQUEST_TYPE, STATE_STORAGE_PREFIX } from '../../../src/connect/options.ts';
 import { pressForReal } from '../engine.ts';
 
 const RESPONSE = '#state=relayed-state&id_token=relayed.id.token&access_token=relayed-access-token&token_type=Bearer';
@@ -52,6 +53,11 @@ async function messagesFromCallback(origin: string): Promise<unknown[]> {
 }
 
 describe('The popup callback’s message to its opener', () => {
+  // This window waits for a popup sign-in (as oidc-client-ts keeps it), the only opener a callback hands a response to.
+  const pending = `${STATE_STORAGE_PREFIX}relayed-state`;
+  beforeEach(() => sessionStorage.setItem(pending, JSON.stringify({ request_type: POPUP_REQUEST_TYPE })));
+  afterEach(() => sessionStorage.removeItem(pending));
+
   it('reaches an opener of its own origin, with the response', async () => {
     const received = await messagesFromCallback(location.origin);
     expect(received).to.have.length(1);
