@@ -5,7 +5,7 @@ import type { BusinessAccount } from '../../marketing/types.ts';
 import { resolveEndpoint } from '../../shared/config.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
 import { renderFailure, renderSkeleton } from '../internal/status.ts';
-import { DEFAULT_HEADING_LEVEL, heading, headingLevel } from '../internal/heading.ts';
+import { heading, headingLevel } from '../internal/heading.ts';
 import { MarketingElement } from '../internal/marketing-element.ts';
 import { statusStyles } from '../internal/status.styles.ts';
 import { failureOf, isWaiting, PagedList, pageSize } from '../internal/tasks.ts';
@@ -73,7 +73,7 @@ export class BusinessDirectory extends MarketingElement {
    * The level of each business's name heading (1 to 6): one below the heading the directory sits
    * under. Default 2, for a directory under the page's `<h1>`.
    */
-  @property({ attribute: 'heading-level', type: Number }) headingLevel = DEFAULT_HEADING_LEVEL;
+  @property({ attribute: 'heading-level', type: Number }) headingLevel: number = 2;
 
   // A page of only pending (or other-category) accounts shows nothing, so the next one is read at once.
   private readonly accounts = new PagedList(

@@ -7,7 +7,7 @@ import { themeStyles } from '../../shared/theme.styles.ts';
 import { warnOnce } from '../../shared/warn.ts';
 import { currencyOf, formatPrice } from '../internal/price.ts';
 import { renderFailure } from '../internal/status.ts';
-import { DEFAULT_HEADING_LEVEL, heading, headingLevel } from '../internal/heading.ts';
+import { heading, headingLevel } from '../internal/heading.ts';
 import { MarketingElement } from '../internal/marketing-element.ts';
 import { statusStyles } from '../internal/status.styles.ts';
 import { failureOf, isWaiting, PagedList, pageSize } from '../internal/tasks.ts';
@@ -90,7 +90,7 @@ export class CampaignCarousel extends MarketingElement {
    * The level of the slides' title headings (1 to 6): one below the heading the carousel sits under.
    * Default 2, for a carousel under the page's `<h1>`.
    */
-  @property({ attribute: 'heading-level', type: Number }) headingLevel = DEFAULT_HEADING_LEVEL;
+  @property({ attribute: 'heading-level', type: Number }) headingLevel: number = 2;
 
   /** Accessible name of the carousel (default "Campaigns", localized); give each carousel of a page its own. */
   @property() label?: string;

@@ -7,6 +7,7 @@ import type { TemplateResult } from 'lit';
 import { html, unsafeStatic } from 'lit/static-html.js';
 import { warnOnce } from '../../shared/warn.ts';
 
+/** The elements' `heading-level` default (their properties say 2 as a literal, for the manifest). */
 export const DEFAULT_HEADING_LEVEL = 2;
 
 /** Reads the attribute as the property holds it: a whole number from 1 to 6, else the default (said once). */
