@@ -7,7 +7,7 @@ import { GraphQLError, type OperationDefinitionNode } from 'graphql';
 import { badUserInput, PageTokens, type PageArgs } from './paging.ts';
 import { MAX_IMAGE_WIDTH } from './images.ts';
 import { buildMarketingSchema } from './schema.ts';
-import type { BusinessAccountRecord, CampaignRecord, MarketingSeed } from './seed.ts';
+import type { BusinessAccountRecord, CampaignRecord, MarketingSeed } from './records.ts';
 
 export interface SandboxStats {
   couponsMinted: number;
