@@ -37,15 +37,34 @@ export interface Manifest {
 const cell = (text: string | undefined): string => (text ?? '').replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
 const code = (text: string | undefined): string => (text ? `\`${cell(text)}\`` : '');
 
+/** Longer than this, a description is a paragraph: the section is a list rather than a table. */
+const TABLE_CELL_MAX = 120;
+
+/**
+ * One section of an element's reference: a table when every description fits a cell, else a list whose
+ * entries read `name (fact, fact): description`. `headers` name the row's columns; the first is the
+ * entry's name and the last its description, and an empty middle cell is left out of a list entry.
+ */
 function table(title: string, headers: string[], rows: string[][]): string {
   if (!rows.length) return '';
-  return [
-    `**${title}**`,
-    '',
-    `| ${headers.join(' | ')} |`,
-    `| ${headers.map(() => '---').join(' | ')} |`,
-    ...rows.map((row) => `| ${row.join(' | ')} |`),
-  ].join('\n');
+  const long = rows.some((row) => (row.at(-1) ?? '').length > TABLE_CELL_MAX);
+  const body = long
+    ? rows.map((row) => {
+        const facts = row
+          .slice(1, -1)
+          .map((value, index) => (value ? `${headers[index + 1]!.toLowerCase()} ${value}` : ''))
+          .filter(Boolean);
+        const description = row.at(-1) ?? '';
+        const entry = `- ${row[0]}${facts.length ? ` (${facts.join(', ')})` : ''}${description ? `: ${description}` : ''}`;
+        // A pipe needs no escape outside a table.
+        return entry.replace(/\\\|/g, '|');
+      })
+    : [
+        `| ${headers.join(' | ')} |`,
+        `| ${headers.map(() => '---').join(' | ')} |`,
+        ...rows.map((row) => `| ${row.join(' | ')} |`),
+      ];
+  return [`**${title}**`, '', ...body].join('\n');
 }
 
 export function renderElementReference(manifest: Manifest): string {

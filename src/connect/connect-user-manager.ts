@@ -133,43 +133,10 @@ export class ConnectUserManager extends UserManager {
   /** Processes the fragment response; every check passes before a token is used. */
   protected override async _signinEnd(url: string, _verifySub?: string): Promise<User> {
     const params = new URLSearchParams(new URL(url).hash.slice(1));
-    const stateId = params.get('state');
-    const orphan = () =>
-      new SignInError('state_mismatch', 'The sign-in response does not answer a pending request of this page.');
-    const stored = stateId ? await this.settings.stateStore.get(stateId) : null;
-    if (!stateId || !stored) throw orphan();
-    const state = await SigninState.fromStorageString(stored);
-    // A request of another app on this page stays pending for that app's button.
-    if (state.client_id !== this.connect.clientId || state.authority !== this.connect.authority) {
-      throw new SignInError('state_mismatch', 'The sign-in response answers a request made for another app.');
-    }
-    // Removing the state makes it single use: a replayed (or concurrent) response finds nothing.
-    if (!(await this.settings.stateStore.remove(stateId))) throw orphan();
-
-    const error = params.get('error');
-    if (error) {
-      const description = params.get('error_description') ?? error;
-      // Connect's own trouble is passing, like a network failure; other errors mean the request was wrong.
-      const code =
-        error === 'access_denied'
-          ? 'access_denied'
-          : error === 'server_error' || error === 'temporarily_unavailable'
-            ? 'network'
-            : 'config';
-      throw new SignInError(code, `Connect answered ${error}: ${description}`);
-    }
-
-    const idToken = params.get('id_token');
-    const accessToken = params.get('access_token');
-    const tokenType = params.get('token_type');
-    const expiresIn = Number(params.get('expires_in'));
-    if (!idToken || !accessToken)
-      throw new SignInError('invalid_token', 'The sign-in response lacks the ID token or the access token.');
-    if (tokenType?.toLowerCase() !== 'bearer')
-      throw new SignInError('invalid_token', `Unexpected token_type "${String(tokenType)}".`);
-    if (!Number.isFinite(expiresIn) || expiresIn <= 0)
-      throw new SignInError('invalid_token', 'The sign-in response has no valid expires_in.');
-
+    const state = await this.takeState(params.get('state'));
+    const refusal = connectError(params);
+    if (refusal) throw refusal;
+    const { idToken, accessToken, expiresIn } = readTokens(params);
     if (!state.nonce)
       throw new SignInError(
         'state_mismatch',
@@ -204,4 +171,53 @@ export class ConnectUserManager extends UserManager {
     await this._events.load(user);
     return user;
   }
+
+  /**
+   * The pending request a response answers, taken from the store: a response of this page's app only,
+   * and once (a replayed or concurrent response finds nothing).
+   */
+  private async takeState(stateId: string | null): Promise<SigninState> {
+    const orphan = () =>
+      new SignInError('state_mismatch', 'The sign-in response does not answer a pending request of this page.');
+    const stored = stateId ? await this.settings.stateStore.get(stateId) : null;
+    if (!stateId || !stored) throw orphan();
+    const state = await SigninState.fromStorageString(stored);
+    // A request of another app on this page stays pending for that app's button.
+    if (state.client_id !== this.connect.clientId || state.authority !== this.connect.authority) {
+      throw new SignInError('state_mismatch', 'The sign-in response answers a request made for another app.');
+    }
+    // Removing the state makes it single use: a replayed (or concurrent) response finds nothing.
+    if (!(await this.settings.stateStore.remove(stateId))) throw orphan();
+    return state;
+  }
+}
+
+/** The error Connect answered instead of tokens, if any, as the sign-in error the button shows. */
+function connectError(params: URLSearchParams): SignInError | undefined {
+  const error = params.get('error');
+  if (!error) return undefined;
+  const description = params.get('error_description') ?? error;
+  // Connect's own trouble is passing, like a network failure; other errors mean the request was wrong.
+  const code =
+    error === 'access_denied'
+      ? 'access_denied'
+      : error === 'server_error' || error === 'temporarily_unavailable'
+        ? 'network'
+        : 'config';
+  return new SignInError(code, `Connect answered ${error}: ${description}`);
+}
+
+/** The tokens of a successful response, each present and of the implicit flow's form. */
+function readTokens(params: URLSearchParams): { idToken: string; accessToken: string; expiresIn: number } {
+  const idToken = params.get('id_token');
+  const accessToken = params.get('access_token');
+  const tokenType = params.get('token_type');
+  const expiresIn = Number(params.get('expires_in'));
+  if (!idToken || !accessToken)
+    throw new SignInError('invalid_token', 'The sign-in response lacks the ID token or the access token.');
+  if (tokenType?.toLowerCase() !== 'bearer')
+    throw new SignInError('invalid_token', `Unexpected token_type "${String(tokenType)}".`);
+  if (!Number.isFinite(expiresIn) || expiresIn <= 0)
+    throw new SignInError('invalid_token', 'The sign-in response has no valid expires_in.');
+  return { idToken, accessToken, expiresIn };
 }

@@ -11,7 +11,7 @@ export type {
   KeyValueRecord,
   MarketingSeed,
   ObjectiveRecord,
-} from './marketing/seed.ts';
+} from './marketing/records.ts';
 export { defaultSeed } from './marketing/seed.ts';
 export type {
   AppSyncBusinessAccountRecord,

@@ -1,6 +1,6 @@
 /** The sandbox's options and their defaults (environment variables first, then fixed defaults). */
 import type { AppSyncSeed } from './marketing/appsync/records.ts';
-import type { MarketingSeed } from './marketing/seed.ts';
+import type { MarketingSeed } from './marketing/records.ts';
 
 /** Which Marketing engine the sandbox imitates: our own schema, or AWS AppSync with Amplify-generated resolvers. */
 export type SandboxFlavor = 'default' | 'appsync';

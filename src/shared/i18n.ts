@@ -1,7 +1,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { Messages } from './messages.ts';
 
-/** One language's strings: message id to text, with `{name}` placeholders. */
-export type Messages = Record<string, string>;
+export type { Messages };
 
 /**
  * The elements' own strings, by lowercase language: English registered by each element as it loads,

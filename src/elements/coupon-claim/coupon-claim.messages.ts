@@ -1,4 +1,4 @@
-import type { Messages } from '../../shared/i18n.ts';
+import type { Messages } from '../../shared/messages.ts';
 
 export const couponClaimMessages: Messages = {
   'coupon.get': 'Get coupon',

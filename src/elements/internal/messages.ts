@@ -1,4 +1,4 @@
-import type { Messages } from '../../shared/i18n.ts';
+import type { Messages } from '../../shared/messages.ts';
 
 /** Strings shared by the Marketing elements: failures and their retry control. */
 export const marketingMessages: Messages = {

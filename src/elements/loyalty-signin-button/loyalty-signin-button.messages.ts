@@ -1,4 +1,4 @@
-import type { Messages } from '../../shared/i18n.ts';
+import type { Messages } from '../../shared/messages.ts';
 
 /**
  * The sign-in button's English strings; the other languages are in `src/locales/`. Merchants

@@ -64,29 +64,64 @@ export function discoveryDocument(issuer: string) {
   };
 }
 
+/** Where the sandbox is reached, known once its port is bound. */
+interface Binding {
+  issuer: string;
+  /** Cookies ignore ports, so two sandboxes on one host would otherwise overwrite each other's session. */
+  cookieName: string;
+}
+
 export function createConnectApp(deps: ConnectDeps): ConnectServer {
-  let issuer = '';
-  // Cookies ignore ports, so two sandboxes on one host would otherwise overwrite each other's session.
-  let cookieName = SESSION_COOKIE;
-  const ctx: ConnectContext = {
+  const binding: Binding = { issuer: '', cookieName: SESSION_COOKIE };
+  const ctx = createConnectContext(deps, binding);
+  const app = new Hono();
+  registerProviderDocuments(app, ctx);
+  registerAuthorizationFlow(app, ctx);
+  registerUserinfo(app, ctx);
+  app.get('/', (c) => {
+    const session = ctx.currentSession(c);
+    return sendPage(c, homePage({ user: ctx.signedInUser(session), csrf: session?.csrf, issuer: ctx.issuer() }), 200);
+  });
+  return {
+    app,
+    setIssuer(value) {
+      binding.issuer = value;
+      binding.cookieName = `${SESSION_COOKIE}_${new URL(value).port || '80'}`;
+    },
+  };
+}
+
+/** What every route shares: the stores, the issuer, and the browser session behind its cookie. */
+function createConnectContext(deps: ConnectDeps, binding: Binding): ConnectContext {
+  return {
     ...deps,
     pending: new PendingRequests(),
     throttle: new SignInThrottle(),
-    issuer: () => issuer,
-    currentSession: (c) => deps.sessions.get(getCookie(c, cookieName)),
+    issuer: () => binding.issuer,
+    currentSession: (c) => deps.sessions.get(getCookie(c, binding.cookieName)),
     startSession(c: Context, user) {
       const session = deps.sessions.create(user);
-      setCookie(c, cookieName, session.id, { httpOnly: true, sameSite: 'Lax', path: '/', maxAge: 8 * 60 * 60 });
+      setCookie(c, binding.cookieName, session.id, {
+        httpOnly: true,
+        sameSite: 'Lax',
+        path: '/',
+        maxAge: 8 * 60 * 60,
+      });
       return session;
     },
     endSession(c, session) {
       deps.sessions.destroy(session.id);
-      deleteCookie(c, cookieName, { path: '/' });
+      deleteCookie(c, binding.cookieName, { path: '/' });
     },
     signedInUser: (session) => (session?.sub ? deps.users.bySub(session.sub) : undefined),
   };
-  const app = new Hono();
+}
 
+/**
+ * The body limit on every route, and what any client may read: discovery and keys (open to every
+ * origin), the pages' stylesheet and icon.
+ */
+function registerProviderDocuments(app: Hono, ctx: ConnectContext): void {
   const withCors = cors({ origin: '*', allowMethods: ['GET', 'OPTIONS'], maxAge: 600 });
   app.use('/.well-known/openid-configuration', withCors);
   app.use('/jwks', withCors);
@@ -100,31 +135,15 @@ export function createConnectApp(deps: ConnectDeps): ConnectServer {
 
   app.get('/.well-known/openid-configuration', (c) => {
     c.header('Cache-Control', 'public, max-age=300');
-    return c.json(discoveryDocument(issuer));
+    return c.json(discoveryDocument(ctx.issuer()));
   });
   app.get('/jwks', (c) => {
     // Short, so a key added with `add-key` is seen soon; clients refetch anyway on an unknown kid.
     c.header('Cache-Control', 'public, max-age=60');
-    return c.json(deps.keys.jwks(), 200, { 'Content-Type': 'application/jwk-set+json' });
+    return c.json(ctx.keys.jwks(), 200, { 'Content-Type': 'application/jwk-set+json' });
   });
   app.get('/assets/sandbox.css', (c) =>
     c.body(SANDBOX_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=3600' }),
   );
   app.get('/favicon.ico', (c) => c.body(null, 204, { 'Cache-Control': 'public, max-age=86400' }));
-
-  registerAuthorizationFlow(app, ctx);
-  registerUserinfo(app, ctx);
-
-  app.get('/', (c) => {
-    const session = ctx.currentSession(c);
-    return sendPage(c, homePage({ user: ctx.signedInUser(session), csrf: session?.csrf, issuer }), 200);
-  });
-
-  return {
-    app,
-    setIssuer(value) {
-      issuer = value;
-      cookieName = `${SESSION_COOKIE}_${new URL(value).port || '80'}`;
-    },
-  };
 }

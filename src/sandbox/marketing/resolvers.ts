@@ -7,7 +7,7 @@ import { GraphQLError, type OperationDefinitionNode } from 'graphql';
 import { badUserInput, PageTokens, type PageArgs } from './paging.ts';
 import { MAX_IMAGE_WIDTH } from './images.ts';
 import { buildMarketingSchema } from './schema.ts';
-import type { BusinessAccountRecord, CampaignRecord, MarketingSeed } from './seed.ts';
+import type { BusinessAccountRecord, CampaignRecord, MarketingSeed } from './records.ts';
 
 export interface SandboxStats {
   couponsMinted: number;
@@ -149,34 +149,14 @@ export function createMarketingSchema() {
       },
     },
     Mutation: {
-      requestCoupon: (_root, args: { campaignId: string }, { state }: MarketingContext) => {
-        const campaign = state.campaigns.find((candidate) => candidate.id === args.campaignId);
-        if (!campaign) {
-          throw new GraphQLError(`No campaign has the id ${JSON.stringify(args.campaignId)}`, {
-            extensions: { code: 'NOT_FOUND' },
-          });
-        }
-        if (campaign.objective?.type !== 'coupon') {
-          throw new GraphQLError(
-            `Campaign ${JSON.stringify(campaign.id)} has no coupon objective, so it issues no coupons`,
-            {
-              extensions: { code: 'NO_COUPON_OBJECTIVE' },
-            },
-          );
-        }
-        return { coupon: { code: state.mintCouponCode() } };
-      },
+      requestCoupon: (_root, args: { campaignId: string }, { state }: MarketingContext) =>
+        requestCoupon(state, args.campaignId),
     },
     // A campaign record also serves as its own content object.
     Campaign: { content: (campaign: CampaignRecord) => campaign },
     CampaignContent: {
-      featuredImage: (campaign: CampaignRecord, args: { width: number }, { state }: MarketingContext) => {
-        checkWidth(args.width);
-        if (campaign.featuredImageUrl === null) return null;
-        if (campaign.featuredImageUrl !== undefined)
-          return { url: campaign.featuredImageUrl.replaceAll('{width}', String(args.width)) };
-        return { url: state.imageUrl(campaign.id, args.width) };
-      },
+      featuredImage: (campaign: CampaignRecord, args: { width: number }, { state }: MarketingContext) =>
+        featuredImage(state, campaign, args.width),
       objective: (campaign: CampaignRecord) => {
         const objective = campaign.objective;
         if (!objective) return null;
@@ -192,4 +172,29 @@ export function createMarketingSchema() {
       },
     },
   });
+}
+
+/** Mints a coupon of a campaign that has a coupon objective; the errors a real upstream gives otherwise. */
+function requestCoupon(state: MarketingState, campaignId: string) {
+  const campaign = state.campaigns.find((candidate) => candidate.id === campaignId);
+  if (!campaign) {
+    throw new GraphQLError(`No campaign has the id ${JSON.stringify(campaignId)}`, {
+      extensions: { code: 'NOT_FOUND' },
+    });
+  }
+  if (campaign.objective?.type !== 'coupon') {
+    throw new GraphQLError(`Campaign ${JSON.stringify(campaign.id)} has no coupon objective, so it issues no coupons`, {
+      extensions: { code: 'NO_COUPON_OBJECTIVE' },
+    });
+  }
+  return { coupon: { code: state.mintCouponCode() } };
+}
+
+/** The campaign's image at the width asked: its own URL, none, or the one the sandbox generates. */
+function featuredImage(state: MarketingState, campaign: CampaignRecord, width: number) {
+  checkWidth(width);
+  if (campaign.featuredImageUrl === null) return null;
+  if (campaign.featuredImageUrl !== undefined)
+    return { url: campaign.featuredImageUrl.replaceAll('{width}', String(width)) };
+  return { url: state.imageUrl(campaign.id, width) };
 }

@@ -1,5 +1,5 @@
 /** The default seed's campaigns: real-looking text, coupon and visit objectives, a few without extras. */
-import type { CampaignRecord } from './seed.ts';
+import type { CampaignRecord } from './records.ts';
 
 export const seedCampaigns: CampaignRecord[] = [
   {

@@ -15,7 +15,8 @@ import { AppSyncState } from './appsync/resolvers.ts';
 import { appsyncSeed } from './appsync/seed.ts';
 import { createMarketingApp } from './app.ts';
 import { MarketingState, type MarketingServer, type SandboxStats } from './resolvers.ts';
-import { defaultSeed, type MarketingSeed } from './seed.ts';
+import type { MarketingSeed } from './records.ts';
+import { defaultSeed } from './seed.ts';
 
 export interface RunningMarketing {
   /** The GraphQL endpoint, e.g. http://localhost:4002/graphql. */

@@ -131,6 +131,41 @@ const campaignFilter = (filter: ModelFilter | null | undefined) => (campaign: Ap
     filter,
   );
 
+type IndexArgs = PageArgs & { businessAccountId: string; filter?: ModelFilter | null };
+
+/** The business account index's query: a scan of that account's campaigns only. */
+function campaignsOfAccount(state: AppSyncState, args: IndexArgs) {
+  return scan(
+    state,
+    state.campaigns.filter((campaign) => campaign.businessAccountId === args.businessAccountId),
+    args,
+    `${CAMPAIGN_INDEX_FIELD}:${args.businessAccountId}`,
+    campaignFilter(args.filter),
+  );
+}
+
+/** A Lambda resolver: what it throws arrives as Lambda:Unhandled with its message. */
+function requestCoupon(state: AppSyncState, campaignId: string) {
+  const campaign = state.campaigns.find((candidate) => candidate.id === campaignId);
+  if (!campaign) throw new AppSyncResolverError('Lambda:Unhandled', `Campaign not found: ${campaignId}`);
+  if (campaign.fail && !campaign.fail.field) throw failureError(campaign.fail, campaign.id);
+  if (campaign.content?.objective?.type !== 'coupon') {
+    throw new AppSyncResolverError('Lambda:Unhandled', `Campaign ${campaign.id} has no coupon objective`);
+  }
+  return { coupon: { code: state.mintCouponCode() } };
+}
+
+/** The campaign's image at the width asked: its own URL, none, or the one the sandbox generates. */
+function featuredImage(state: AppSyncState, { campaign, content: record }: ContentParent, width: number) {
+  if (width < 1 || width > MAX_IMAGE_WIDTH) {
+    throw new AppSyncResolverError('Lambda:Unhandled', `width must be between 1 and ${MAX_IMAGE_WIDTH}, got ${width}`);
+  }
+  if (record.featuredImageUrl === null) return null;
+  if (record.featuredImageUrl !== undefined)
+    return { url: record.featuredImageUrl.replaceAll('{width}', String(width)) };
+  return { url: state.imageUrl(campaign.id, width) };
+}
+
 /** The schema with its resolvers; `campaignIndex` adds the business account index's query field. */
 export function createAppSyncSchema(campaignIndex = false) {
   return buildAppSyncSchema<Context>(
@@ -139,18 +174,7 @@ export function createAppSyncSchema(campaignIndex = false) {
         campaigns: (_root, args: PageArgs & { filter?: ModelFilter | null }, { state }: Context) =>
           scan(state, state.campaigns, args, 'campaigns', campaignFilter(args.filter)),
         // The index's Query: `limit` counts only this account's rows, so a page is full unless the list ends.
-        [CAMPAIGN_INDEX_FIELD]: (
-          _root,
-          args: PageArgs & { businessAccountId: string; filter?: ModelFilter | null },
-          { state }: Context,
-        ) =>
-          scan(
-            state,
-            state.campaigns.filter((campaign) => campaign.businessAccountId === args.businessAccountId),
-            args,
-            `${CAMPAIGN_INDEX_FIELD}:${args.businessAccountId}`,
-            campaignFilter(args.filter),
-          ),
+        [CAMPAIGN_INDEX_FIELD]: (_root, args: IndexArgs, { state }: Context) => campaignsOfAccount(state, args),
         campaign: (_root, args: { id: string }, { state }: Context) => {
           const campaign = state.campaigns.find((candidate) => candidate.id === args.id);
           if (campaign?.fail && !campaign.fail.field) throw failureError(campaign.fail, campaign.id);
@@ -161,15 +185,8 @@ export function createAppSyncSchema(campaignIndex = false) {
       },
       Mutation: {
         // A Lambda resolver: what it throws arrives as Lambda:Unhandled with its message.
-        requestCoupon: (_root, args: { campaignId: string }, { state }: Context) => {
-          const campaign = state.campaigns.find((candidate) => candidate.id === args.campaignId);
-          if (!campaign) throw new AppSyncResolverError('Lambda:Unhandled', `Campaign not found: ${args.campaignId}`);
-          if (campaign.fail && !campaign.fail.field) throw failureError(campaign.fail, campaign.id);
-          if (campaign.content?.objective?.type !== 'coupon') {
-            throw new AppSyncResolverError('Lambda:Unhandled', `Campaign ${campaign.id} has no coupon objective`);
-          }
-          return { coupon: { code: state.mintCouponCode() } };
-        },
+        requestCoupon: (_root, args: { campaignId: string }, { state }: Context) =>
+          requestCoupon(state, args.campaignId),
       },
       Campaign: {
         content: (campaign: AppSyncCampaignRecord): ContentParent | null =>
@@ -181,18 +198,8 @@ export function createAppSyncSchema(campaignIndex = false) {
         title: content('title'),
         subtitle: content('subtitle'),
         description: content('description'),
-        featuredImage: ({ campaign, content: record }: ContentParent, args: { width: number }, { state }: Context) => {
-          if (args.width < 1 || args.width > MAX_IMAGE_WIDTH) {
-            throw new AppSyncResolverError(
-              'Lambda:Unhandled',
-              `width must be between 1 and ${MAX_IMAGE_WIDTH}, got ${args.width}`,
-            );
-          }
-          if (record.featuredImageUrl === null) return null;
-          if (record.featuredImageUrl !== undefined)
-            return { url: record.featuredImageUrl.replaceAll('{width}', String(args.width)) };
-          return { url: state.imageUrl(campaign.id, args.width) };
-        },
+        featuredImage: (parent: ContentParent, args: { width: number }, { state }: Context) =>
+          featuredImage(state, parent, args.width),
         objective: objectiveOf,
       },
       BusinessAccount: {

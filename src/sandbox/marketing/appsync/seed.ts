@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { defaultSeed } from '../seed.ts';
-import type { ObjectiveRecord } from '../seed.ts';
+import type { ObjectiveRecord } from '../records.ts';
 import type {
   AppSyncBusinessAccountRecord,
   AppSyncCampaignRecord,
