@@ -1,6 +1,6 @@
 /**
  * The proxy's stores: the store conformance suite (test/support/store-conformance.ts) run against the
- * memory store and against a real redis-server (started here on a free port), then two proxy instances sharing one Redis the way instances behind
+ * memory store (also without its `claim`, as a store of the merchant's own may be) and against a real redis-server (started here on a free port), then two proxy instances sharing one Redis the way instances behind
  * a load balancer do: one coupon per Idempotency-Key across both, shared rate limits and cache.
  */
 import { after, before, describe, it } from 'node:test';
@@ -13,6 +13,11 @@ import { storeConformance } from '../support/store-conformance.ts';
 import { post, serveProxy, startUpstream, type ProxyUnderTest, type Upstream } from './support/proxy-server.ts';
 
 storeConformance('memory', () => createMemoryStore());
+// A store of the merchant's own without `claim`: the proxy takes the same steps through its other methods.
+storeConformance('memory without claim', () => {
+  const { claim: _claim, ...steps } = createMemoryStore();
+  return steps;
+});
 
 describe('memory store bounds', () => {
   it('drops the oldest keys beyond maxEntries', async () => {

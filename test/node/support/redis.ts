@@ -101,3 +101,49 @@ export async function startRedis(settings: RedisSettings = {}): Promise<RunningR
   }
   throw lastError;
 }
+
+/** One command a Redis ran, as MONITOR shows it: sent by a client (a round trip) or run by a script. */
+export interface SeenCommand {
+  byScript: boolean;
+  /** Lower case, e.g. `evalsha`, `set`. */
+  name: string;
+  /** The client's address, for a command a client sent. */
+  client?: string;
+}
+
+/**
+ * Watches every command a Redis runs (MONITOR), for counting a request's round trips: `take()` returns
+ * what was seen since the last call, after a PING of its own has come through (so nothing is in flight).
+ */
+export async function watchCommands(url: string): Promise<{ take(): Promise<SeenCommand[]>; stop(): Promise<void> }> {
+  const { createClient } = await import('redis');
+  const monitor = createClient({ url });
+  const pinger = createClient({ url });
+  await Promise.all([monitor.connect(), pinger.connect()]);
+  let seen: SeenCommand[] = [];
+  let marker: (() => void) | undefined;
+  await monitor.monitor((line: string) => {
+    const match = /^[\d.]+ \[\d+ ([^\]]+)\] "([^"]+)"(?: "([^"]*)")?/.exec(line);
+    if (!match) return;
+    const [, source, name, argument] = match;
+    if (name!.toLowerCase() === 'echo' && argument === 'watch-commands-marker') return marker?.();
+    seen.push({
+      byScript: source === 'lua',
+      name: name!.toLowerCase(),
+      ...(source === 'lua' ? {} : { client: source }),
+    });
+  });
+  return {
+    async take() {
+      const through = new Promise<void>((resolve) => (marker = resolve));
+      await pinger.echo('watch-commands-marker');
+      await through;
+      const taken = seen;
+      seen = [];
+      return taken;
+    },
+    async stop() {
+      await Promise.all([monitor.close(), pinger.close()]);
+    },
+  };
+}
