@@ -391,7 +391,13 @@ function redisConnection(
       connection.commands = cluster as unknown as Commands;
       connection.tag = '{claims}:';
       connection.close = async () => {
-        if (cluster.isOpen) await cluster.close().catch(() => cluster.destroy());
+        if (!cluster.isOpen) return;
+        // Commands in flight may finish; a node that does not answer must not hold up a shutdown.
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, 1_000)));
+        await Promise.race([cluster.close().catch(() => undefined), late]);
+        clearTimeout(timer);
+        if (cluster.isOpen) cluster.destroy();
       };
       cluster.on('error', (error: Error) => {
         // One node's trouble: its slots fail fast until it is back; the epoch is read again first.
