@@ -4,7 +4,8 @@
  * environment (MARKETING_API_URL, MARKETING_API_KEY, ALLOWED_ORIGINS, PORT, HOST, REDIS_URL, REDIS_CACHE_URL,
  * CONNECT_URL, CONNECT_CLIENT_ID, REQUIRE_SIGNIN, REQUIRE_SIGNIN_CAMPAIGNS, TRUST_PROXY). Refuses to start, with exit
  * code 1, when a setting is missing or malformed, or when the Marketing API refuses the key.
- * `loyalty-proxy doctor` checks the Marketing API instead (see doctor.ts) and exits 1 when it is not ready.
+ * `loyalty-proxy doctor` checks the Marketing API instead (see doctor.ts), and the Redis store with REDIS_URL
+ * (store-doctor.ts), and exits 1 when they are not ready.
  */
 import { createServer } from 'node:http';
 import { ConfigError, readConfig, type ProxyServerConfig } from './config.ts';
@@ -54,6 +55,13 @@ async function doctor(config: ProxyServerConfig): Promise<void> {
     apiKey: config.apiKey,
     transport: createNodeTransport(),
   });
+  if (config.redisUrl) {
+    // Loaded only here: the doctor without REDIS_URL needs no redis package.
+    const { diagnoseRedisStore } = await import('./store-doctor.ts');
+    const findings = await diagnoseRedisStore(config.redisUrl, config.redisCacheUrl);
+    diagnosis.findings.push(...findings);
+    if (findings.some((finding) => finding.blocking)) diagnosis.ok = false;
+  }
   process.stdout.write(formatDiagnosis(diagnosis));
   process.exitCode = diagnosis.ok ? 0 : 1;
 }

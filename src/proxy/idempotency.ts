@@ -18,7 +18,8 @@
  * new locks back until every instance has written what it kept: see the Redis store.)
  */
 import { errorBody, ProxyError } from './errors.ts';
-import type { ProxyStore } from './store.ts';
+import { rateLimited } from './rate-limit.ts';
+import { claimIn, type ClaimCounter, type ProxyStore } from './store.ts';
 
 export interface Outcome {
   status: number;
@@ -136,6 +137,8 @@ export class IdempotencyKeys {
    * (`replayed: true`). When `execute` throws and `shouldRelease(error)` says it did nothing, the key
    * is freed instead of recorded. A caller waits at most `wait.answerWithinMs`: past that it gets
    * `wait.stillRunning()`, and `execute` runs on to record its outcome for the next request with the key.
+   * `counters` are counted when the key is taken, in the same store call (a 429 past a limit, the key
+   * left free); so a claim costs the store two round trips: the claim, and its outcome's record.
    */
   async run(
     scopedKey: string,
@@ -143,6 +146,7 @@ export class IdempotencyKeys {
     execute: () => Promise<Outcome>,
     shouldRelease: (error: unknown) => boolean,
     wait: WaitSettings = { answerWithinMs: this.lockTtlMs + 1000, stillRunning: inUse },
+    counters: readonly ClaimCounter[] = [],
   ): Promise<Outcome & { replayed: boolean }> {
     const storeKey = `idem:${scopedKey}`;
     const deadline = Date.now() + wait.answerWithinMs;
@@ -159,7 +163,7 @@ export class IdempotencyKeys {
     }
     const entry: Running = {
       fingerprint,
-      settled: this.settle(storeKey, fingerprint, execute, shouldRelease, deadline, wait),
+      settled: this.settle(storeKey, fingerprint, execute, shouldRelease, deadline, wait, counters),
     };
     this.running.set(storeKey, entry);
     const forget = () => {
@@ -178,24 +182,27 @@ export class IdempotencyKeys {
     shouldRelease: (error: unknown) => boolean,
     deadline: number,
     wait: WaitSettings,
+    counters: readonly ClaimCounter[],
   ): Promise<{ outcome: Outcome; ran: boolean }> {
     for (;;) {
-      const raw = await this.store.get(storeKey);
-      if (raw !== undefined) {
-        const record = JSON.parse(raw) as StoredRecord;
-        if (record.fingerprint !== fingerprint) throw reused();
-        if (record.state === 'done') return { outcome: { status: record.status, body: record.body }, ran: false };
-        if (record.until !== undefined && record.until < Date.now()) throw (wait.mayHaveRun ?? holderGone)();
-      } else if (
-        // The lock lives as long as a record: it is how a key whose outcome is still to be written stays taken.
-        await this.store.add(
-          storeKey,
-          JSON.stringify({ state: 'pending', fingerprint, until: Date.now() + this.lockTtlMs } satisfies PendingRecord),
-          IDEMPOTENCY_RECORD_TTL_MS,
-        )
-      ) {
+      // One round trip: the record that holds the key, or the lock taken with the counters counted.
+      // The lock lives as long as a record: it is how a key whose outcome is still to be written stays taken.
+      const claim = await claimIn(
+        this.store,
+        storeKey,
+        JSON.stringify({ state: 'pending', fingerprint, until: Date.now() + this.lockTtlMs } satisfies PendingRecord),
+        IDEMPOTENCY_RECORD_TTL_MS,
+        counters,
+      );
+      if (claim.kind === 'taken') {
         return { outcome: await this.executeHoldingLock(storeKey, fingerprint, execute, shouldRelease), ran: true };
       }
+      // Past a limit: refused like an uncounted request, the key left free for a retry.
+      if (claim.kind === 'limited') throw rateLimited(claim.state.resetMs);
+      const record = JSON.parse(claim.value) as StoredRecord;
+      if (record.fingerprint !== fingerprint) throw reused();
+      if (record.state === 'done') return { outcome: { status: record.status, body: record.body }, ran: false };
+      if (record.until !== undefined && record.until < Date.now()) throw (wait.mayHaveRun ?? holderGone)();
       // Another instance holds the key: its outcome arrives in the store, or this caller stops waiting.
       if (Date.now() >= deadline) throw wait.stillRunning();
       await sleep(POLL_INTERVAL_MS);

@@ -22,9 +22,11 @@ import { BUILT_IN_OPERATIONS, canonicalVariables, type PersistedOperation, type 
 import { resolvePageFill, type PageFillLimits } from './pages.ts';
 import {
   checkRateLimitRule,
+  claimCounters,
   consumeRateLimit,
   DEFAULT_RATE_LIMITS,
   rateLimitAddress,
+  type RateLimitRule,
   type RateLimits,
 } from './rate-limit.ts';
 import { readOperationCall, type OperationCall } from './request.ts';
@@ -52,7 +54,14 @@ export {
 } from './operations.ts';
 export { DEFAULT_CACHE, type CacheSettings, type CacheState } from './cache.ts';
 export { DEFAULT_RATE_LIMITS, type RateLimits, type RateLimitRule } from './rate-limit.ts';
-export { createMemoryStore, type ProxyStore, type CounterState, type MemoryStoreOptions } from './store.ts';
+export {
+  createMemoryStore,
+  type ClaimCounter,
+  type ClaimResult,
+  type ProxyStore,
+  type CounterState,
+  type MemoryStoreOptions,
+} from './store.ts';
 export { MAX_BODY_BYTES } from './request.ts';
 export { fetchTransport, type UpstreamTransport, type UpstreamRequest, type UpstreamReply } from './upstream.ts';
 export { DEFAULT_SCHEMA_REFRESH_MS, type IntrospectionOption } from './upstream-schema.ts';
@@ -505,9 +514,15 @@ export function createMarketingProxy(
     const noteLate = (status: number, error?: string) => {
       if (answered) log({ ...baseEntry('LATE'), operation: call.name, status, ...(error ? { error } : {}) });
     };
+    const limits: Array<[string, RateLimitRule | false]> = [
+      [`addr:${address}`, rateLimits.perAddress],
+      [`shopper:${shopperKey}`, rateLimits.perShopper],
+    ];
+    /** The upstream call; with an Idempotency-Key, the limits were counted as the key was taken. */
     const mint = async (): Promise<Outcome> => {
-      await consumeRateLimit(store, `addr:${address}`, rateLimits.perAddress);
-      await consumeRateLimit(store, `shopper:${shopperKey}`, rateLimits.perShopper);
+      if (idempotencyKey === undefined) {
+        for (const [key, rule] of limits) await consumeRateLimit(store, key, rule);
+      }
       try {
         const body = isBuiltIn(call)
           ? served(await builtIns.mint(call.name, call.variables, sendBuiltIn(call, false, settings)), entry)
@@ -549,6 +564,7 @@ export function createMarketingProxy(
             mayHaveRun: holderGone,
             waitUntil: waitUntilOf(context),
           },
+          claimCounters(limits),
         )
         .finally(() => (answered = true));
       outcome = result;

@@ -3,7 +3,7 @@
  * behind a load balancer shares them.
  */
 import { ProxyError } from './errors.ts';
-import type { ProxyStore } from './store.ts';
+import type { ClaimCounter, ProxyStore } from './store.ts';
 
 export interface RateLimitRule {
   /** Requests allowed per window. */
@@ -53,12 +53,22 @@ export async function consumeRateLimit(
 ): Promise<void> {
   if (rule === false) return;
   const { count, resetMs } = await store.increment(`rate:${key}`, rule.windowSeconds * 1000);
-  if (count > rule.limit) {
-    const retryAfter = Math.max(1, Math.ceil(resetMs / 1000));
-    throw new ProxyError(429, 'rate_limited', `Too many ${what}; try again in ${retryAfter} s.`, {
-      'retry-after': String(retryAfter),
-    });
-  }
+  if (count > rule.limit) throw rateLimited(resetMs, what);
+}
+
+/** The 429 for a counter past its limit, whose window ends in `resetMs`. */
+export function rateLimited(resetMs: number, what = 'coupon requests'): ProxyError {
+  const retryAfter = Math.max(1, Math.ceil(resetMs / 1000));
+  return new ProxyError(429, 'rate_limited', `Too many ${what}; try again in ${retryAfter} s.`, {
+    'retry-after': String(retryAfter),
+  });
+}
+
+/** The counters a claim counts for these rules (the `false` ones left out), as consumeRateLimit keys them. */
+export function claimCounters(rules: ReadonlyArray<[key: string, rule: RateLimitRule | false]>): ClaimCounter[] {
+  return rules.flatMap(([key, rule]) =>
+    rule === false ? [] : [{ key: `rate:${key}`, windowMs: rule.windowSeconds * 1000, limit: rule.limit }],
+  );
 }
 
 const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;

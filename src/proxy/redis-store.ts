@@ -14,9 +14,9 @@ import type * as Redis from 'redis';
 import { parseUrl } from '../shared/url.ts';
 import { ProxyError } from './errors.ts';
 import { REDIS_STORE_PEERS, requirePeer } from './peer-dependency.ts';
-import type { CounterState, ProxyStore } from './store.ts';
+import type { ClaimResult, CounterState, ProxyStore } from './store.ts';
 
-export type { ProxyStore, CounterState } from './store.ts';
+export type { ProxyStore, CounterState, ClaimCounter, ClaimResult } from './store.ts';
 
 export interface RedisStoreOptions {
   /** `redis[s]://[[user][:password]@]host[:port][/db]` */
@@ -70,8 +70,89 @@ if ttl < 0 then
 end
 return { count, ttl }`;
 
+/**
+ * A coupon claim's first step (ProxyStore.claim), atomic: the value holding KEYS[1]; or each counter
+ * (KEYS[2..]: window ARGV[2i-1], limit ARGV[2i]) counted as INCREMENT_SCRIPT does, stopping at the
+ * first past its limit; or, all within their limits, KEYS[1] set to ARGV[1] for ARGV[2] ms.
+ */
+const CLAIM_SCRIPT = `
+local current = redis.call('GET', KEYS[1])
+if current then return { 'held', current } end
+for i = 2, #KEYS do
+  local count = redis.call('INCR', KEYS[i])
+  local ttl = redis.call('PTTL', KEYS[i])
+  if ttl < 0 then
+    redis.call('PEXPIRE', KEYS[i], ARGV[2 * i - 1])
+    ttl = tonumber(ARGV[2 * i - 1])
+  end
+  if count > tonumber(ARGV[2 * i]) then return { 'limited', i - 2, count, ttl } end
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return { 'taken' }`;
+
 // An optional peer dependency: only merchants who run several proxy instances install it.
-const { createClient } = requirePeer<typeof Redis>(import.meta.url, 'redis', REDIS_STORE_PEERS);
+const { createClient, createCluster, defineScript } = requirePeer<typeof Redis>(
+  import.meta.url,
+  'redis',
+  REDIS_STORE_PEERS,
+);
+
+/**
+ * The scripts, sent by SHA (EVALSHA); node-redis sends a script's text (EVAL, which also loads it)
+ * only when Redis answers NOSCRIPT: the first time, and after a restart or SCRIPT FLUSH.
+ */
+const SCRIPTS = {
+  claim: defineScript({
+    SCRIPT: CLAIM_SCRIPT,
+    parseCommand(parser, keys: string[], args: string[]) {
+      parser.pushKeysLength(keys);
+      parser.push(...args);
+    },
+    transformReply: (reply: unknown) => reply as never,
+  }),
+  increment: defineScript({
+    SCRIPT: INCREMENT_SCRIPT,
+    NUMBER_OF_KEYS: 1,
+    parseCommand(parser, key: string, windowMs: string) {
+      parser.pushKey(key);
+      parser.push(windowMs);
+    },
+    transformReply: (reply: unknown) => reply as never,
+  }),
+  epoch: defineScript({
+    SCRIPT: EPOCH_SCRIPT,
+    NUMBER_OF_KEYS: 1,
+    parseCommand(parser, key: string, known: string, sawOutage: string) {
+      parser.pushKey(key);
+      parser.push(known, sawOutage);
+    },
+    transformReply: (reply: unknown) => reply as never,
+  }),
+};
+
+/** The commands the store sends, the same on one Redis and on a cluster. */
+interface Commands {
+  get(key: string): Promise<string | null>;
+  set(
+    key: string,
+    value: string,
+    options: { condition?: 'NX'; expiration: { type: 'PX'; value: number } },
+  ): Promise<string | null>;
+  del(key: string): Promise<number>;
+  claim(keys: string[], args: string[]): Promise<unknown>;
+  increment(key: string, windowMs: string): Promise<unknown>;
+  epoch(key: string, known: string, sawOutage: string): Promise<unknown>;
+  readonly isReady: boolean;
+}
+
+/** What the store found at a URL: one Redis, or a cluster (its masters), and its eviction policy if it says. */
+export interface RedisDescription {
+  kind: 'redis' | 'cluster';
+  /** A cluster's masters (`cluster_size`); 1 for one Redis. */
+  masters: number;
+  /** `maxmemory-policy`, unless the server refuses CONFIG GET (some managed Redis do). */
+  maxmemoryPolicy?: string;
+}
 
 function unavailable(retryAfterSeconds = 5): ProxyError {
   return new ProxyError(503, 'store_unavailable', 'The proxy cannot reach its shared store; try again shortly.', {
@@ -104,7 +185,7 @@ function checkUrl(value: string): void {
  * process.once('SIGTERM', () => void store.close());
  * ```
  */
-export function createRedisStore(options: RedisStoreOptions): ProxyStore & { close(): Promise<void> } {
+export function createRedisStore(options: RedisStoreOptions): RedisStore {
   checkUrl(options.url);
   if (options.cacheUrl !== undefined) checkUrl(options.cacheUrl);
   const prefix = options.keyPrefix ?? 'loyalty-proxy:';
@@ -113,17 +194,16 @@ export function createRedisStore(options: RedisStoreOptions): ProxyStore & { clo
     options.onError ?? ((error: Error) => process.stderr.write(`loyalty-proxy: redis: ${error.message}\n`));
   const reportState =
     options.onStateChange ?? ((message: string) => process.stderr.write(`loyalty-proxy: redis: ${message}\n`));
-  const epochKey = `${prefix}store-epoch`;
   /** The store's life this client last saw (see EPOCH_SCRIPT); '' before its first connection. */
   let knownEpoch = '';
   /** New locks wait until then after Redis lost its data. */
   let holdUntil = 0;
 
-  const checkEpoch = async (runScript: RunScript, sawOutage: boolean) => {
-    const [epoch, now] = (await runScript(EPOCH_SCRIPT, {
-      keys: [epochKey],
-      arguments: [knownEpoch, sawOutage ? '1' : '0'],
-    })) as [string, number];
+  const checkEpoch = async (redis: Commands, tag: string, sawOutage: boolean) => {
+    const [epoch, now] = (await redis.epoch(`${prefix}${tag}store-epoch`, knownEpoch, sawOutage ? '1' : '0')) as [
+      string,
+      number,
+    ];
     const lostAt = epoch.startsWith('lost:') ? Number(epoch.slice(5)) : Number.NaN;
     const holdMs = RECOVERY_HOLD_MS - (Number(now) - lostAt);
     if (holdMs > 0) {
@@ -141,32 +221,67 @@ export function createRedisStore(options: RedisStoreOptions): ProxyStore & { clo
   // Cached answers in a Redis of their own (which may evict), apart from what must never be lost.
   const cache = options.cacheUrl ? redisConnection(options.cacheUrl, 'cache ', settings) : main;
   const of = (key: string) => (key.startsWith('cache:') ? cache : main);
+  /**
+   * A key's name in Redis. On a cluster, claim records, locks and counters share one hash slot
+   * (`{claims}`), so the claim script's keys are always on one node; cached answers spread over all.
+   */
+  const nameOf = (key: string, tag: string) => prefix + (tag && /^(?:idem|rate):/.test(key) ? tag : '') + key;
   const px = (ttlMs: number) => ({ type: 'PX' as const, value: Math.max(1, Math.ceil(ttlMs)) });
+  /** Runs `command` once the store may take a new lock (not while instances write back lost outcomes). */
+  const locking = async <T>(command: (redis: Commands, tag: string) => Promise<T>): Promise<T> => {
+    await main.client();
+    await main.ready().catch(() => Promise.reject(unavailable()));
+    const holdMs = holdUntil - Date.now();
+    if (holdMs > 0) throw unavailable(Math.ceil(holdMs / 1000));
+    return main.run(command);
+  };
 
   return {
     async get(key) {
-      return (await of(key).run((redis) => redis.get(prefix + key))) ?? undefined;
+      return (await of(key).run((redis, tag) => redis.get(nameOf(key, tag)))) ?? undefined;
     },
     async set(key, value, ttlMs) {
-      await of(key).run((redis) => redis.set(prefix + key, value, { expiration: px(ttlMs) }));
+      await of(key).run((redis, tag) => redis.set(nameOf(key, tag), value, { expiration: px(ttlMs) }));
     },
     async add(key, value, ttlMs) {
-      await main.client();
-      await main.ready().catch(() => Promise.reject(unavailable()));
-      const holdMs = holdUntil - Date.now();
-      if (holdMs > 0) throw unavailable(Math.ceil(holdMs / 1000));
-      return (
-        (await main.run((redis) => redis.set(prefix + key, value, { condition: 'NX', expiration: px(ttlMs) }))) === 'OK'
+      const reply = await locking((redis, tag) =>
+        redis.set(nameOf(key, tag), value, { condition: 'NX', expiration: px(ttlMs) }),
       );
+      return reply === 'OK';
     },
     async delete(key) {
-      await of(key).run((redis) => redis.del(prefix + key));
+      await of(key).run((redis, tag) => redis.del(nameOf(key, tag)));
     },
     async increment(key, windowMs): Promise<CounterState> {
-      const reply = (await main.run((redis) =>
-        redis.eval(INCREMENT_SCRIPT, { keys: [prefix + key], arguments: [String(Math.max(1, Math.ceil(windowMs)))] }),
+      const reply = (await main.run((redis, tag) =>
+        redis.increment(nameOf(key, tag), String(Math.max(1, Math.ceil(windowMs)))),
       )) as [number, number];
       return { count: Number(reply[0]), resetMs: Number(reply[1]) };
+    },
+    async claim(key, value, ttlMs, counters): Promise<ClaimResult> {
+      const reply = (await locking((redis, tag) =>
+        redis.claim(
+          [nameOf(key, tag), ...counters.map((counter) => nameOf(counter.key, tag))],
+          [
+            value,
+            String(Math.max(1, Math.ceil(ttlMs))),
+            ...counters.flatMap((counter) => [String(Math.max(1, Math.ceil(counter.windowMs))), String(counter.limit)]),
+          ],
+        ),
+      )) as [string, ...Array<string | number>];
+      if (reply[0] === 'held') return { kind: 'held', value: String(reply[1]) };
+      if (reply[0] === 'limited') {
+        return {
+          kind: 'limited',
+          counter: Number(reply[1]),
+          state: { count: Number(reply[2]), resetMs: Number(reply[3]) },
+        };
+      }
+      return { kind: 'taken' };
+    },
+    async describe() {
+      const claims = await main.describe();
+      return cache === main ? { claims } : { claims, cache: await cache.describe() };
     },
     async close() {
       await Promise.all([main.close(), cache === main ? undefined : cache.close()]);
@@ -174,8 +289,12 @@ export function createRedisStore(options: RedisStoreOptions): ProxyStore & { clo
   };
 }
 
-/** Runs a Lua script on a connection. */
-type RunScript = (script: string, options: { keys: string[]; arguments: string[] }) => Promise<unknown>;
+/** The Redis store, and what it can say about the Redis it found (for the doctor). */
+export interface RedisStore extends ProxyStore {
+  /** Connects if need be and says what each Redis is: one server or a cluster. 503 when unreachable. */
+  describe(): Promise<{ claims: RedisDescription; cache?: RedisDescription }>;
+  close(): Promise<void>;
+}
 
 interface ConnectionSettings {
   connectWaitMs: number;
@@ -183,47 +302,71 @@ interface ConnectionSettings {
   reportState: (message: string) => void;
 }
 
+const reconnectStrategy = (retries: number) => Math.min(50 * 2 ** retries, 1000);
+
 /**
- * One Redis, connected on first use and reconnected in the background; `onReady` runs at each
- * (re)connection, before `ready()` resolves. Once a connection failed, commands fail at once with 503.
+ * One Redis or Redis Cluster, connected on first use and reconnected in the background; `onReady`
+ * runs at each (re)connection, before `ready()` resolves. Once a connection failed, commands fail at
+ * once with 503.
+ *
+ * Which of the two is found at the URL: the first connection asks the server (`INFO cluster`); a
+ * node of a cluster is then left for node-redis's cluster client, which learns the slots from it and
+ * sends each key to its node. A cluster's node that stops is not the whole store: commands for its
+ * slots fail at once (503) while its client reconnects, and `onReady` runs again before the next lock.
  */
 function redisConnection(
   url: string,
   name: string,
   settings: ConnectionSettings,
-  onReady: (runScript: RunScript, sawOutage: boolean) => Promise<void> = async () => {},
+  onReady: (redis: Commands, tag: string, sawOutage: boolean) => Promise<void> = async () => {},
 ) {
   let sawOutage = false;
   let lastCommandReport = 0;
+  let description: RedisDescription | undefined;
+  let closed = false;
   const open = () => {
     const redis = createClient({
       url,
       // Commands sent while disconnected fail at once rather than wait for a reconnection.
       disableOfflineQueue: true,
-      socket: { reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1000) },
+      socket: { reconnectStrategy },
+      scripts: SCRIPTS,
     });
     let state: 'connecting' | 'ready' | 'down' = 'connecting';
     let firstAttempt: { resolve: () => void; reject: (error: Error) => void } | undefined;
     const firstAttemptDone = new Promise<void>((resolve, reject) => (firstAttempt = { resolve, reject }));
     firstAttemptDone.catch(() => undefined);
     const connection = {
-      redis,
+      /** The client commands go through: the one Redis, or the cluster once one was found. */
+      commands: redis as unknown as Commands,
+      /** `{claims}:` on a cluster (see nameOf), '' on one Redis. */
+      tag: '',
       get down() {
         return state === 'down';
       },
       firstAttemptDone,
       checked: Promise.resolve(),
+      /** A cluster node failed since `onReady` last ran: it runs again before the next lock. */
+      recheck: false,
+      close: async () => {
+        if (redis.isReady) await redis.close();
+        else redis.destroy();
+      },
     };
-    redis.on('ready', () => {
+    const runOnReady = () => {
+      connection.recheck = false;
+      connection.checked = onReady(connection.commands, connection.tag, sawOutage);
+      connection.checked.catch(() => (connection.recheck = connection.tag !== ''));
+    };
+    const becameReady = () => {
       if (state === 'down') settings.reportState(`${name}connected again.`);
       state = 'ready';
       firstAttempt?.resolve();
-      connection.checked = onReady((script, options) => redis.eval(script, options), sawOutage);
-      connection.checked.catch(() => undefined);
-    });
-    redis.on('error', (error: Error) => {
+      runOnReady();
+    };
+    const wentDown = (error: Error) => {
       firstAttempt?.reject(error);
-      if (state === 'down' || redis.isReady) return;
+      if (state === 'down') return;
       sawOutage = true;
       state = 'down';
       settings.reportError(
@@ -231,17 +374,78 @@ function redisConnection(
           `${name}${error.message || error.name}: unreachable; requests fail fast while it reconnects in the background.`,
         ),
       );
+    };
+    const useCluster = () => {
+      const address = new URL(url);
+      const cluster = createCluster({
+        rootNodes: [{ url }],
+        // Every node's connection: the URL's credentials and TLS, failing fast while it reconnects.
+        defaults: {
+          ...(address.username ? { username: decodeURIComponent(address.username) } : {}),
+          ...(address.password ? { password: decodeURIComponent(address.password) } : {}),
+          disableOfflineQueue: true,
+          socket: { reconnectStrategy, ...(address.protocol === 'rediss:' ? { tls: true as const } : {}) },
+        },
+        scripts: SCRIPTS,
+      });
+      connection.commands = cluster as unknown as Commands;
+      connection.tag = '{claims}:';
+      connection.close = async () => {
+        if (!cluster.isOpen) return;
+        // Commands in flight may finish; a node that does not answer must not hold up a shutdown.
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, 1_000)));
+        await Promise.race([cluster.close().catch(() => undefined), late]);
+        clearTimeout(timer);
+        if (cluster.isOpen) cluster.destroy();
+      };
+      cluster.on('error', (error: Error) => {
+        // One node's trouble: its slots fail fast until it is back; the epoch is read again first.
+        sawOutage = true;
+        connection.recheck = true;
+        if (Date.now() - lastCommandReport < 10_000) return;
+        lastCommandReport = Date.now();
+        settings.reportError(new Error(`${name}cluster node: ${error.message || error.name}`));
+      });
+      const attempt = () => {
+        if (closed) return;
+        cluster.connect().then(becameReady, (error: Error) => {
+          wentDown(error);
+          const timer = setTimeout(attempt, 1_000);
+          (timer as { unref?: () => void }).unref?.();
+        });
+      };
+      attempt();
+    };
+    redis.on('ready', () => {
+      if (description) return becameReady();
+      // The first connection: is this one Redis, or a node of a cluster?
+      void describeServer(redis as unknown as DescribableClient).then(
+        (found) => {
+          description = found;
+          if (found.kind === 'redis') return becameReady();
+          redis.destroy();
+          useCluster();
+        },
+        (error: Error) => {
+          redis.destroy();
+          wentDown(error);
+        },
+      );
+    });
+    redis.on('error', (error: Error) => {
+      if (connection.tag || redis.isReady) return;
+      wentDown(error);
     });
     redis.connect().catch(() => undefined);
     return connection;
   };
   let connection: ReturnType<typeof open> | undefined;
-  type Client = ReturnType<typeof open>['redis'];
 
-  const client = async (): Promise<Client> => {
+  const client = async (): Promise<Commands> => {
     connection ??= open();
-    const { redis } = connection;
-    if (redis.isReady) return redis;
+    const { commands } = connection;
+    if (commands.isReady) return commands;
     // A store known to be down costs nothing more: only the very first connection is waited for.
     if (connection.down) throw unavailable();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -255,18 +459,25 @@ function redisConnection(
     } finally {
       clearTimeout(timer);
     }
-    if (!redis.isReady) throw unavailable();
-    return redis;
+    if (!connection.commands.isReady) throw unavailable();
+    return connection.commands;
   };
   return {
     client,
-    /** Resolves once this connection's `onReady` has run. */
-    ready: () => connection?.checked ?? Promise.resolve(),
+    /** Resolves once this connection's `onReady` has run (on a cluster, again after a node failed). */
+    ready: async () => {
+      if (connection?.recheck) {
+        connection.recheck = false;
+        connection.checked = onReady(connection.commands, connection.tag, true);
+        connection.checked.catch(() => connection && (connection.recheck = true));
+      }
+      return connection?.checked;
+    },
     /** Any command failing (no connection, or Redis refusing it, e.g. out of memory) is a 503, never a 500. */
-    async run<T>(command: (redis: Client) => Promise<T>): Promise<T> {
+    async run<T>(command: (redis: Commands, tag: string) => Promise<T>): Promise<T> {
       const redis = await client();
       try {
-        return await command(redis);
+        return await command(redis, connection!.tag);
       } catch (error) {
         if (redis.isReady && Date.now() - lastCommandReport >= 10_000) {
           lastCommandReport = Date.now(); // at most one line per 10 s: a full Redis refuses every write
@@ -275,12 +486,35 @@ function redisConnection(
         throw unavailable();
       }
     },
+    async describe(): Promise<RedisDescription> {
+      await client();
+      return description!;
+    },
     async close() {
+      closed = true;
       const current = connection;
       connection = undefined;
-      if (!current) return;
-      if (current.redis.isReady) await current.redis.close();
-      else current.redis.destroy();
+      await current?.close();
     },
   };
+}
+
+/** As much of a single-node client as describeServer uses. */
+interface DescribableClient {
+  info(section: string): Promise<string>;
+  sendCommand(args: string[]): Promise<unknown>;
+  configGet(parameter: string): Promise<Record<string, string>>;
+}
+
+/** One Redis or a node of a cluster (INFO cluster), the cluster's size, and the eviction policy if CONFIG GET is allowed. */
+async function describeServer(redis: DescribableClient): Promise<RedisDescription> {
+  const cluster = /cluster_enabled:1/.test(await redis.info('cluster'));
+  const masters = cluster
+    ? Number(/cluster_size:(\d+)/.exec(String(await redis.sendCommand(['CLUSTER', 'INFO'])))?.[1] ?? 0)
+    : 1;
+  const policy = await redis.configGet('maxmemory-policy').then(
+    (reply) => reply['maxmemory-policy'],
+    () => undefined,
+  );
+  return { kind: cluster ? 'cluster' : 'redis', masters, ...(policy ? { maxmemoryPolicy: policy } : {}) };
 }

@@ -14,6 +14,23 @@ export interface CounterState {
   resetMs: number;
 }
 
+/** A counter that a claim counts, with its limit. */
+export interface ClaimCounter {
+  key: string;
+  /** The counter's window, as for `increment`. */
+  windowMs: number;
+  /** The most counts allowed in a window: the one that goes past it stops the claim. */
+  limit: number;
+}
+
+/**
+ * What `claim` did: took the lock (every counter counted within its limit); found the key already
+ * held (nothing counted); or found a counter past its limit (the lock not taken, later counters not
+ * counted), with that counter's index and state.
+ */
+export type ClaimResult =
+  { kind: 'taken' } | { kind: 'held'; value: string } | { kind: 'limited'; counter: number; state: CounterState };
+
 export interface ProxyStore {
   get(key: string): Promise<string | undefined>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
@@ -22,7 +39,42 @@ export interface ProxyStore {
   delete(key: string): Promise<void>;
   /** Adds one to a counter whose window of `windowMs` starts at its first increment. Atomic. */
   increment(key: string, windowMs: number): Promise<CounterState>;
+  /**
+   * A coupon claim's first step, in one round trip where the store can: the key's current value when
+   * it is held; otherwise each counter counted in order, and the key set to `value` (as `add`) when
+   * none went past its limit. Stores without it are driven through `add`, `increment` and `delete`
+   * (claimIn), which ends the same way in more round trips.
+   */
+  claim?(key: string, value: string, ttlMs: number, counters: readonly ClaimCounter[]): Promise<ClaimResult>;
   close?(): Promise<void>;
+}
+
+/**
+ * `store.claim` where the store has it; otherwise the same in steps: the lock first (`add`, or the
+ * value that holds it), then each counter; a counter past its limit frees the lock again.
+ */
+export async function claimIn(
+  store: ProxyStore,
+  key: string,
+  value: string,
+  ttlMs: number,
+  counters: readonly ClaimCounter[],
+): Promise<ClaimResult> {
+  if (store.claim) return store.claim(key, value, ttlMs, counters);
+  for (;;) {
+    const current = await store.get(key);
+    if (current !== undefined) return { kind: 'held', value: current };
+    if (await store.add(key, value, ttlMs)) break;
+    // Taken between the two calls: read the holder's value (or, if already gone, try again).
+  }
+  for (const [counter, { key: counterKey, windowMs, limit }] of counters.entries()) {
+    const state = await store.increment(counterKey, windowMs);
+    if (state.count > limit) {
+      await store.delete(key);
+      return { kind: 'limited', counter, state };
+    }
+  }
+  return { kind: 'taken' };
 }
 
 interface MemoryEntry {
@@ -99,6 +151,18 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): ProxyStore 
     return { count: Number.MAX_SAFE_INTEGER, resetMs: Math.max(1, soonest - time) };
   };
 
+  const increment = (key: string, windowMs: number): CounterState => {
+    const entry = live(key);
+    if (entry) {
+      entry.count += 1;
+      return { count: entry.count, resetMs: entry.expiresAt - now() };
+    }
+    const full = fullOfLiveCounters(kindOf(key));
+    if (full) return full;
+    put(key, { value: '', count: 1, expiresAt: now() + windowMs });
+    return { count: 1, resetMs: windowMs };
+  };
+
   return {
     async get(key) {
       return live(key)?.value;
@@ -115,15 +179,17 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): ProxyStore 
       kindOf(key).delete(key);
     },
     async increment(key, windowMs) {
-      const entry = live(key);
-      if (entry) {
-        entry.count += 1;
-        return { count: entry.count, resetMs: entry.expiresAt - now() };
+      return increment(key, windowMs);
+    },
+    async claim(key, value, ttlMs, counters) {
+      const current = live(key);
+      if (current) return { kind: 'held', value: current.value };
+      for (const [counter, { key: counterKey, windowMs, limit }] of counters.entries()) {
+        const state = increment(counterKey, windowMs); // no await between: atomic
+        if (state.count > limit) return { kind: 'limited', counter, state };
       }
-      const full = fullOfLiveCounters(kindOf(key));
-      if (full) return full;
-      put(key, { value: '', count: 1, expiresAt: now() + windowMs });
-      return { count: 1, resetMs: windowMs };
+      put(key, { value, count: 0, expiresAt: now() + ttlMs });
+      return { kind: 'taken' };
     },
     async close() {
       kinds.clear();

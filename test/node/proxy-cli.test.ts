@@ -10,7 +10,7 @@ import { connect, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createMarketingProxy } from '../../src/proxy/index.ts';
 import { readConfig } from '../../src/proxy/config.ts';
-import { startRedis, type RunningRedis } from './support/redis.ts';
+import { startRedis, startRedisCluster, type RunningCluster, type RunningRedis } from './support/redis.ts';
 import { post, startUpstream, TEST_API_KEY, type Upstream } from './support/proxy-server.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -369,5 +369,61 @@ describe('loyalty-proxy CLI', () => {
         assert.equal(await stop(cli), 0);
       }
     });
+  });
+});
+
+describe('loyalty-proxy doctor with REDIS_URL', () => {
+  let upstream: Upstream;
+  let redis: RunningRedis;
+  let cluster: RunningCluster;
+  before(async () => {
+    [upstream, redis, cluster] = await Promise.all([startUpstream(), startRedis(), startRedisCluster()]);
+  });
+  after(() => Promise.all([upstream?.dispose(), redis?.stop(), cluster?.stop()]));
+
+  const doctor = async (env: Record<string, string>) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/proxy/cli.ts', 'doctor'], {
+      cwd: root,
+      env: { ...baseEnv, MARKETING_API_URL: upstream.marketingUrl, MARKETING_API_KEY: TEST_API_KEY, ...env },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let stdout = '';
+    child.stdout!.on('data', (chunk) => (stdout += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    return { code, stdout };
+  };
+
+  it('says it found one Redis, and that cached answers share it', async () => {
+    const report = await doctor({ REDIS_URL: redis.url });
+    assert.equal(report.code, 0, report.stdout);
+    assert.match(
+      report.stdout,
+      new RegExp(`\\[store\\] Claim records, locks and rate limits in one Redis at 127\\.0\\.0\\.1:${redis.port}`),
+    );
+    assert.match(report.stdout, /maxmemory-policy: noeviction/);
+    assert.match(report.stdout, /Cached answers share the Redis of claim records/);
+  });
+
+  it('says it found a Redis Cluster from one node’s URL', async () => {
+    const report = await doctor({ REDIS_URL: cluster.nodes[1]!.url });
+    assert.equal(report.code, 0, report.stdout);
+    assert.match(report.stdout, /in a Redis Cluster of 3 masters \(found at 127\.0\.0\.1:\d+\), all in one hash slot/);
+  });
+
+  it('finds a Redis of claim records that evicts, or that does not answer, blocking', async () => {
+    const { createClient } = await import('redis');
+    const admin = await createClient({ url: redis.url }).connect();
+    try {
+      await admin.configSet('maxmemory-policy', 'allkeys-lru');
+      const evicting = await doctor({ REDIS_URL: redis.url });
+      assert.equal(evicting.code, 1, evicting.stdout);
+      assert.match(evicting.stdout, /Cannot work:[\s\S]*maxmemory-policy allkeys-lru[\s\S]*noeviction/);
+    } finally {
+      await admin.configSet('maxmemory-policy', 'noeviction');
+      await admin.close();
+    }
+    const closed = await doctor({ REDIS_URL: 'redis://127.0.0.1:1' });
+    assert.equal(closed.code, 1, closed.stdout);
+    assert.match(closed.stdout, /The Redis store does not answer \(127\.0\.0\.1:1\)/);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { PageCursors, type PagePosition } from '../../src/proxy/cursor.ts';
+import { PageCursors, signerFor, type PagePosition } from '../../src/proxy/cursor.ts';
 import { MAX_NEXT_TOKEN_LENGTH } from '../../src/proxy/operations.ts';
 
 const SCOPE = 'campaigns\n["biz-harbor-coffee"]';
@@ -35,6 +35,17 @@ describe('page cursors', () => {
       assert.match(sealed, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
       assert.deepEqual(await cursors.open(SCOPE, sealed), position);
     }
+  });
+
+  it('are the same signed in Node (node:crypto) as in a runtime with Web Crypto only, so instances on both accept each other’s', async () => {
+    const position: PagePosition = { token: 'eyJ2ZXJzaW9uIjoyfQ==', limit: 10, skip: 3 };
+    const node = new PageCursors('shared secret');
+    const web = new PageCursors('shared secret', signerFor('shared secret', null));
+    const cursor = await node.seal('campaigns:{}', position);
+    assert.equal(await web.seal('campaigns:{}', position), cursor);
+    assert.deepEqual(await web.open('campaigns:{}', cursor), position);
+    assert.deepEqual(await node.open('campaigns:{}', await web.seal('campaigns:{}', position)), position);
+    await assert.rejects(new PageCursors('other', signerFor('other', null)).open('campaigns:{}', cursor), /nextToken/);
   });
 
   it('carry a 16-byte MAC', async () => {

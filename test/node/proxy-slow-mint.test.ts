@@ -96,8 +96,8 @@ describe('a mint slower than the timeout', () => {
     const store = createMemoryStore();
     // The record's name holds the client's scope: found by the key it ends with.
     const names: string[] = [];
-    const add = store.add.bind(store);
-    store.add = (name, ...rest) => (names.push(name), add(name, ...rest));
+    const claim = store.claim!.bind(store);
+    store.claim = (name, ...rest) => (names.push(name), claim(name, ...rest));
     const marketing = createMarketingProxy({
       upstreamUrl: slow.url,
       apiKey: TEST_API_KEY,

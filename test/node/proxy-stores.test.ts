@@ -1,18 +1,26 @@
 /**
  * The proxy's stores: the store conformance suite (test/support/store-conformance.ts) run against the
- * memory store and against a real redis-server (started here on a free port), then two proxy instances sharing one Redis the way instances behind
- * a load balancer do: one coupon per Idempotency-Key across both, shared rate limits and cache.
+ * memory store (also without its `claim`, as a store of the merchant's own may be), a real
+ * redis-server and a real three-master Redis Cluster (started here on free ports); then two proxy
+ * instances sharing one Redis, and sharing one cluster, the way instances behind a load balancer do:
+ * one coupon per Idempotency-Key across both, shared rate limits and cache.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createMemoryStore, type ProxyStore } from '../../src/proxy/index.ts';
 import { createRedisStore } from '../../src/proxy/redis-store.ts';
-import { startRedis, type RunningRedis } from './support/redis.ts';
+import { createClient } from 'redis';
+import { startRedis, startRedisCluster, type RunningCluster, type RunningRedis } from './support/redis.ts';
 import { storeConformance } from '../support/store-conformance.ts';
 import { post, serveProxy, startUpstream, type ProxyUnderTest, type Upstream } from './support/proxy-server.ts';
 
 storeConformance('memory', () => createMemoryStore());
+// A store of the merchant's own without `claim`: the proxy takes the same steps through its other methods.
+storeConformance('memory without claim', () => {
+  const { claim: _claim, ...steps } = createMemoryStore();
+  return steps;
+});
 
 describe('memory store bounds', () => {
   it('drops the oldest keys beyond maxEntries', async () => {
@@ -150,7 +158,12 @@ describe('Redis', () => {
     assert.throws(() => createRedisStore({ url: 'redis://127.0.0.1', cacheUrl: 'http://127.0.0.1' }), /redis:\/\//);
   });
 
-  describe('two proxy instances sharing one Redis', () => {
+  twoInstances('one Redis', () => redis.url);
+});
+
+/** Two proxy instances on one shared Redis store (one server or a cluster), as behind a load balancer. */
+function twoInstances(what: string, url: () => string): void {
+  describe(`two proxy instances sharing ${what}`, () => {
     let upstream: Upstream;
     let stores: ProxyStore[];
     let instances: ProxyUnderTest[];
@@ -158,7 +171,7 @@ describe('Redis', () => {
     before(async () => {
       upstream = await startUpstream();
       const keyPrefix = `shared-${randomUUID()}:`;
-      stores = [createRedisStore({ url: redis.url, keyPrefix }), createRedisStore({ url: redis.url, keyPrefix })];
+      stores = [createRedisStore({ url: url(), keyPrefix }), createRedisStore({ url: url(), keyPrefix })];
       instances = await Promise.all(
         stores.map((store) =>
           serveProxy({
@@ -222,5 +235,70 @@ describe('Redis', () => {
       assert.equal((await post(instances[1]!.url, query)).headers.get('x-cache'), 'HIT');
       assert.equal((upstream.stats().byOperation.campaigns ?? 0) - before, 1);
     });
+  });
+}
+
+describe('Redis Cluster, three masters', () => {
+  let cluster: RunningCluster;
+  before(async () => {
+    cluster = await startRedisCluster();
+  });
+  after(() => cluster?.stop());
+
+  storeConformance('Redis Cluster', () =>
+    createRedisStore({ url: cluster.url, keyPrefix: `test-${randomUUID()}:`, onError: () => {} }),
+  );
+  twoInstances('a Redis Cluster', () => cluster.url);
+
+  it('is found from the URL of any one node, and said to be a cluster', async () => {
+    for (const node of cluster.nodes) {
+      const store = createRedisStore({ url: node.url });
+      try {
+        assert.deepEqual((await store.describe()).claims, {
+          kind: 'cluster',
+          masters: 3,
+          maxmemoryPolicy: 'noeviction',
+        });
+      } finally {
+        await store.close();
+      }
+    }
+  });
+
+  it('keeps claim records, locks and limits in one hash slot, and cached answers on every master', async () => {
+    const upstream = await startUpstream();
+    const keyPrefix = `slots-${randomUUID()}:`;
+    const store = createRedisStore({ url: cluster.url, keyPrefix });
+    const proxy = await serveProxy({ upstreamUrl: upstream.marketingUrl, store, introspection: false });
+    const admins = await Promise.all(cluster.nodes.map((node) => createClient({ url: node.url }).connect()));
+    try {
+      for (let index = 0; index < 3; index += 1) {
+        const reply = await post(
+          proxy.url,
+          { operation: 'requestCoupon', variables: { campaignId: 'camp-greenleaf-veg-box' } },
+          { 'idempotency-key': randomUUID(), 'user-agent': `Shopper/${index}` },
+        );
+        assert.equal(reply.status, 200, reply.text);
+      }
+      for (let index = 0; index < 30; index += 1)
+        assert.equal((await post(proxy.url, { operation: 'campaign', variables: { id: `c-${index}` } })).status, 200);
+      const keysOf = await Promise.all(admins.map((admin) => admin.keys(`${keyPrefix}*`)));
+      const claimNodes = keysOf.filter((keys) => keys.some((key) => /:(idem|rate):/.test(key)));
+      assert.equal(claimNodes.length, 1, 'every claim key on one node');
+      assert.ok(
+        claimNodes[0]!
+          .filter((key) => /:(idem|rate):/.test(key))
+          .every((key) => key.startsWith(`${keyPrefix}{claims}:`)),
+      );
+      assert.ok(
+        keysOf.every((keys) => keys.some((key) => key.includes(':cache:'))),
+        'cached answers on every master',
+      );
+    } finally {
+      await Promise.all(admins.map((admin) => admin.close()));
+      await proxy.close();
+      await store.close();
+      await upstream.dispose();
+    }
   });
 });

@@ -2,13 +2,16 @@
  * The store conformance suite: what createMarketingProxy relies on from any `store` (memory, Redis,
  * Durable Object, Deno KV), run against one. Values round-trip exactly until they expire; `add` is a
  * lock (one winner among concurrent callers, free again after delete or expiry); `increment` counts
- * every concurrent call once, in a window that starts at the first increment and does not extend.
+ * every concurrent call once, in a window that starts at the first increment and does not extend;
+ * `claim` (or, for a store without it, the same steps through the other methods) takes a lock and
+ * counts its counters only when the key is free, stops at the first counter past its limit and then
+ * leaves the key free.
  * A store reached through several instances (see remoteStore) is held to the same: that is sharing.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { ProxyStore } from '../../src/proxy/store.ts';
+import { claimIn, type ClaimCounter, type ClaimResult, type ProxyStore } from '../../src/proxy/store.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -98,6 +101,47 @@ export function storeConformance(
       await sleep(650);
       assert.deepEqual((await store.increment(key, 600)).count, 1, 'a new window after the last one ended');
     });
+
+    it('claims a free key once under concurrency, counting only the winner', async () => {
+      const key = `idem:${randomUUID()}`;
+      const counters: ClaimCounter[] = [
+        { key: `rate:addr:${randomUUID()}`, windowMs: 60_000, limit: 100 },
+        { key: `rate:shopper:${randomUUID()}`, windowMs: 60_000, limit: 100 },
+      ];
+      const results = await Promise.all(
+        Array.from({ length: 30 }, (_, index) => claimIn(store, key, `pending ${index}`, 5_000, counters)),
+      );
+      const taken = results.flatMap((result, index) => (result.kind === 'taken' ? [index] : []));
+      assert.equal(taken.length, 1, JSON.stringify(results));
+      assert.ok(results.every((result) => result.kind !== 'limited'));
+      assert.ok(
+        results.every((result) => result.kind === 'taken' || result.value === `pending ${taken[0]}`),
+        'the others read the winner’s value',
+      );
+      assert.equal(await store.get(key), `pending ${taken[0]}`);
+      for (const counter of counters) {
+        assert.equal((await store.increment(counter.key, 60_000)).count, 2, 'counted once, by the winner');
+      }
+      await store.set(key, 'done', 5_000);
+      assert.deepEqual(await claimIn(store, key, 'again', 5_000, counters), { kind: 'held', value: 'done' });
+    });
+
+    it('a claim stops at the first counter past its limit and leaves the key free', async () => {
+      const address = { key: `rate:addr:${randomUUID()}`, windowMs: 60_000, limit: 2 };
+      const shopper = { key: `rate:shopper:${randomUUID()}`, windowMs: 60_000, limit: 1 };
+      const keys = [1, 2, 3].map(() => `idem:${randomUUID()}`);
+      assert.deepEqual(await claimIn(store, keys[0]!, 'first', 5_000, [address, shopper]), { kind: 'taken' });
+      const second = await claimIn(store, keys[1]!, 'second', 5_000, [address, shopper]);
+      assert.equal(second.kind, 'limited');
+      assert.equal(second.kind === 'limited' && second.counter, 1, 'the shopper’s counter');
+      assert.equal(second.kind === 'limited' && second.state.count, 2);
+      assert.ok(second.kind === 'limited' && second.state.resetMs > 0 && second.state.resetMs <= 60_000);
+      assert.equal(await store.get(keys[1]!), undefined, 'a refused claim holds no key');
+      const third = await claimIn(store, keys[2]!, 'third', 5_000, [address, shopper]);
+      assert.deepEqual(third.kind === 'limited' && [third.counter, third.state.count], [0, 3], 'the address’s counter');
+      assert.equal((await store.increment(shopper.key, 60_000)).count, 3, 'the counter after it was not counted');
+      assert.deepEqual(await claimIn(store, keys[1]!, 'free', 5_000, []), { kind: 'taken' }, 'the key is free');
+    });
   });
 }
 
@@ -136,6 +180,9 @@ export function remoteStore(origins: readonly string[]): ProxyStore {
     async increment(key, windowMs) {
       const { count, resetMs } = await run({ op: 'increment', key, windowMs });
       return { count: Number(count), resetMs: Number(resetMs) };
+    },
+    async claim(key, value, ttlMs, counters) {
+      return (await run({ op: 'claim', key, value, ttlMs, counters })) as unknown as ClaimResult;
     },
   };
 }

@@ -1,12 +1,12 @@
 /**
- * The test hosts' window on their store: `POST /__store` with `{ op, key, value?, ttlMs?, windowMs? }`
+ * The test hosts' window on their store: `POST /__store` with `{ op, key, value?, ttlMs?, windowMs?, counters? }`
  * runs that one store operation and answers its result as JSON, so the store conformance suite (in
  * Node) drives the real store where it runs (a Durable Object, Deno KV). `GET /__instance` names this
  * isolate or process, to tell instances apart. Test hosts only: a merchant's proxy has neither route.
  * Every other request: undefined.
  */
 import type { MarketingProxyOptions } from '../../../../src/proxy/index.ts';
-import type { ProxyStore } from '../../../../src/proxy/store.ts';
+import { claimIn, type ClaimCounter, type ProxyStore } from '../../../../src/proxy/store.ts';
 
 interface StoreCall {
   op: string;
@@ -14,6 +14,7 @@ interface StoreCall {
   value: string;
   ttlMs: number;
   windowMs: number;
+  counters: ClaimCounter[];
 }
 
 export async function storeRoutes(
@@ -24,7 +25,7 @@ export async function storeRoutes(
   const { pathname } = new URL(request.url);
   if (pathname === '/__instance') return Response.json({ instance });
   if (pathname !== '/__store') return undefined;
-  const { op, key, value, ttlMs, windowMs } = (await request.json()) as StoreCall;
+  const { op, key, value, ttlMs, windowMs, counters } = (await request.json()) as StoreCall;
   switch (op) {
     case 'get':
       return Response.json({ value: (await store.get(key)) ?? null });
@@ -38,6 +39,8 @@ export async function storeRoutes(
       return Response.json({});
     case 'increment':
       return Response.json(await store.increment(key, windowMs));
+    case 'claim':
+      return Response.json(await claimIn(store, key, value, ttlMs, counters));
     default:
       return Response.json({ error: `unknown op ${op}` }, { status: 400 });
   }
