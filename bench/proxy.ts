@@ -129,7 +129,7 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 export async function benchProxy(): Promise<ProxyBenchResult> {
-  const { documentFor, BUILT_IN_OPERATIONS } = await import('../src/proxy/operations.ts');
+  const { documentFor, BUILT_IN_OPERATIONS } = await import('../src/proxy/upstream/operations.ts');
   const children: ChildProcess[] = [];
   try {
     const marketing = await startChild('marketing', []);

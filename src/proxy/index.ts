@@ -7,29 +7,34 @@
  * Fetch runtime never loads Node-only modules, and so is the doctor (`loyalty-widgets/proxy/doctor`),
  * so that no bundler building this entry meets an optional peer package (graphql).
  */
-import { jsonLineWriter } from './access-log.ts';
-import { DEFAULT_CACHE, ResponseCache, type CacheSettings, type CacheState } from './cache.ts';
+import { jsonLineWriter } from './http/access-log.ts';
+import { DEFAULT_CACHE, ResponseCache, type CacheSettings, type CacheState } from './http/cache.ts';
 import { HTTP_PROTOCOLS, parseUrl } from '../shared/url.ts';
-import { corsHeadersFor, normalizeOrigins, preflightResponse } from './cors.ts';
-import { sha256Hex } from './digest.ts';
-import { errorResponse, jsonResponse, NO_STORE, ProxyError, scrub } from './errors.ts';
-import { IdempotencyKeys, idempotencyKeyOf, type Outcome } from './idempotency.ts';
-import { BuiltInOperations, type BuiltInAnswer } from './built-ins.ts';
-import { PageCursors } from './cursor.ts';
-import { checkCouponOffer } from './coupon-offer.ts';
-import { UpstreamDocuments } from './documents.ts';
-import { BUILT_IN_OPERATIONS, canonicalVariables, type PersistedOperation, type Variables } from './operations.ts';
-import { resolvePageFill, type PageFillLimits } from './pages.ts';
+import { corsHeadersFor, normalizeOrigins, preflightResponse } from './http/cors.ts';
+import { sha256Hex } from './shared/digest.ts';
+import { errorResponse, jsonResponse, NO_STORE, ProxyError, scrub } from './shared/errors.ts';
+import { IdempotencyKeys, idempotencyKeyOf, type Outcome } from './http/idempotency.ts';
+import { BuiltInOperations, type BuiltInAnswer } from './upstream/built-ins.ts';
+import { PageCursors } from './upstream/cursor.ts';
+import { checkCouponOffer } from './upstream/coupon-offer.ts';
+import { UpstreamDocuments } from './upstream/documents.ts';
+import {
+  BUILT_IN_OPERATIONS,
+  canonicalVariables,
+  type PersistedOperation,
+  type Variables,
+} from './upstream/operations.ts';
+import { resolvePageFill, type PageFillLimits } from './upstream/pages.ts';
 import {
   checkRateLimitRule,
   consumeRateLimit,
   DEFAULT_RATE_LIMITS,
   rateLimitAddress,
   type RateLimits,
-} from './rate-limit.ts';
-import { readOperationCall, type OperationCall } from './request.ts';
-import { SigninChecker } from './signin.ts';
-import { createMemoryStore, type ProxyStore } from './store.ts';
+} from './http/rate-limit.ts';
+import { readOperationCall, type OperationCall } from './http/request.ts';
+import { SigninChecker } from './shopper/signin.ts';
+import { createMemoryStore, type ProxyStore } from './stores/memory.ts';
 import {
   callUpstream,
   fetchField,
@@ -38,10 +43,10 @@ import {
   withoutKey,
   type UpstreamSettings,
   type UpstreamTransport,
-} from './upstream.ts';
-import { UPSTREAM_KEY_REFUSED } from './upstream-errors.ts';
-import { createSchemaCache, INTROSPECTION_QUERY, type IntrospectionOption } from './upstream-schema.ts';
-import { connectionAddress, createOnFirstRequest, waitUntilOf, type RuntimeContext } from './runtime.ts';
+} from './upstream/transport.ts';
+import { UPSTREAM_KEY_REFUSED } from './upstream/errors.ts';
+import { createSchemaCache, INTROSPECTION_QUERY, type IntrospectionOption } from './upstream/schema.ts';
+import { connectionAddress, createOnFirstRequest, waitUntilOf, type RuntimeContext } from './hosts/runtime.ts';
 
 export {
   IMAGE_WIDTHS,
@@ -49,27 +54,37 @@ export {
   type PersistedOperation,
   type VariableRule,
   type Variables,
-} from './operations.ts';
-export { DEFAULT_CACHE, type CacheSettings, type CacheState } from './cache.ts';
-export { DEFAULT_RATE_LIMITS, type RateLimits, type RateLimitRule } from './rate-limit.ts';
-export { createMemoryStore, type ProxyStore, type CounterState, type MemoryStoreOptions } from './store.ts';
-export { MAX_BODY_BYTES } from './request.ts';
-export { fetchTransport, type UpstreamTransport, type UpstreamRequest, type UpstreamReply } from './upstream.ts';
-export { DEFAULT_SCHEMA_REFRESH_MS, type IntrospectionOption } from './upstream-schema.ts';
-export { DEFAULT_PAGE_FILL, type PageFillLimits } from './pages.ts';
-export { isSchemaMismatch } from './documents.ts';
-export { UPSTREAM_KEY_REFUSED, UPSTREAM_SCHEMA_MISMATCH, UPSTREAM_THROTTLED } from './upstream-errors.ts';
-export { cloudflareClientAddress, type RequestContext, type RuntimeContext } from './runtime.ts';
+} from './upstream/operations.ts';
+export { DEFAULT_CACHE, type CacheSettings, type CacheState } from './http/cache.ts';
+export { DEFAULT_RATE_LIMITS, type RateLimits, type RateLimitRule } from './http/rate-limit.ts';
+export { createMemoryStore, type ProxyStore, type CounterState, type MemoryStoreOptions } from './stores/memory.ts';
+export { MAX_BODY_BYTES } from './http/request.ts';
+export {
+  fetchTransport,
+  type UpstreamTransport,
+  type UpstreamRequest,
+  type UpstreamReply,
+} from './upstream/transport.ts';
+export { DEFAULT_SCHEMA_REFRESH_MS, type IntrospectionOption } from './upstream/schema.ts';
+export { DEFAULT_PAGE_FILL, type PageFillLimits } from './upstream/pages.ts';
+export { isSchemaMismatch } from './upstream/documents.ts';
+export { UPSTREAM_KEY_REFUSED, UPSTREAM_SCHEMA_MISMATCH, UPSTREAM_THROTTLED } from './upstream/errors.ts';
+export { cloudflareClientAddress, type RequestContext, type RuntimeContext } from './hosts/runtime.ts';
 export {
   verifyShopper,
   createShopperVerifier,
   ShopperVerificationError,
   type VerifyShopperOptions,
-} from './verify-shopper.ts';
-export { ID_TOKEN_HEADER, type ShopperTokens, type VerifiedShopper, type ShopperVerificationCode } from './signin.ts';
+} from './shopper/verify-shopper.ts';
+export {
+  ID_TOKEN_HEADER,
+  type ShopperTokens,
+  type VerifiedShopper,
+  type ShopperVerificationCode,
+} from './shopper/signin.ts';
 
 /** Default upstream timeout: a coupon widget should answer or fail within seconds. */
-export type { ProxyError } from './errors.ts';
+export type { ProxyError } from './shared/errors.ts';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 

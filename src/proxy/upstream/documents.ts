@@ -7,12 +7,12 @@
  */
 import { campaignsByIndexSpec, OPERATION_SPECS, type OperationSpec } from './document-specs.ts';
 import { campaignIndexField, fitOperation, literalFit, type OperationFit } from './document-fit.ts';
-import { ProxyError } from './errors.ts';
+import { ProxyError } from '../shared/errors.ts';
 import { BUILT_IN_OPERATIONS, documentFor } from './operations.ts';
-import type { OperationCall } from './request.ts';
-import { isSchemaMismatch, type UpstreamSchema } from './upstream-schema.ts';
+import type { OperationCall } from '../http/request.ts';
+import { isSchemaMismatch, type UpstreamSchema } from './schema.ts';
 
-export { isSchemaMismatch } from './upstream-schema.ts';
+export { isSchemaMismatch } from './schema.ts';
 
 /** One upstream request for a call. */
 export interface DocumentRequest {

@@ -5,7 +5,7 @@
  * written when the process exits. Other runtimes (Workers, Deno, Bun) collect console.log per
  * request themselves: there it is one console.log per line.
  */
-import type { AccessLogEntry } from './index.ts';
+import type { AccessLogEntry } from '../index.ts';
 
 interface NodeProcess {
   stdout: { write(text: string): boolean };

@@ -6,7 +6,7 @@
  * every request. Everything here comes from the upstream and is checked before use: a name that is
  * not a GraphQL name is dropped, so nothing the upstream says can inject text into a document.
  */
-import { ProxyError } from './errors.ts';
+import { ProxyError } from '../shared/errors.ts';
 
 export interface TypeRef {
   kind: string;

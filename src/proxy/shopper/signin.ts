@@ -16,14 +16,14 @@ import {
   verifyIdToken,
   type CheckedDiscovery,
   type VerifiedIdToken,
-} from '../connect/id-token.ts';
-import { SignInError } from '../connect/errors.ts';
-import { withoutTrailingSlash } from '../shared/url.ts';
-import { sha256Hex } from './digest.ts';
-import { ProxyError } from './errors.ts';
-import { SingleFlight } from './single-flight.ts';
-import { readTextLimited } from './upstream.ts';
-import type { ProxyStore } from './store.ts';
+} from '../../connect/id-token.ts';
+import { SignInError } from '../../connect/errors.ts';
+import { withoutTrailingSlash } from '../../shared/url.ts';
+import { sha256Hex } from '../shared/digest.ts';
+import { ProxyError } from '../shared/errors.ts';
+import { SingleFlight } from '../shared/single-flight.ts';
+import { readTextLimited } from '../upstream/transport.ts';
+import type { ProxyStore } from '../stores/memory.ts';
 
 /** What the page has after sign-in: `user.idToken` and `user.accessToken`. */
 export interface ShopperTokens {

@@ -2,8 +2,8 @@
  * The `loyalty-proxy` CLI's settings, read from the environment and checked all at once, so a
  * misconfigured server says everything that is wrong before it starts, and never starts half-right.
  */
-import { HTTP_PROTOCOLS, parseUrl } from '../shared/url.ts';
-import { normalizeOrigins } from './cors.ts';
+import { HTTP_PROTOCOLS, parseUrl } from '../../shared/url.ts';
+import { normalizeOrigins } from '../http/cors.ts';
 
 export interface ProxyServerConfig {
   /** Settings that work but are risky (e.g. the key sent over plain http), for the start-up log. */

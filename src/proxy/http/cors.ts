@@ -3,8 +3,8 @@
  * when listed exactly. A request from any other origin is refused with 403 and no CORS headers, so the
  * browser shows the calling page nothing. Requests without `Origin` are not from a cross-origin page.
  */
-import { HTTP_PROTOCOLS, parseUrl } from '../shared/url.ts';
-import { ProxyError } from './errors.ts';
+import { HTTP_PROTOCOLS, parseUrl } from '../../shared/url.ts';
+import { ProxyError } from '../shared/errors.ts';
 
 export const ALLOWED_REQUEST_HEADERS = 'content-type, authorization, x-loyalty-id-token, idempotency-key';
 export const EXPOSED_RESPONSE_HEADERS = 'retry-after, x-cache, idempotent-replayed';
