@@ -1,6 +1,6 @@
 /**
  * What the proxy sends upstream for a call: the document and variables. Built-in operations are fitted
- * to the upstream's schema (read by introspection, see upstream-schema.ts); a host's own operations go
+ * to the upstream's schema (read by introspection, see schema.ts); a host's own operations go
  * as the host wrote them. After the upstream refuses a document as invalid, the schema is read again
  * (within the floor) and the call is tried once more: an invalid document never ran, so even a coupon
  * request is safe to send again.
