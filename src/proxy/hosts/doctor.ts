@@ -165,10 +165,21 @@ export async function diagnoseUpstream(options: DiagnoseOptions): Promise<Diagno
     findings,
   });
 
-  const probe = await probeUpstream(settings);
+  if (!reportProbe(await probeUpstream(settings), add)) return done('not tried');
+  const schema = await readSchema(settings, add);
+  const operations: Record<string, PersistedOperation> = { ...BUILT_IN_OPERATIONS, ...options.operations };
+  await checkOperations(settings, schema, operations, add);
+  await runSamples(settings, schema, add);
+  return done(schema ? 'available' : 'unavailable');
+}
+
+type Add = (level: FindingLevel, subject: string, message: string, blocking?: boolean) => void;
+
+/** What the first call said about the upstream and the key: true when the checks can go on. */
+function reportProbe(probe: Probe, add: Add): boolean {
   if (probe.kind === 'unreachable') {
     add('cannot', 'upstream', `The Marketing API cannot be reached (${probe.message}).`);
-    return done('not tried');
+    return false;
   }
   if (probe.kind === 'refused') {
     add('works', 'upstream', `The Marketing API is reachable (it answered HTTP ${probe.status}).`);
@@ -177,7 +188,7 @@ export async function diagnoseUpstream(options: DiagnoseOptions): Promise<Diagno
       'key',
       `The Marketing API refused MARKETING_API_KEY (HTTP ${probe.status}, ${probe.message}). Check the key and that it has not expired.`,
     );
-    return done('not tried');
+    return false;
   }
   if (probe.kind === 'throttled') {
     add(
@@ -185,7 +196,7 @@ export async function diagnoseUpstream(options: DiagnoseOptions): Promise<Diagno
       'upstream',
       'The Marketing API is throttling this key (HTTP 429): nothing could be checked. Run the doctor again in a minute.',
     );
-    return done('not tried');
+    return false;
   }
   if (probe.kind === 'not_graphql') {
     add(
@@ -193,11 +204,15 @@ export async function diagnoseUpstream(options: DiagnoseOptions): Promise<Diagno
       'upstream',
       `The address answers HTTP ${probe.status} without GraphQL JSON: is MARKETING_API_URL the GraphQL endpoint?`,
     );
-    return done('not tried');
+    return false;
   }
   add('works', 'upstream', `The Marketing API answers GraphQL (HTTP ${probe.status}, ${probe.ms} ms).`);
   add('works', 'key', 'The key is accepted.');
+  return true;
+}
 
+/** The upstream's schema by introspection, or undefined (and why) when it gives none. */
+async function readSchema(settings: UpstreamSettings, add: Add): Promise<UpstreamSchema | undefined> {
   const outcome = await introspectOnce(() => callUpstream(settings, INTROSPECTION_QUERY, {}, false));
   const schema: UpstreamSchema | undefined = outcome.kind === 'schema' ? outcome.schema : undefined;
   if (schema)
@@ -212,7 +227,16 @@ export async function diagnoseUpstream(options: DiagnoseOptions): Promise<Diagno
       'introspection',
       `Introspection is unavailable (${outcome.kind === 'schema' ? '' : outcome.reason}): documents carry literal values and ask for the spec's fields as they are.`,
     );
-  const operations: Record<string, PersistedOperation> = { ...BUILT_IN_OPERATIONS, ...options.operations };
+  return schema;
+}
+
+/** Each operation against the schema: a built-in one by how its document fits, a host's by GraphQL validation. */
+async function checkOperations(
+  settings: UpstreamSettings,
+  schema: UpstreamSchema | undefined,
+  operations: Record<string, PersistedOperation>,
+  add: Add,
+): Promise<void> {
   const hostDocuments = Object.entries(operations).some(
     ([name, operation]) => !builtInSpec({ name, operation }) && typeof operation.document === 'string',
   );
@@ -236,11 +260,7 @@ export async function diagnoseUpstream(options: DiagnoseOptions): Promise<Diagno
     if (fit.problems.length === 0) add('works', name, `${name} fits the schema.`);
     if (name === 'campaigns' && fit.problems.length === 0) reportCampaignIndex(schema, add);
   }
-  await runSamples(settings, schema, add);
-  return done(schema ? 'available' : 'unavailable');
 }
-
-type Add = (level: FindingLevel, subject: string, message: string, blocking?: boolean) => void;
 
 /** Which query one business account's campaigns are read with: the upstream's index, or a filtered scan. */
 function reportCampaignIndex(schema: UpstreamSchema, add: Add): void {

@@ -67,6 +67,40 @@ function unavailable(): ProxyError {
 const positive = (ms: number) => Math.max(1, Math.ceil(ms));
 
 /**
+ * Runs `attempt` until it gives an answer (`AGAIN`: another write came first). A local KV file that
+ * another process is writing answers "database is locked": nothing was written, so that is tried
+ * again too, briefly. Any other failure of KV itself fails closed, at once (503).
+ */
+async function retrying<T>(attempt: () => Promise<T | typeof AGAIN>): Promise<T> {
+  const deadline = Date.now() + BUSY_WAIT_MS;
+  for (;;) {
+    let answer: T | typeof AGAIN;
+    try {
+      answer = await attempt();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() > deadline) throw unavailable();
+      answer = AGAIN;
+      await new Promise((resolve) => setTimeout(resolve, 2 + Math.random() * 10));
+    }
+    if (answer !== AGAIN) return answer;
+  }
+}
+
+/** An entry's value, from its parts when it was written in several. */
+async function valueOf(kv: DenoKv, prefix: string, key: string, entry: Entry): Promise<string | undefined> {
+  if (entry.parts === undefined || entry.id === undefined) return entry.v;
+  const keys = Array.from({ length: entry.parts }, (_, index): DenoKvKey => [prefix, key, entry.id!, index]);
+  let text = '';
+  for (let start = 0; start < keys.length; start += GET_MANY_LIMIT) {
+    for (const part of await kv.getMany(keys.slice(start, start + GET_MANY_LIMIT))) {
+      if (typeof part.value !== 'string') return undefined;
+      text += part.value;
+    }
+  }
+  return text;
+}
+
+/**
  * The store every instance of a Deno proxy shares (rate limits, idempotency records, cache, shopper
  * checks), on the Deno KV database `kv`. On Deno Deploy `await Deno.openKv()` is the project's
  * database; elsewhere give every process the same file, `await Deno.openKv('./proxy.kv')`, and run
@@ -91,25 +125,6 @@ export function createDenoKvStore(kv: DenoKv, options: DenoKvStoreOptions = {}):
   }
   const prefix = options.keyPrefix ?? 'loyalty-proxy';
   const keyOf = (key: string): DenoKvKey => [prefix, key];
-  /**
-   * Runs `attempt` until it gives an answer (`AGAIN`: another write came first). A local KV file that
-   * another process is writing answers "database is locked": nothing was written, so that is tried
-   * again too, briefly. Any other failure of KV itself fails closed, at once (503).
-   */
-  const retrying = async <T>(attempt: () => Promise<T | typeof AGAIN>): Promise<T> => {
-    const deadline = Date.now() + BUSY_WAIT_MS;
-    for (;;) {
-      let answer: T | typeof AGAIN;
-      try {
-        answer = await attempt();
-      } catch (error) {
-        if (!isBusy(error) || Date.now() > deadline) throw unavailable();
-        answer = AGAIN;
-        await new Promise((resolve) => setTimeout(resolve, 2 + Math.random() * 10));
-      }
-      if (answer !== AGAIN) return answer;
-    }
-  };
   const read = async (key: string) => {
     const found = await kv.get<Entry>(keyOf(key));
     const entry = found.value && found.value.e > Date.now() ? found.value : undefined;
@@ -130,25 +145,12 @@ export function createDenoKvStore(kv: DenoKv, options: DenoKvStoreOptions = {}):
     }
     return (await atomic.set(keyOf(key), entry, { expireIn }).commit()).ok;
   };
-  const valueOf = async (key: string, entry: Entry): Promise<string | undefined> => {
-    if (entry.parts === undefined || entry.id === undefined) return entry.v;
-    const keys = Array.from({ length: entry.parts }, (_, index): DenoKvKey => [prefix, key, entry.id!, index]);
-    let text = '';
-    for (let start = 0; start < keys.length; start += GET_MANY_LIMIT) {
-      for (const part of await kv.getMany(keys.slice(start, start + GET_MANY_LIMIT))) {
-        if (typeof part.value !== 'string') return undefined;
-        text += part.value;
-      }
-    }
-    return text;
-  };
-
   const newEntry = (ttlMs: number): Entry => ({ n: 0, e: Date.now() + positive(ttlMs) });
   return {
     get: (key) =>
       retrying(async () => {
         const { entry } = await read(key);
-        return entry && valueOf(key, entry);
+        return entry && valueOf(kv, prefix, key, entry);
       }),
     set: (key, value, ttlMs) =>
       retrying(async () => {
