@@ -7,7 +7,7 @@
  * Fetch runtime never loads Node-only modules, and so is the doctor (`loyalty-widgets/proxy/doctor`),
  * so that no bundler building this entry meets an optional peer package (graphql).
  */
-import { accessLog, errorCode, ProxyLog } from './http/access-log.ts';
+import { accessLog, errorCode, ProxyLog } from './http/log.ts';
 import { answerErrors } from './http/answer-errors.ts';
 import { ResponseCache, type CacheSettings } from './http/cache.ts';
 import { answerClaim, type ClaimServices } from './http/claim.ts';
@@ -17,7 +17,7 @@ import { corsStage } from './http/cors.ts';
 import { IdempotencyKeys } from './http/idempotency.ts';
 import { MarketingCalls } from './http/marketing-calls.ts';
 import { answerQuery, queryReader } from './http/query.ts';
-import { readCall } from './http/request.ts';
+import { readCall } from './http/read-call.ts';
 import { route } from './http/route.ts';
 import { createOnFirstRequest, type RuntimeContext } from './hosts/runtime.ts';
 import {

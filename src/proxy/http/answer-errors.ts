@@ -5,7 +5,7 @@
  */
 import { errorResponse, ProxyError } from '../shared/errors.ts';
 import { UPSTREAM_KEY_REFUSED } from '../upstream/errors.ts';
-import type { ProxyLog } from './access-log.ts';
+import type { ProxyLog } from './log.ts';
 import type { Stage } from './compose.ts';
 
 export function answerErrors(log: ProxyLog): Stage {

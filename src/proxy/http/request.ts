@@ -6,8 +6,6 @@
 import { ProxyError } from '../shared/errors.ts';
 import { readAtMost } from '../shared/read-at-most.ts';
 import { validateVariables, type PersistedOperation, type Variables } from '../upstream/operations.ts';
-import type { RuntimeContext } from '../hosts/runtime.ts';
-import type { Stage } from './compose.ts';
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -122,21 +120,4 @@ export async function readOperationCall(
     );
   }
   return { name, operation, variables: validateVariables(operation, body.variables) };
-}
-
-/** The stage that reads the browser's call (POST only), and the address it comes from. */
-export function readCall(
-  operations: Record<string, PersistedOperation>,
-  timeoutMs: number,
-  addressOf: (request: Request, context: RuntimeContext) => string,
-): Stage {
-  return async (exchange, next) => {
-    if (exchange.request.method !== 'POST') {
-      throw new ProxyError(405, 'method_not_allowed', 'Use POST with a JSON body.', { allow: 'POST, OPTIONS' });
-    }
-    exchange.call = await readOperationCall(exchange.request, operations, timeoutMs);
-    exchange.entry.operation = exchange.call.name;
-    exchange.address = addressOf(exchange.request, exchange.context);
-    return next();
-  };
 }
