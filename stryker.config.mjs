@@ -28,13 +28,13 @@ export default {
     // The popup callback: who gets the sign-in response.
     'src/connect/callback.ts',
     // The proxy's tamper-evident page cursors.
-    'src/proxy/cursor.ts',
+    'src/proxy/upstream/cursor.ts',
     // One coupon per Idempotency-Key.
-    'src/proxy/idempotency.ts',
+    'src/proxy/http/idempotency.ts',
     // Coupon and query rate limits, and the address they count.
-    'src/proxy/rate-limit.ts',
+    'src/proxy/http/rate-limit.ts',
     // The API key never passed on from an upstream answer.
-    'src/proxy/upstream.ts:223-232',
+    'src/proxy/upstream/transport.ts:223-232',
   ],
   coverageAnalysis: 'perTest',
   // Type errors a mutant causes are no test's concern: tsx strips types without checking them.

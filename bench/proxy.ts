@@ -146,7 +146,7 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 export async function benchProxy(): Promise<ProxyBenchResult> {
-  const { documentFor, BUILT_IN_OPERATIONS } = await import('../src/proxy/operations.ts');
+  const { documentFor, BUILT_IN_OPERATIONS } = await import('../src/proxy/upstream/operations.ts');
   const { startRedis } = await import('../test/node/support/redis.ts');
   const children: ChildProcess[] = [];
   const redis = await startRedis();

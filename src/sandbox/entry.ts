@@ -4,7 +4,7 @@
  * through a dynamic import lets their absence read as one sentence with the command that installs
  * them. The names below are index.ts's values, one for one (test/node/peer-dependencies.test.ts).
  */
-import { importWithPeers, SANDBOX_PEERS } from '../proxy/peer-dependency.ts';
+import { importWithPeers, SANDBOX_PEERS } from '../proxy/hosts/peer-dependency.ts';
 
 const sandbox = await importWithPeers(() => import('./index.ts'), SANDBOX_PEERS);
 

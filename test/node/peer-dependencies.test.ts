@@ -17,7 +17,7 @@ import {
   missingPackageOf,
   MissingPeerDependencyError,
   SANDBOX_PEERS,
-} from '../../src/proxy/peer-dependency.ts';
+} from '../../src/proxy/hosts/peer-dependency.ts';
 import { startUpstream, TEST_API_KEY, type Upstream } from './support/proxy-server.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -6,8 +6,8 @@
  */
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { PageCursors } from '../../src/proxy/cursor.ts';
-import { MAX_NEXT_TOKEN_LENGTH } from '../../src/proxy/operations.ts';
+import { PageCursors } from '../../src/proxy/upstream/cursor.ts';
+import { MAX_NEXT_TOKEN_LENGTH } from '../../src/proxy/upstream/operations.ts';
 import { createMarketingProxy, DEFAULT_PAGE_FILL } from '../../src/proxy/index.ts';
 import { SPARSE_ACCOUNT, sparseSeed, startAppSyncUpstream, useAppSyncProxy } from './support/appsync-proxy.ts';
 import { post, serveProxy } from './support/proxy-server.ts';

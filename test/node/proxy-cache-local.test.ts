@@ -5,7 +5,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LOCAL_TTL_MS, ResponseCache } from '../../src/proxy/cache.ts';
+import { LOCAL_TTL_MS, ResponseCache } from '../../src/proxy/http/cache.ts';
 import { createMemoryStore, type ProxyStore } from '../../src/proxy/index.ts';
 import { post, serveProxy, startUpstream, type Upstream } from './support/proxy-server.ts';
 

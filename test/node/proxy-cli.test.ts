@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createMarketingProxy } from '../../src/proxy/index.ts';
-import { readConfig } from '../../src/proxy/config.ts';
+import { readConfig } from '../../src/proxy/hosts/config.ts';
 import { startRedis, startRedisCluster, type RunningCluster, type RunningRedis } from './support/redis.ts';
 import { post, startUpstream, TEST_API_KEY, type Upstream } from './support/proxy-server.ts';
 

@@ -5,8 +5,8 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { PageCursors, signerFor, type PagePosition } from '../../src/proxy/cursor.ts';
-import { MAX_NEXT_TOKEN_LENGTH } from '../../src/proxy/operations.ts';
+import { PageCursors, signerFor, type PagePosition } from '../../src/proxy/upstream/cursor.ts';
+import { MAX_NEXT_TOKEN_LENGTH } from '../../src/proxy/upstream/operations.ts';
 
 const SCOPE = 'campaigns\n["biz-harbor-coffee"]';
 const cursors = new PageCursors('shared-secret');

@@ -8,7 +8,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { IdempotencyKeys } from '../../src/proxy/idempotency.ts';
+import { IdempotencyKeys } from '../../src/proxy/http/idempotency.ts';
 import { createMemoryStore, type ProxyStore } from '../../src/proxy/index.ts';
 import { createRedisStore } from '../../src/proxy/redis-store.ts';
 import { startRedis, type RunningRedis } from './support/redis.ts';

@@ -6,9 +6,9 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ProxyError } from '../../src/proxy/errors.ts';
-import { IdempotencyKeys } from '../../src/proxy/idempotency.ts';
-import { createMemoryStore } from '../../src/proxy/store.ts';
+import { ProxyError } from '../../src/proxy/shared/errors.ts';
+import { IdempotencyKeys } from '../../src/proxy/http/idempotency.ts';
+import { createMemoryStore } from '../../src/proxy/stores/memory.ts';
 
 const neverRelease = () => false;
 

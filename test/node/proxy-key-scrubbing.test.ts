@@ -5,8 +5,8 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { withoutKey } from '../../src/proxy/upstream.ts';
-import { UpstreamError } from '../../src/proxy/upstream-errors.ts';
+import { withoutKey } from '../../src/proxy/upstream/transport.ts';
+import { UpstreamError } from '../../src/proxy/upstream/errors.ts';
 
 const KEY = 'da2-marketing-key-0123456789';
 

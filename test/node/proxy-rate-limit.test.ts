@@ -4,15 +4,15 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ProxyError } from '../../src/proxy/errors.ts';
+import { ProxyError } from '../../src/proxy/shared/errors.ts';
 import {
   checkRateLimitRule,
   consumeRateLimit,
   rateLimitAddress,
   UNPARSABLE_ADDRESS,
   type RateLimitRule,
-} from '../../src/proxy/rate-limit.ts';
-import { createMemoryStore } from '../../src/proxy/store.ts';
+} from '../../src/proxy/http/rate-limit.ts';
+import { createMemoryStore } from '../../src/proxy/stores/memory.ts';
 
 describe('rateLimitAddress', () => {
   const cases: [string, string][] = [

@@ -1,7 +1,7 @@
 /** The byte limit on the browser's calls and the upstream's answers: counted as the stream arrives. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readAtMost } from '../../src/proxy/read-at-most.ts';
+import { readAtMost } from '../../src/proxy/shared/read-at-most.ts';
 
 class TooLarge extends Error {}
 const tooLarge = () => new TooLarge('too large');

@@ -7,7 +7,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createMarketingProxy, type AccessLogEntry, type UpstreamTransport } from '../../src/proxy/index.ts';
-import { connectionNeverOpened } from '../../src/proxy/network-errors.ts';
+import { connectionNeverOpened } from '../../src/proxy/upstream/network-errors.ts';
 import { TEST_API_KEY } from './support/proxy-server.ts';
 
 const COUPON = JSON.stringify({ operation: 'requestCoupon', variables: { campaignId: 'camp-a' } });

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
 import { createRedisStore } from '../../src/proxy/redis-store.ts';
-import type { ProxyStore } from '../../src/proxy/store.ts';
+import type { ProxyStore } from '../../src/proxy/stores/memory.ts';
 import { startRedis, startRedisCluster, type RunningRedis } from './support/redis.ts';
 import { post, serveProxy, startUpstream, type ProxyUnderTest, type Upstream } from './support/proxy-server.ts';
 

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRedisStore } from '../../src/proxy/redis-store.ts';
-import type { ProxyStore } from '../../src/proxy/store.ts';
+import type { ProxyStore } from '../../src/proxy/stores/memory.ts';
 import { startRedis, startRedisCluster, type RunningCluster, type RunningRedis } from './support/redis.ts';
 import {
   post,

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createRedisStore } from '../../src/proxy/redis-store.ts';
-import type { ProxyStore } from '../../src/proxy/store.ts';
+import type { ProxyStore } from '../../src/proxy/stores/memory.ts';
 import { startRedis, watchCommands, type RunningRedis, type SeenCommand } from './support/redis.ts';
 import { post, serveProxy, startUpstream, type ProxyUnderTest, type Upstream } from './support/proxy-server.ts';
 

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { toHex } from '../../src/shared/hex.ts';
-import { sha256Hex } from '../../src/proxy/digest.ts';
+import { sha256Hex } from '../../src/proxy/shared/digest.ts';
 
 describe('toHex', () => {
   it('writes two lower-case digits a byte, keeping leading zeros', () => {

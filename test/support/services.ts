@@ -16,7 +16,7 @@ import {
 } from '../../src/sandbox/index.ts';
 import { hostileBusinessAccounts, hostileCampaigns } from '../browser/marketing/hostile-seed.ts';
 import { createMarketingProxy, type MarketingProxyOptions } from '../../src/proxy/index.ts';
-import type { PageFillLimits } from '../../src/proxy/pages.ts';
+import type { PageFillLimits } from '../../src/proxy/upstream/pages.ts';
 import { toNodeHandler } from '../../src/proxy/node.ts';
 
 export interface TestEnv {

@@ -10,20 +10,18 @@
  * ones until the token expires (at most an hour), refused ones for a minute. Discovery and the keys
  * are cached; an unknown `kid` refetches the keys (rotation), at most once per 30 s.
  */
-import {
-  checkDiscovery,
-  ProviderKeys,
-  verifyIdToken,
-  type CheckedDiscovery,
-  type VerifiedIdToken,
-} from '../connect/id-token.ts';
-import { SignInError } from '../connect/errors.ts';
-import { withoutTrailingSlash } from '../shared/url.ts';
-import { sha256Hex } from './digest.ts';
-import { ProxyError } from './errors.ts';
-import { SingleFlight } from './single-flight.ts';
-import { readTextLimited } from './upstream.ts';
-import type { ProxyStore } from './store.ts';
+import { verifyIdToken, type VerifiedIdToken } from '../../connect/id-token.ts';
+import { SignInError } from '../../connect/errors.ts';
+import { withoutTrailingSlash } from '../../shared/url.ts';
+import { sha256Hex } from '../shared/digest.ts';
+import { ProxyError } from '../shared/errors.ts';
+import { SingleFlight } from '../shared/single-flight.ts';
+import { ConnectProvider } from './connect-provider.ts';
+import { refused, ShopperVerificationError, unavailable } from './verification-error.ts';
+import { readTextLimited } from '../upstream/transport.ts';
+import type { ProxyStore } from '../stores/memory.ts';
+
+export { ShopperVerificationError, type ShopperVerificationCode } from './verification-error.ts';
 
 /** What the page has after sign-in: `user.idToken` and `user.accessToken`. */
 export interface ShopperTokens {
@@ -40,26 +38,6 @@ export interface VerifiedShopper {
   loyaltyId: string;
   /** When the tokens run out, in milliseconds since the epoch. */
   expiresAt: number;
-}
-
-/** `signin_required` (no tokens), `invalid_token` (any check refused them), `connect_unavailable` (Connect could not be asked). */
-export type ShopperVerificationCode = 'signin_required' | 'invalid_token' | 'connect_unavailable';
-
-/** Why a shopper was not verified: `code`, an HTTP `status` to answer with (401 or 502), and a message. */
-export class ShopperVerificationError extends ProxyError {
-  declare readonly code: ShopperVerificationCode;
-
-  constructor(code: ShopperVerificationCode, message: string) {
-    const status = code === 'connect_unavailable' ? 502 : 401;
-    const challenge: Record<string, string> =
-      code === 'connect_unavailable'
-        ? {}
-        : {
-            'www-authenticate': `Bearer realm="loyalty-proxy"${code === 'invalid_token' ? ', error="invalid_token"' : ''}`,
-          };
-    super(status, code, message, challenge);
-    this.name = 'ShopperVerificationError';
-  }
 }
 
 export interface SigninSettings {
@@ -79,16 +57,8 @@ const MAX_ID_TOKEN_LENGTH = 8192;
 const TOKEN_CHARACTERS = /^[\x21-\x7e]+$/;
 const MAX_PROFILE_TTL_MS = 60 * 60_000;
 const REFUSED_TTL_MS = 60_000;
-const DISCOVERY_TTL_MS = 60 * 60_000;
-const UNKNOWN_KEY_COOLDOWN_MS = 30_000;
 /** A /me answer is a few hundred bytes. */
 const MAX_PROFILE_BYTES = 64 * 1024;
-const MAX_DISCOVERY_BYTES = 256 * 1024;
-/** A key set holds a few keys of under 2 kB each. */
-const MAX_JWKS_BYTES = 256 * 1024;
-
-const refused = (message: string) => new ShopperVerificationError('invalid_token', message);
-const unavailable = (message: string) => new ShopperVerificationError('connect_unavailable', message);
 
 /** The token's remaining lifetime as /me reports it (`exp` in seconds, or `expires_in`), if it does. */
 function reportedLifetimeMs(profile: Record<string, unknown>, now: number): number | undefined {
@@ -117,11 +87,36 @@ interface KeptProfile {
   expiresAt?: number;
 }
 
+/** What to keep of a /me answer, and for how long; or why it does not vouch for the ID token's shopper. */
+function keptProfile(
+  profile: Record<string, unknown>,
+  claims: VerifiedIdToken,
+): { refused: string } | { refused?: undefined; profile: KeptProfile; ttl: number } {
+  // A profile that does not say whose it is cannot be tied to the ID token's shopper.
+  const sub = typeof profile.sub === 'string' && profile.sub.length <= 256 ? profile.sub : undefined;
+  const loyaltyId =
+    typeof profile.loyaltyId === 'string' && profile.loyaltyId.length <= 256 ? profile.loyaltyId : undefined;
+  const username = typeof profile.username === 'string' ? profile.username.slice(0, 256) : undefined;
+  const now = Date.now();
+  const reported = reportedLifetimeMs(profile, now);
+  const ttl = Math.min(reported ?? Number.POSITIVE_INFINITY, (claims.exp ?? 0) * 1000 - now, MAX_PROFILE_TTL_MS);
+  if (!sub) return { refused: 'Connect answered /me without saying whose profile it is (sub).' };
+  if (!loyaltyId)
+    return { refused: 'The sign-in was made without the profile scope: Connect gives no loyalty ID for it.' };
+  if (ttl <= 0) return { refused: 'The access token has expired.' };
+  return {
+    profile: { sub, loyaltyId, username, ...(reported === undefined ? {} : { expiresAt: now + reported }) },
+    ttl,
+  };
+}
+
 export class SigninChecker {
   private readonly lookups = new SingleFlight<string>();
-  private discovery: { value: Promise<{ checked: CheckedDiscovery; keys: ProviderKeys }>; at: number } | undefined;
+  private readonly connect: ConnectProvider;
 
-  constructor(private readonly settings: SigninSettings) {}
+  constructor(private readonly settings: SigninSettings) {
+    this.connect = new ConnectProvider(settings);
+  }
 
   /**
    * The shopper of a coupon request: `Authorization: Bearer <access token>` and the ID token in
@@ -168,7 +163,7 @@ export class SigninChecker {
 
   private async checkIdToken(idToken: string, accessToken: string): Promise<VerifiedIdToken> {
     try {
-      const { checked, keys } = await this.provider();
+      const { checked, keys } = await this.connect.provider();
       return await verifyIdToken(idToken, {
         issuer: checked.issuer,
         clientId: this.settings.clientId,
@@ -185,52 +180,6 @@ export class SigninChecker {
         error instanceof SignInError ? error.message : 'Connect could not be reached to check the sign-in.',
       );
     }
-  }
-
-  /** Discovery (checked against the configured authority) and the keys, cached for an hour; a failure is not kept. */
-  private provider(): Promise<{ checked: CheckedDiscovery; keys: ProviderKeys }> {
-    const current = this.discovery;
-    if (current && Date.now() - current.at < DISCOVERY_TTL_MS) return current.value;
-    const value = this.readDiscovery(current?.value);
-    const entry = { value, at: Date.now() };
-    this.discovery = entry;
-    value.catch(() => {
-      if (this.discovery === entry) this.discovery = undefined;
-    });
-    return value;
-  }
-
-  private async readDiscovery(previous?: Promise<{ checked: CheckedDiscovery; keys: ProviderKeys }>) {
-    const { connectUrl, timeoutMs } = this.settings;
-    const url = `${withoutTrailingSlash(connectUrl)}/.well-known/openid-configuration`;
-    let metadata: unknown;
-    try {
-      const response = await this.settings.fetch(url, {
-        headers: { accept: 'application/json' },
-        signal: AbortSignal.timeout(timeoutMs),
-        redirect: 'error',
-      });
-      metadata = response.ok ? JSON.parse(await readTextLimited(response, MAX_DISCOVERY_BYTES)) : undefined;
-      if (!response.ok) await response.body?.cancel().catch(() => undefined);
-    } catch {
-      metadata = undefined;
-    }
-    if (!metadata || typeof metadata !== 'object')
-      throw unavailable(`Connect discovery could not be read from ${url}.`);
-    const checked = checkDiscovery(metadata as Record<string, unknown>, connectUrl);
-    const before = await previous?.catch(() => undefined);
-    const keys =
-      before && before.checked.jwks_uri === checked.jwks_uri
-        ? before.keys
-        : new ProviderKeys(checked.jwks_uri, {
-            fetch: this.settings.fetch,
-            timeoutMs,
-            unknownKeyCooldownMs: UNKNOWN_KEY_COOLDOWN_MS,
-            maxAgeMs: DISCOVERY_TTL_MS,
-            redirect: 'error',
-            readText: (response) => readTextLimited(response, MAX_JWKS_BYTES),
-          });
-    return { checked, keys };
   }
 
   private async askConnect(token: string, storeKey: string, claims: VerifiedIdToken): Promise<string> {
@@ -264,25 +213,10 @@ export class SigninChecker {
     if (!response.ok || !profile || typeof profile !== 'object') {
       throw unavailable(`Connect answered the sign-in check with HTTP ${response.status}.`);
     }
-    // A profile that does not say whose it is cannot be tied to the ID token's shopper.
-    const sub = typeof profile.sub === 'string' && profile.sub.length <= 256 ? profile.sub : undefined;
-    const loyaltyId =
-      typeof profile.loyaltyId === 'string' && profile.loyaltyId.length <= 256 ? profile.loyaltyId : undefined;
-    const username = typeof profile.username === 'string' ? profile.username.slice(0, 256) : undefined;
-    const now = Date.now();
-    const reported = reportedLifetimeMs(profile, now);
-    const ttl = Math.min(reported ?? Number.POSITIVE_INFINITY, (claims.exp ?? 0) * 1000 - now, MAX_PROFILE_TTL_MS);
-    if (!sub) return refusal('Connect answered /me without saying whose profile it is (sub).');
-    if (!loyaltyId)
-      return refusal('The sign-in was made without the profile scope: Connect gives no loyalty ID for it.');
-    if (ttl <= 0) return refusal('The access token has expired.');
-    const answer = JSON.stringify({
-      sub,
-      loyaltyId,
-      username,
-      ...(reported === undefined ? {} : { expiresAt: now + reported }),
-    } satisfies KeptProfile);
-    await this.settings.store.set(storeKey, answer, ttl);
+    const kept = keptProfile(profile, claims);
+    if (kept.refused !== undefined) return refusal(kept.refused);
+    const answer = JSON.stringify(kept.profile);
+    await this.settings.store.set(storeKey, answer, kept.ttl);
     return answer;
   }
 }

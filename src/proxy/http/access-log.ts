@@ -5,7 +5,27 @@
  * written when the process exits. Other runtimes (Workers, Deno, Bun) collect console.log per
  * request themselves: there it is one console.log per line.
  */
-import type { AccessLogEntry } from './index.ts';
+import type { CacheState } from './cache.ts';
+
+/** One line of the access log: no secrets, no tokens, no variables. */
+export interface AccessLogEntry {
+  time: string;
+  method: string;
+  operation?: string;
+  status: number;
+  durationMs: number;
+  cache?: CacheState;
+  replayed?: boolean;
+  error?: string;
+  /** For unexpected (500) failures, unreachable upstreams, configuration problems and `SCHEMA` entries: what went wrong, with secrets removed. */
+  detail?: string;
+  /** Built-in operations: records left out of the answer because the widgets cannot use them. */
+  dropped?: number;
+  /** Built-in operations: upstream calls made for this answer (more than one when filling a page). */
+  upstreamCalls?: number;
+  /** Built-in operations: upstream errors came with usable data, which was served. */
+  partial?: boolean;
+}
 
 interface NodeProcess {
   stdout: { write(text: string): boolean };

@@ -3,8 +3,9 @@
  * when listed exactly. A request from any other origin is refused with 403 and no CORS headers, so the
  * browser shows the calling page nothing. Requests without `Origin` are not from a cross-origin page.
  */
-import { HTTP_PROTOCOLS, parseUrl } from '../shared/url.ts';
-import { ProxyError } from './errors.ts';
+import { HTTP_PROTOCOLS, parseUrl } from '../../shared/url.ts';
+import { ProxyError } from '../shared/errors.ts';
+import type { Stage } from './compose.ts';
 
 export const ALLOWED_REQUEST_HEADERS = 'content-type, authorization, x-loyalty-id-token, idempotency-key';
 export const EXPOSED_RESPONSE_HEADERS = 'retry-after, x-cache, idempotent-replayed';
@@ -79,4 +80,12 @@ export function preflightResponse(cors: Record<string, string>): Response {
     headers['access-control-max-age'] = String(PREFLIGHT_MAX_AGE_SECONDS);
   }
   return new Response(null, { status: 204, headers });
+}
+
+/** The CORS stage: reads the headers every answer carries, and answers a preflight itself. */
+export function corsStage(allowedOrigins: ReadonlySet<string>, trustProxy: boolean): Stage {
+  return async (exchange, next) => {
+    exchange.cors = corsHeadersFor(exchange.request, allowedOrigins, trustProxy);
+    return exchange.request.method === 'OPTIONS' ? preflightResponse(exchange.cors) : next();
+  };
 }

@@ -6,7 +6,7 @@
  * every request. Everything here comes from the upstream and is checked before use: a name that is
  * not a GraphQL name is dropped, so nothing the upstream says can inject text into a document.
  */
-import { ProxyError } from './errors.ts';
+import { ProxyError } from '../shared/errors.ts';
 
 export interface TypeRef {
   kind: string;
@@ -226,15 +226,20 @@ export const DEFAULT_SCHEMA_REFRESH_MS = 30_000;
 /** `createMarketingProxy`'s `introspection` option: off, on (the default), or on with another floor. */
 export type IntrospectionOption = boolean | { minIntervalMs: number };
 
-/** The proxy's schema cache for its option, or undefined when introspection is off. */
-export function createSchemaCache(
-  option: IntrospectionOption | undefined,
-  introspect: Introspect,
-  onChange: SchemaCacheOptions['onChange'],
-): UpstreamSchemaCache | undefined {
-  if (option === false) return undefined;
+/** The `introspection` option as the least time between two readings, or false when introspection is off. */
+export function introspectionInterval(option: IntrospectionOption | undefined): number | false {
+  if (option === false) return false;
   const minIntervalMs = typeof option === 'object' ? option.minIntervalMs : DEFAULT_SCHEMA_REFRESH_MS;
   if (!(minIntervalMs >= 0))
     throw new TypeError('createMarketingProxy: "introspection.minIntervalMs" must be a number ≥ 0.');
-  return new UpstreamSchemaCache({ introspect, minIntervalMs, onChange });
+  return minIntervalMs;
+}
+
+/** The proxy's schema cache, or undefined when introspection is off. */
+export function createSchemaCache(
+  minIntervalMs: number | false,
+  introspect: Introspect,
+  onChange: SchemaCacheOptions['onChange'],
+): UpstreamSchemaCache | undefined {
+  return minIntervalMs === false ? undefined : new UpstreamSchemaCache({ introspect, minIntervalMs, onChange });
 }

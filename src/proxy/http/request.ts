@@ -3,9 +3,9 @@
  * The content-type rule (415) is what keeps a cross-site HTML form from reaching the proxy: a form can
  * only send `text/plain`, `multipart/form-data` or `application/x-www-form-urlencoded`.
  */
-import { ProxyError } from './errors.ts';
-import { readAtMost } from './read-at-most.ts';
-import { validateVariables, type PersistedOperation, type Variables } from './operations.ts';
+import { ProxyError } from '../shared/errors.ts';
+import { readAtMost } from '../shared/read-at-most.ts';
+import { validateVariables, type PersistedOperation, type Variables } from '../upstream/operations.ts';
 
 export const MAX_BODY_BYTES = 16 * 1024;
 

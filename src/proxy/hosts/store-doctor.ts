@@ -5,7 +5,7 @@
  * may be (`allkeys-lru`), and without a Redis of their own they share the one that must not evict.
  */
 import type { Finding } from './doctor.ts';
-import { createRedisStore, type RedisDescription } from './redis-store.ts';
+import { createRedisStore, type RedisDescription } from '../stores/redis.ts';
 
 /** The Redis as the report names it: its kind and address, without credentials. */
 function named(description: RedisDescription, url: string): string {

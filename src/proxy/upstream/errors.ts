@@ -4,7 +4,7 @@
  * `UnauthorizedException`, 429 when throttled): every one of these is mapped to one of the proxy's
  * own codes, so a browser never learns which engine answered.
  */
-import { ProxyError, scrub } from './errors.ts';
+import { ProxyError, scrub } from '../shared/errors.ts';
 
 /** The upstream refused the API key: the site's configuration is wrong, and retrying cannot help. */
 export const UPSTREAM_KEY_REFUSED = 'upstream_key_refused';

@@ -7,7 +7,7 @@
  * so they name no upstream type at all.
  */
 import type { ArgumentSpec, FieldSpec, OperationSpec } from './document-specs.ts';
-import { namedType, printTypeRef, type TypeRef, type UpstreamField, type UpstreamSchema } from './upstream-schema.ts';
+import { namedType, printTypeRef, type TypeRef, type UpstreamField, type UpstreamSchema } from './schema.ts';
 
 /**
  * How one browser variable reaches the upstream: as a typed variable (`declaration`, and `variable`

@@ -6,7 +6,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { AnswerTooLargeError, MAX_UPSTREAM_RESPONSE_BYTES, type UpstreamTransport } from './upstream.ts';
+import { AnswerTooLargeError, MAX_UPSTREAM_RESPONSE_BYTES, type UpstreamTransport } from './transport.ts';
 
 export interface NodeTransportOptions {
   /** Answers larger than this are refused (the Marketing answers are a few kB); default 8 MiB. */

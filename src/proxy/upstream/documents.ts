@@ -1,18 +1,18 @@
 /**
  * What the proxy sends upstream for a call: the document and variables. Built-in operations are fitted
- * to the upstream's schema (read by introspection, see upstream-schema.ts); a host's own operations go
+ * to the upstream's schema (read by introspection, see schema.ts); a host's own operations go
  * as the host wrote them. After the upstream refuses a document as invalid, the schema is read again
  * (within the floor) and the call is tried once more: an invalid document never ran, so even a coupon
  * request is safe to send again.
  */
 import { campaignsByIndexSpec, OPERATION_SPECS, type OperationSpec } from './document-specs.ts';
 import { campaignIndexField, fitOperation, literalFit, type OperationFit } from './document-fit.ts';
-import { ProxyError } from './errors.ts';
+import { ProxyError } from '../shared/errors.ts';
 import { BUILT_IN_OPERATIONS, documentFor } from './operations.ts';
-import type { OperationCall } from './request.ts';
-import { isSchemaMismatch, type UpstreamSchema } from './upstream-schema.ts';
+import type { OperationCall } from '../http/request.ts';
+import { isSchemaMismatch, type UpstreamSchema } from './schema.ts';
 
-export { isSchemaMismatch } from './upstream-schema.ts';
+export { isSchemaMismatch } from './schema.ts';
 
 /** One upstream request for a call. */
 export interface DocumentRequest {

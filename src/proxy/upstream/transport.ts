@@ -3,11 +3,11 @@
  * query once after a network failure (never a mutation: it may have minted), and turns every upstream
  * answer into either data or an UpstreamError (./upstream-errors.ts says which).
  */
-import { readAtMost } from './read-at-most.ts';
+import { readAtMost } from '../shared/read-at-most.ts';
 import { connectionNeverOpened, describeNetworkError } from './network-errors.ts';
-import { classifyFailure, UpstreamError, type UpstreamGraphQLError } from './upstream-errors.ts';
+import { classifyFailure, UpstreamError, type UpstreamGraphQLError } from './errors.ts';
 
-export { UpstreamError } from './upstream-errors.ts';
+export { UpstreamError } from './errors.ts';
 
 /** Variables as sent upstream (documents may rename or add them). */
 type UpstreamVariables = Readonly<Record<string, unknown>>;

@@ -8,8 +8,8 @@ import { PageCursors, type PagePosition } from './cursor.ts';
 import { normalizeBusinessAccount, normalizeCampaign, normalizeCoupon, normalizeSingleCampaign } from './normalize.ts';
 import { canonicalVariables, type Variables } from './operations.ts';
 import { fillPage, type PageFillLimits, type UpstreamPage } from './pages.ts';
-import { UpstreamError } from './upstream-errors.ts';
-import type { FieldAnswer } from './upstream.ts';
+import { UpstreamError } from './errors.ts';
+import type { FieldAnswer } from './transport.ts';
 
 /** Sends the operation upstream with these variables and returns its field's value. */
 export type SendOperation = (variables: Variables) => Promise<FieldAnswer>;

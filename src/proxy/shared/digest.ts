@@ -1,4 +1,4 @@
-import { toHex } from '../shared/hex.ts';
+import { toHex } from '../../shared/hex.ts';
 
 /** SHA-256 as hex through Web Crypto, available in Node and every Fetch runtime. */
 export async function sha256Hex(text: string): Promise<string> {

@@ -7,8 +7,8 @@
  * entries and bytes: a hot answer costs the shared store one read per instance per second, not one
  * per request. (An answer refreshed by another instance is seen here up to that second later.)
  */
-import { SingleFlight } from './single-flight.ts';
-import type { ProxyStore } from './store.ts';
+import { SingleFlight } from '../shared/single-flight.ts';
+import type { ProxyStore } from '../stores/memory.ts';
 
 export interface CacheSettings {
   /** Seconds a response is served as fresh. */

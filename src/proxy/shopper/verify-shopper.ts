@@ -4,9 +4,9 @@
  * `{ sub, username, loyaltyId, expiresAt }` or a `ShopperVerificationError`. Never trust a loyalty ID
  * posted alone: anyone can post anyone's.
  */
-import { HTTP_PROTOCOLS, parseUrl } from '../shared/url.ts';
+import { HTTP_PROTOCOLS, parseUrl } from '../../shared/url.ts';
 import { SigninChecker, type ShopperTokens, type VerifiedShopper } from './signin.ts';
-import { createMemoryStore, type ProxyStore } from './store.ts';
+import { createMemoryStore, type ProxyStore } from '../stores/memory.ts';
 
 export {
   ShopperVerificationError,

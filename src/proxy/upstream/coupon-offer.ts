@@ -3,7 +3,7 @@
  * mint in words the proxy does not know: the wording varies (a Lambda's message, a resolver's), the
  * campaign's objective does not.
  */
-import { ProxyError } from './errors.ts';
+import { ProxyError } from '../shared/errors.ts';
 
 /**
  * Throws 422 `no_coupon_objective` when the campaign's objective is another kind than a coupon.

@@ -17,9 +17,9 @@
  * answered "may have run" for good, never run again. (A store that comes back without its data holds
  * new locks back until every instance has written what it kept: see the Redis store.)
  */
-import { errorBody, ProxyError } from './errors.ts';
+import { errorBody, ProxyError } from '../shared/errors.ts';
 import { rateLimited } from './rate-limit.ts';
-import { claimIn, type ClaimCounter, type ProxyStore } from './store.ts';
+import { claimIn, type ClaimCounter, type ProxyStore } from '../stores/memory.ts';
 
 export interface Outcome {
   status: number;

@@ -6,7 +6,7 @@
  * Response body of every operation: `{ "data": <the upstream GraphQL data, unchanged> }`, e.g.
  * `{ "data": { "campaigns": { "items": [...], "nextToken": "…" | null } } }`.
  */
-import { ProxyError } from './errors.ts';
+import { ProxyError } from '../shared/errors.ts';
 
 /** Widths (px) at which campaign images are requested; the browser client picks among them. */
 export const IMAGE_WIDTHS = [320, 640, 960, 1280] as const;

@@ -14,9 +14,9 @@
  * An upstream token in standard base64 (AppSync's are) is stored decoded, so a 2 kB token makes a
  * cursor of about 2 kB rather than 2.7 kB.
  */
-import { ProxyError } from './errors.ts';
+import { ProxyError } from '../shared/errors.ts';
 import { MAX_NEXT_TOKEN_LENGTH } from './operations.ts';
-import { UpstreamError } from './upstream-errors.ts';
+import { UpstreamError } from './errors.ts';
 
 /** Where a page starts upstream. */
 export interface PagePosition {

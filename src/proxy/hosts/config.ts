@@ -2,8 +2,8 @@
  * The `loyalty-proxy` CLI's settings, read from the environment and checked all at once, so a
  * misconfigured server says everything that is wrong before it starts, and never starts half-right.
  */
-import { HTTP_PROTOCOLS, parseUrl } from '../shared/url.ts';
-import { normalizeOrigins } from './cors.ts';
+import { HTTP_PROTOCOLS, parseUrl } from '../../shared/url.ts';
+import { normalizeOrigins } from '../http/cors.ts';
 
 export interface ProxyServerConfig {
   /** Settings that work but are risky (e.g. the key sent over plain http), for the start-up log. */
@@ -67,9 +67,15 @@ function flag(name: string, value: string | undefined, problems: string[]): bool
   return false;
 }
 
+/** What each reader below notes as it goes: settings that stop the start, and ones worth a warning. */
+interface Notes {
+  problems: string[];
+  warnings: string[];
+}
+
 export function readConfig(env: Record<string, string | undefined>): ProxyServerConfig {
-  const problems: string[] = [];
-  const warnings: string[] = [];
+  const notes: Notes = { problems: [], warnings: [] };
+  const { problems, warnings } = notes;
   const upstreamUrl = env.MARKETING_API_URL?.trim() ?? '';
   if (!upstreamUrl)
     problems.push('MARKETING_API_URL is required: the Marketing GraphQL endpoint (test or production address).');
@@ -77,24 +83,43 @@ export function readConfig(env: Record<string, string | undefined>): ProxyServer
 
   const apiKey = env.MARKETING_API_KEY ?? '';
   if (!apiKey.trim()) problems.push('MARKETING_API_KEY is required: the key the proxy sends upstream as x-api-key.');
+  const allowedOrigins = readOrigins(env, notes);
+  const port = readPort(env, notes);
+  const redis = readRedis(env, notes);
+  const signin = readSignin(env, notes);
+  const trustProxy = flag('TRUST_PROXY', env.TRUST_PROXY, problems);
 
-  let allowedOrigins: string[] = [];
+  if (problems.length > 0) throw new ConfigError(problems);
+  const host = env.HOST?.trim() || undefined;
+  return { warnings, upstreamUrl, apiKey, allowedOrigins, port, host, ...redis, ...signin, trustProxy };
+}
+
+function readOrigins(env: Record<string, string | undefined>, { problems }: Notes): string[] {
   const origins =
     env.ALLOWED_ORIGINS?.split(',')
       .map((origin) => origin.trim())
       .filter(Boolean) ?? [];
   try {
-    allowedOrigins = [...normalizeOrigins(origins)];
+    return [...normalizeOrigins(origins)];
   } catch {
     problems.push(
       `ALLOWED_ORIGINS must be a comma-separated list of origins like https://shop.example (got "${env.ALLOWED_ORIGINS}").`,
     );
+    return [];
   }
+}
 
+function readPort(env: Record<string, string | undefined>, { problems }: Notes): number {
   const portText = env.PORT?.trim() || '8787';
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) problems.push(`PORT must be a port number 0-65535 (got "${env.PORT}").`);
+  return port;
+}
 
+function readRedis(
+  env: Record<string, string | undefined>,
+  { problems }: Notes,
+): Pick<ProxyServerConfig, 'redisUrl' | 'redisCacheUrl'> {
   const redisUrl = env.REDIS_URL?.trim() || undefined;
   if (redisUrl && !parseUrl(redisUrl, ['redis:', 'rediss:']))
     problems.push('REDIS_URL must be a redis:// or rediss:// URL.');
@@ -102,7 +127,13 @@ export function readConfig(env: Record<string, string | undefined>): ProxyServer
   if (redisCacheUrl && !parseUrl(redisCacheUrl, ['redis:', 'rediss:']))
     problems.push('REDIS_CACHE_URL must be a redis:// or rediss:// URL.');
   if (redisCacheUrl && !redisUrl) problems.push('REDIS_CACHE_URL needs REDIS_URL (the Redis for claims and limits).');
+  return { redisUrl, redisCacheUrl };
+}
 
+function readSignin(
+  env: Record<string, string | undefined>,
+  { problems, warnings }: Notes,
+): Pick<ProxyServerConfig, 'connectUrl' | 'clientId' | 'requireSignin'> {
   const connectUrl = env.CONNECT_URL?.trim() || undefined;
   if (connectUrl) checkHttpUrl('CONNECT_URL', connectUrl, "every shopper's access token", problems, warnings);
   const signinCampaigns =
@@ -125,22 +156,5 @@ export function readConfig(env: Record<string, string | undefined>): ProxyServer
       `${requireSignin === true ? 'REQUIRE_SIGNIN' : 'REQUIRE_SIGNIN_CAMPAIGNS'} needs CONNECT_CLIENT_ID: your app id at Connect (the button's client-id), so that tokens issued to other apps are refused.`,
     );
   }
-  const trustProxy = flag('TRUST_PROXY', env.TRUST_PROXY, problems);
-
-  if (problems.length > 0) throw new ConfigError(problems);
-  const host = env.HOST?.trim() || undefined;
-  return {
-    warnings,
-    upstreamUrl,
-    apiKey,
-    allowedOrigins,
-    port,
-    host,
-    redisUrl,
-    redisCacheUrl,
-    connectUrl,
-    clientId,
-    requireSignin,
-    trustProxy,
-  };
+  return { connectUrl, clientId, requireSignin };
 }

@@ -2,8 +2,8 @@
  * Fixed-window rate limits for coupon requests, counted in the proxy's store so that every instance
  * behind a load balancer shares them.
  */
-import { ProxyError } from './errors.ts';
-import type { ClaimCounter, ProxyStore } from './store.ts';
+import { ProxyError } from '../shared/errors.ts';
+import type { ClaimCounter, ProxyStore } from '../stores/memory.ts';
 
 export interface RateLimitRule {
   /** Requests allowed per window. */

@@ -1,0 +1,22 @@
+import type { RuntimeContext } from '../hosts/runtime.ts';
+import { ProxyError } from '../shared/errors.ts';
+import type { PersistedOperation } from '../upstream/operations.ts';
+import type { Stage } from './compose.ts';
+import { readOperationCall } from './request.ts';
+
+/** The stage that reads the browser's call (POST only), and the address it comes from. */
+export function readCall(
+  operations: Record<string, PersistedOperation>,
+  timeoutMs: number,
+  addressOf: (request: Request, context: RuntimeContext) => string,
+): Stage {
+  return async (exchange, next) => {
+    if (exchange.request.method !== 'POST') {
+      throw new ProxyError(405, 'method_not_allowed', 'Use POST with a JSON body.', { allow: 'POST, OPTIONS' });
+    }
+    exchange.call = await readOperationCall(exchange.request, operations, timeoutMs);
+    exchange.entry.operation = exchange.call.name;
+    exchange.address = addressOf(exchange.request, exchange.context);
+    return next();
+  };
+}
