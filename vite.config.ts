@@ -20,9 +20,11 @@ const elementTags = readdirSync(new URL('./src/elements', import.meta.url), { wi
  * - `core`: lit and the plumbing every element uses. The script tag imports it statically (it
  *   re-exports registerMessages), so it is part of the first load; the loading sizes that the
  *   script tag and the elements share go there too rather than into a file of their own.
- * - `client`: the Marketing client and where its endpoint is (shared/config.ts), shared by the
- *   Marketing elements and the headless `loyalty-widgets/marketing` entry, which therefore never
- *   loads lit.
+ * - `prefetch`: where the Marketing endpoint is (shared/config.ts) and the first pages the script tag
+ *   requests before an element's code arrives (marketing/prefetch.ts); part of the first load, and
+ *   imported by the Marketing client, which takes those answers.
+ * - `client`: the Marketing client, shared by the Marketing elements and the headless
+ *   `loyalty-widgets/marketing` entry, which therefore never loads lit.
  * - `marketing`: the loading, error and paging parts the three Marketing elements share.
  * - `safe-url` stays alone: the sign-in button and the sign-in chunk need it and nothing else here.
  */
@@ -38,8 +40,13 @@ const chunkGroups = [
       ),
   },
   {
+    name: 'prefetch',
+    test: (id: string) =>
+      /^src\/(marketing\/prefetch|shared\/(config|merchant|url|page-size))\.ts$/.test(sourcePath(id)),
+  },
+  {
     name: 'client',
-    test: (id: string) => /^src\/(marketing\/(errors|types|client)|shared\/config)\.ts$/.test(sourcePath(id)),
+    test: (id: string) => /^src\/marketing\/(errors|types|client)\.ts$/.test(sourcePath(id)),
   },
   { name: 'marketing', test: (id: string) => /^src\/elements\/internal\//.test(sourcePath(id)) },
 ];

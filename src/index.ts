@@ -18,6 +18,7 @@ import { recordShippedCallbackPage } from './shared/callback-page.ts';
 import { ELEMENT_TAGS, type ElementTag } from './shared/tags.ts';
 import { VERSION } from './shared/version.ts';
 import { mountSelector, watchMounts } from './mounts.ts';
+import { prefetchFirstPage } from './first-pages.ts';
 
 const elementLoaders: Record<ElementTag, () => Promise<unknown>> = {
   'loyalty-signin-button': () => import('./elements/loyalty-signin-button/index.ts'),
@@ -65,8 +66,12 @@ function load(tag: ElementTag): void {
   });
 }
 
-/** Loads an element's module and, at the same time, the strings of its language when not English. */
+/**
+ * Loads an element's module and, at the same time, its first page of data and the strings of its
+ * language when not English.
+ */
 function prepare(element: Element): void {
+  prefetchFirstPage(element);
   load(element.localName as ElementTag);
   void loadBuiltInMessages(resolveLang(element));
 }
