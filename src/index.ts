@@ -93,34 +93,8 @@ function reserveSpace(): void {
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 }
 
-/**
- * Elements on the page from the start load in parallel but arrive one by one; each would push the
- * others down as it appears. They are kept invisible (still laid out, never painted) until all of
- * them have rendered once, so the page settles in one step. A chunk that fails to load releases the
- * hold after a few seconds.
- */
-function revealTogether(initialTags: string[]): void {
-  if (initialTags.length < 2 || !('adoptedStyleSheets' in document)) return;
-  const hold = new CSSStyleSheet();
-  hold.replaceSync(`${initialTags.join(',')}{visibility:hidden}`);
-  document.adoptedStyleSheets = [...document.adoptedStyleSheets, hold];
-  const release = (): void => {
-    document.adoptedStyleSheets = document.adoptedStyleSheets.filter((sheet) => sheet !== hold);
-  };
-  const rendered = initialTags.map(async (tag) => {
-    await customElements.whenDefined(tag);
-    const elements = [...document.querySelectorAll(tag)] as (Element & { updateComplete?: Promise<unknown> })[];
-    await Promise.all(elements.map((element) => element.updateComplete));
-  });
-  void Promise.race([Promise.all(rendered), new Promise((resolve) => setTimeout(resolve, 3000))]).then(
-    release,
-    release,
-  );
-}
-
 function start(): void {
   reserveSpace();
-  revealTogether(tags.filter((tag) => document.querySelector(tag)));
   defineWithin(document);
   watchMounts(load);
   const observer = new MutationObserver((records) => {

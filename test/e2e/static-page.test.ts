@@ -81,6 +81,24 @@ describe('the script tag on a static page', () => {
     await page.close();
   });
 
+  it('shows each element as soon as it has rendered, not once the slowest has', async () => {
+    const manifest = JSON.parse(await readFile('dist/.vite/manifest.json', 'utf8')) as Record<string, { file: string }>;
+    const directory = manifest['src/elements/business-directory/index.ts']!.file;
+    const page = await stack.browser.newPage();
+    // The directory's code never arrives: the carousel beside it must not wait for it.
+    await page.route(`**/dist/${directory}`, () => {});
+    await page.goto(`${stack.sites.plain.origin}/plain.html`, { waitUntil: 'commit' });
+    const title = page.locator('campaign-carousel [part~="title"]').first();
+    await title.waitFor({ state: 'attached', timeout: 15_000 });
+    const shown = await title.evaluate(
+      (element) =>
+        element.getBoundingClientRect().height > 0 &&
+        element.checkVisibility({ visibilityProperty: true, opacityProperty: true }),
+    );
+    assert.equal(shown, true, 'the carousel is laid out but not shown');
+    await page.close();
+  });
+
   it('runs under a strict Content-Security-Policy without violations', async () => {
     const { page, errors } = await open(`${stack.sites.strict.origin}/strict-csp.html`);
     assert.notEqual(await firstSlideTitle(page), '');
