@@ -1,9 +1,10 @@
 /**
  * The script-tag entry: `<script type="module" src=".../loyalty-widgets.js">`.
  *
- * It brings lit and the plumbing every element shares, and defines each element only when its tag
- * is on the page (now or later, for pages that render their HTML with JavaScript), so a page pays
- * only for the elements it uses; it turns the `<div data-loyalty-widget>` mounts CMS editors write
+ * It defines each element only when its tag is on the page (now or later, for pages that render
+ * their HTML with JavaScript), so a page pays only for the elements it uses: lit comes with the
+ * first element's files, and each Marketing element's first page of data is asked for alongside
+ * them (src/first-pages.ts); it turns the `<div data-loyalty-widget>` mounts CMS editors write
  * into elements (src/mounts.ts), and finishes a Connect sign-in when this page is the redirect URI.
  * Loading it twice is harmless: both copies load the same element modules, and a tag already
  * defined is left alone (a copy of another version holding it is reported once in the console).

@@ -75,12 +75,17 @@ describe("the README's default paste", () => {
               for (const entry of list.getEntries() as (PerformanceEntry & {
                 value: number;
                 hadRecentInput: boolean;
-                sources: { node?: Node }[];
+                sources: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[];
               })[]) {
                 if (entry.hadRecentInput) continue;
                 state.cls += entry.value;
                 state.shifts.push(
-                  `${entry.value.toFixed(4)} (${entry.sources.map((source) => (source.node as Element | undefined)?.localName ?? '?').join(', ')})`,
+                  `${entry.value.toFixed(4)} (${entry.sources
+                    .map(
+                      ({ node, previousRect: a, currentRect: b }) =>
+                        `${(node as Element | undefined)?.localName ?? '?'} ${a.x},${a.y} ${a.width}x${a.height} to ${b.x},${b.y} ${b.width}x${b.height}`,
+                    )
+                    .join(', ')})`,
                 );
               }
             }).observe({ type: 'layout-shift', buffered: true });
