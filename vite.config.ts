@@ -19,22 +19,21 @@ const elementTags = readdirSync(new URL('./src/elements', import.meta.url), { wi
  * also takes in what its modules import, unless an earlier group already has it.
  * - `boot`: what the script tag needs to run, none of it lit: the element tags, strings and their
  *   registry, where the Marketing endpoint is, the first pages it requests before an element's code
- *   arrives (marketing/prefetch.ts), the sign-in response capture. The script tag's only static
+ *   arrives (marketing/prefetch.ts), the sign-in response capture, and what those import (a file
+ *   of its own would cost one more round trip before any element starts). The script tag's only static
  *   import, so it starts the elements' code and data one small file after it arrives; the Marketing
  *   client takes the early answers from it.
  * - `core`: lit and the element base every element uses, fetched with each element's own files.
  * - `client`: the Marketing client, shared by the Marketing elements and the headless
  *   `loyalty-widgets/marketing` entry, which therefore never loads lit.
  * - `marketing`: the loading, error and paging parts the three Marketing elements share.
- * - `safe-url` stays alone: the sign-in button and the sign-in chunk need it and nothing else here.
  */
 const sourcePath = (id: string): string => id.slice(root.length).replaceAll('\\', '/');
 const chunkGroups = [
-  { name: 'safe-url', test: (id: string) => sourcePath(id) === 'src/shared/safe-url.ts' },
   {
     name: 'boot',
     test: (id: string) =>
-      /^src\/(shared\/(i18n|define|callback-page|version|tags|warn|loading-sizes|config|merchant|url|page-size)|marketing\/prefetch|connect\/(callback|options))\.ts$/.test(
+      /^src\/(shared\/(i18n|define|callback-page|version|tags|warn|loading-sizes|config|merchant|url|safe-url|page-size)|marketing\/prefetch|connect\/(callback|options))\.ts$/.test(
         sourcePath(id),
       ),
   },

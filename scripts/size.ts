@@ -12,7 +12,8 @@
  * - a page with every element, and each built-in language other than English (fetched only by pages
  *   that speak it), for information.
  * - the stylesheet that holds the elements' space, which the README's paste links.
- * Fails when a budget is exceeded. Every file is counted gzipped on its own, as it is served.
+ * Fails when a budget is exceeded, or when the script tag's imports import further files (each is one
+ * more round trip before any element starts). Every file is counted gzipped on its own, as it is served.
  */
 import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
@@ -137,6 +138,22 @@ for (const [tag, keys] of elementPages) {
     );
     process.exitCode = 1;
   }
+}
+// The script tag starts the elements' code and data once its own imports have run: each file more in
+// that chain (an import of an import) is one more round trip before any element starts.
+const chained = [...scriptTag].filter((key) => key !== ENTRY && (chunk(key).imports ?? []).length > 0);
+if (chained.length) {
+  console.error(
+    `The script tag's imports import more files, one round trip after them: ${chained
+      .map(
+        (key) =>
+          `${chunk(key).file} imports ${chunk(key)
+            .imports!.map((k) => chunk(k).file)
+            .join(', ')}`,
+      )
+      .join('; ')}`,
+  );
+  process.exitCode = 1;
 }
 const elementChunks = ELEMENTS.map((tag) => `src/elements/${tag}/index.ts`).filter((key) => scriptTag.has(key));
 if (elementChunks.length) {
