@@ -17,29 +17,37 @@ const elementTags = readdirSync(new URL('./src/elements', import.meta.url), { wi
  * Fewer, larger shared chunks than the automatic split: every file is gzipped on its own, so a
  * page that fetches ten small files pays for ten compression contexts and ten requests. A group
  * also takes in what its modules import, unless an earlier group already has it.
- * - `core`: lit and the plumbing every element uses. The script tag imports it statically (it
- *   re-exports registerMessages), so it is part of the first load; the loading sizes that the
- *   script tag and the elements share go there too rather than into a file of their own.
- * - `client`: the Marketing client and where its endpoint is (shared/config.ts), shared by the
- *   Marketing elements and the headless `loyalty-widgets/marketing` entry, which therefore never
- *   loads lit.
+ * - `boot`: what the script tag needs to run, none of it lit: the element tags, strings and their
+ *   registry, where the Marketing endpoint is, the first pages it requests before an element's code
+ *   arrives (marketing/prefetch.ts), the sign-in response capture, and what those import (a file
+ *   of its own would cost one more round trip before any element starts). The script tag's only static
+ *   import, so it starts the elements' code and data one small file after it arrives; the Marketing
+ *   client takes the early answers from it.
+ * - `core`: lit and the element base every element uses, fetched with each element's own files.
+ * - `client`: the Marketing client, shared by the Marketing elements and the headless
+ *   `loyalty-widgets/marketing` entry, which therefore never loads lit.
  * - `marketing`: the loading, error and paging parts the three Marketing elements share.
- * - `safe-url` stays alone: the sign-in button and the sign-in chunk need it and nothing else here.
  */
 const sourcePath = (id: string): string => id.slice(root.length).replaceAll('\\', '/');
 const chunkGroups = [
-  { name: 'safe-url', test: (id: string) => sourcePath(id) === 'src/shared/safe-url.ts' },
+  {
+    name: 'boot',
+    test: (id: string) =>
+      /^src\/(shared\/(i18n|define|callback-page|version|tags|warn|loading-sizes|config|merchant|url|safe-url|page-size)|marketing\/prefetch|connect\/(callback|options))\.ts$/.test(
+        sourcePath(id),
+      ),
+  },
   {
     name: 'core',
     test: (id: string) =>
       /node_modules[\\/](lit|lit-html|lit-element|@lit)[\\/]|@oxc-project\+runtime@.*[\\/]decorate\.js$/.test(id) ||
-      /^src\/(shared\/(i18n|emit|define|callback-page|version|tags|warn|theme\.styles|button\.styles|loading-sizes)|elements\/internal\/loyalty-element)\.ts$/.test(
+      /^src\/(shared\/(emit|theme\.styles|button\.styles)|elements\/internal\/loyalty-element)\.ts$/.test(
         sourcePath(id),
       ),
   },
   {
     name: 'client',
-    test: (id: string) => /^src\/(marketing\/(errors|types|client)|shared\/config)\.ts$/.test(sourcePath(id)),
+    test: (id: string) => /^src\/marketing\/(errors|types|client)\.ts$/.test(sourcePath(id)),
   },
   { name: 'marketing', test: (id: string) => /^src\/elements\/internal\//.test(sourcePath(id)) },
 ];

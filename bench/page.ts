@@ -16,7 +16,8 @@ interface PageFigures {
   requests: number;
 }
 
-function median(values: number[]): number {
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
@@ -51,7 +52,7 @@ export async function benchPage(pagePath = '/campaigns-only.html'): Promise<Page
           const carousel = document.querySelector('campaign-carousel');
           const title = carousel?.shadowRoot?.querySelector('[part~="title"]');
           const box = title?.getBoundingClientRect();
-          // Laid out is not enough: elements that arrive together are held invisible until all have rendered.
+          // Laid out is not enough: a page's own rules may keep an element invisible.
           const painted = title?.checkVisibility({ visibilityProperty: true, opacityProperty: true }) ?? false;
           return box && box.height > 0 && painted ? performance.now() : false;
         },

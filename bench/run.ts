@@ -5,6 +5,7 @@
 import { benchProxy, printProxyFigures } from './proxy.ts';
 import { benchPage, printPageFigures } from './page.ts';
 import { benchPageFill, printPageFillFigures } from './page-fill.ts';
+import { benchAgainstFloor, printFloorFigures } from './floor.ts';
 
 printProxyFigures(await benchProxy());
 printPageFillFigures(await benchPageFill());
@@ -14,3 +15,4 @@ console.log('\nPages in Chromium, built script tag, gzip, cache off, 390×844 (m
 printPageFigures('demo shop (every element)', await benchPage('/demo/index.html'));
 printPageFigures('demo CMS page (pasted tags)', await benchPage('/demo/cms.html'));
 printPageFigures('bare page, campaigns only', await benchPage('/campaigns-only.html'));
+printFloorFigures(await benchAgainstFloor());

@@ -1,15 +1,20 @@
 /**
- * `npm run size`: gzip sizes of what a merchant's page downloads, from the build's manifest.
+ * `npm run size`: gzip sizes of what each kind of merchant page really fetches, found by following
+ * the built module graph (dist/.vite/manifest.json) from the script tag: its static imports, plus the
+ * dynamic imports the script tag makes for the elements on the page, with their static imports.
  *
- * - "first load": the script tag a merchant pastes and its static imports, what every page loads
- *   before it knows which elements it has: the loader, lit and the element plumbing. Budget: 15 kB.
- * - one row per element: what a page with only that element loads in all before any interaction
- *   (first load included), and a page with every element; with the number of files.
- * - one row per built-in language other than English: fetched only by pages that speak it.
- * - "sign-in chunk": what the sign-in button loads ahead of the click (oidc-client-ts, jose, the
- *   Connect client), beyond what the page already has. Budget: 30 kB.
- * - the optional stylesheet that holds the elements' space before they load.
- * Fails when a budget is exceeded. Every file is counted gzipped on its own, as it is served.
+ * - "script tag alone": what every page loads before it knows which elements it has (the loader,
+ *   the element plumbing, the early data requests). Budget: 15 kB.
+ * - one row per element: what a page with only that element fetches at load, the script tag and
+ *   lit included. Budget: 28 kB, a little above what each needs today, so that no change grows a
+ *   page unnoticed.
+ * - the sign-in page after the click: the sign-in chunk (oidc-client-ts, jose), fetched on the
+ *   shopper's intent, on top of what the page fetched at load. Budget: the page's plus 30 kB.
+ * - a page with every element, and each built-in language other than English (fetched only by pages
+ *   that speak it), for information.
+ * - the stylesheet that holds the elements' space, which the README's paste links.
+ * Fails when a budget is exceeded, or when the script tag's imports import further files (each is one
+ * more round trip before any element starts). Every file is counted gzipped on its own, as it is served.
  */
 import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
@@ -17,7 +22,7 @@ import { ELEMENT_FILES_MARKER } from './vite-element-files.ts';
 import { gzipSync } from 'node:zlib';
 import { ELEMENT_TAGS } from '../src/shared/tags.ts';
 
-const BUDGETS = { scriptTag: 15_000, signIn: 30_000 };
+const BUDGETS = { scriptTag: 15_000, elementPage: 28_000, signInChunk: 30_000 };
 const ENTRY = 'src/index.ts';
 const SIGN_IN = 'src/connect/client.ts';
 const ELEMENTS = ELEMENT_TAGS;
@@ -60,39 +65,51 @@ async function gzipSize(keys: Set<string>): Promise<number> {
 }
 
 const scriptTag = staticClosure(ENTRY);
-const elementPages = ELEMENTS.map(
-  (tag) => [tag, union(scriptTag, staticClosure(`src/elements/${tag}/index.ts`))] as const,
-);
+/** The element module the script tag imports for a tag: one of its dynamic imports. */
+function elementModule(tag: string): string {
+  const key = `src/elements/${tag}/index.ts`;
+  if (!chunk(ENTRY).dynamicImports?.includes(key)) throw new Error(`the script tag does not load ${key}`);
+  return key;
+}
+const elementPages = ELEMENTS.map((tag) => [tag, union(scriptTag, staticClosure(elementModule(tag)))] as const);
 const everyElement = union(...elementPages.map(([, keys]) => keys));
-const signIn = minus(staticClosure(SIGN_IN), everyElement);
+const signInPage = elementPages.find(([tag]) => tag === 'loyalty-signin-button')![1];
+const signInLoader = [...signInPage].find((key) => chunk(key).dynamicImports?.includes(SIGN_IN));
+if (!signInLoader) throw new Error(`nothing on the sign-in page loads ${SIGN_IN}`);
+const signIn = minus(staticClosure(SIGN_IN), signInPage);
 
 const locales = Object.keys(manifest).filter((key) => key.startsWith('src/locales/'));
 
 const kb = (bytes: number): string => `${(bytes / 1000).toFixed(2)} kB`;
 type Row = [name: string, keys: Set<string>, budget?: number];
 const rows: Row[] = [
-  ['first load (script tag)', scriptTag, BUDGETS.scriptTag],
-  ...elementPages.map(([tag, keys]): Row => [`page with <${tag}>`, keys]),
-  ['page with every element', everyElement],
+  ['script tag alone (no element)', scriptTag, BUDGETS.scriptTag],
+  ...elementPages.map(([tag, keys]): Row => [`page with only <${tag}>, at load`, keys, BUDGETS.elementPage]),
+  ['sign-in page after the click', union(signInPage, signIn), BUDGETS.elementPage + BUDGETS.signInChunk],
+  ['  of which the sign-in chunk', signIn, BUDGETS.signInChunk],
+  ['page with every element, at load', everyElement],
   ...locales.map((key): Row => [
     `${key.slice('src/locales/'.length, -'.ts'.length)} strings, when spoken`,
     minus(staticClosure(key), everyElement),
   ]),
-  ['sign-in chunk', signIn, BUDGETS.signIn],
 ];
 
-console.log(`${'what'.padEnd(40)} ${'gzip'.padStart(10)} ${'files'.padStart(6)} ${'budget'.padStart(10)}`);
+console.log(
+  `${'page: what it fetches'.padEnd(46)} ${'gzip'.padStart(10)} ${'files'.padStart(6)} ${'budget'.padStart(10)}`,
+);
 let over = false;
 for (const [name, keys, budget] of rows) {
   const size = await gzipSize(keys);
   const verdict = budget === undefined ? '' : size <= budget ? 'ok' : 'OVER';
   if (verdict === 'OVER') over = true;
   console.log(
-    `${name.padEnd(40)} ${kb(size).padStart(10)} ${String(keys.size).padStart(6)} ${(budget ? kb(budget) : '').padStart(10)} ${verdict}`,
+    `${name.padEnd(46)} ${kb(size).padStart(10)} ${String(keys.size).padStart(6)} ${(budget ? kb(budget) : '').padStart(10)} ${verdict}`,
   );
 }
 const stylesheet = gzipSync(await readFile('dist/loyalty-widgets.css'), { level: 9 }).length;
-console.log(`${'loyalty-widgets.css (optional)'.padEnd(40)} ${kb(stylesheet).padStart(10)} ${'1'.padStart(6)}`);
+console.log(
+  `${'loyalty-widgets.css (the paste links it)'.padEnd(46)} ${kb(stylesheet).padStart(10)} ${'1'.padStart(6)}`,
+);
 console.log(`sign-in chunk files: ${[...signIn].map((key) => chunk(key).file).join(', ')}`);
 if (over) {
   console.error('Over the size budget.');
@@ -122,6 +139,22 @@ for (const [tag, keys] of elementPages) {
     );
     process.exitCode = 1;
   }
+}
+// The script tag starts the elements' code and data once its own imports have run: each file more in
+// that chain (an import of an import) is one more round trip before any element starts.
+const chained = [...scriptTag].filter((key) => key !== ENTRY && (chunk(key).imports ?? []).length > 0);
+if (chained.length) {
+  console.error(
+    `The script tag's imports import more files, one round trip after them: ${chained
+      .map(
+        (key) =>
+          `${chunk(key).file} imports ${chunk(key)
+            .imports!.map((k) => chunk(k).file)
+            .join(', ')}`,
+      )
+      .join('; ')}`,
+  );
+  process.exitCode = 1;
 }
 const elementChunks = ELEMENTS.map((tag) => `src/elements/${tag}/index.ts`).filter((key) => scriptTag.has(key));
 if (elementChunks.length) {

@@ -1,9 +1,10 @@
 /**
  * The script-tag entry: `<script type="module" src=".../loyalty-widgets.js">`.
  *
- * It brings lit and the plumbing every element shares, and defines each element only when its tag
- * is on the page (now or later, for pages that render their HTML with JavaScript), so a page pays
- * only for the elements it uses; it turns the `<div data-loyalty-widget>` mounts CMS editors write
+ * It defines each element only when its tag is on the page (now or later, for pages that render
+ * their HTML with JavaScript), so a page pays only for the elements it uses: lit comes with the
+ * first element's files, and each Marketing element's first page of data is asked for alongside
+ * them (src/first-pages.ts); it turns the `<div data-loyalty-widget>` mounts CMS editors write
  * into elements (src/mounts.ts), and finishes a Connect sign-in when this page is the redirect URI.
  * Loading it twice is harmless: both copies load the same element modules, and a tag already
  * defined is left alone (a copy of another version holding it is reported once in the console).
@@ -18,6 +19,7 @@ import { recordShippedCallbackPage } from './shared/callback-page.ts';
 import { ELEMENT_TAGS, type ElementTag } from './shared/tags.ts';
 import { VERSION } from './shared/version.ts';
 import { mountSelector, watchMounts } from './mounts.ts';
+import { prefetchFirstPage } from './first-pages.ts';
 
 const elementLoaders: Record<ElementTag, () => Promise<unknown>> = {
   'loyalty-signin-button': () => import('./elements/loyalty-signin-button/index.ts'),
@@ -65,8 +67,12 @@ function load(tag: ElementTag): void {
   });
 }
 
-/** Loads an element's module and, at the same time, the strings of its language when not English. */
+/**
+ * Loads an element's module and, at the same time, its first page of data and the strings of its
+ * language when not English.
+ */
 function prepare(element: Element): void {
+  prefetchFirstPage(element);
   load(element.localName as ElementTag);
   void loadBuiltInMessages(resolveLang(element));
 }
@@ -88,34 +94,8 @@ function reserveSpace(): void {
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 }
 
-/**
- * Elements on the page from the start load in parallel but arrive one by one; each would push the
- * others down as it appears. They are kept invisible (still laid out, never painted) until all of
- * them have rendered once, so the page settles in one step. A chunk that fails to load releases the
- * hold after a few seconds.
- */
-function revealTogether(initialTags: string[]): void {
-  if (initialTags.length < 2 || !('adoptedStyleSheets' in document)) return;
-  const hold = new CSSStyleSheet();
-  hold.replaceSync(`${initialTags.join(',')}{visibility:hidden}`);
-  document.adoptedStyleSheets = [...document.adoptedStyleSheets, hold];
-  const release = (): void => {
-    document.adoptedStyleSheets = document.adoptedStyleSheets.filter((sheet) => sheet !== hold);
-  };
-  const rendered = initialTags.map(async (tag) => {
-    await customElements.whenDefined(tag);
-    const elements = [...document.querySelectorAll(tag)] as (Element & { updateComplete?: Promise<unknown> })[];
-    await Promise.all(elements.map((element) => element.updateComplete));
-  });
-  void Promise.race([Promise.all(rendered), new Promise((resolve) => setTimeout(resolve, 3000))]).then(
-    release,
-    release,
-  );
-}
-
 function start(): void {
   reserveSpace();
-  revealTogether(tags.filter((tag) => document.querySelector(tag)));
   defineWithin(document);
   watchMounts(load);
   const observer = new MutationObserver((records) => {

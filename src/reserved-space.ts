@@ -12,7 +12,9 @@ import { ELEMENT_TAGS, type ElementTag } from './shared/tags.ts';
 /** Each element's rules: every tag has an entry, so a new element cannot be forgotten here. */
 const rulesByTag: Record<ElementTag, string[]> = {
   'loyalty-signin-button': [
-    ':where(loyalty-signin-button:not(:defined, [hidden])) { display: inline-block; min-block-size: 2.75rem; min-inline-size: min(100%, 16rem); }',
+    // Aligned by its middle, as the button is: an empty box's baseline is its bottom edge, a button's
+    // is its text's, and the line around it would change height when the button arrives.
+    ':where(loyalty-signin-button:not(:defined, [hidden])) { display: inline-block; vertical-align: middle; min-block-size: 2.75rem; min-inline-size: min(100%, 16rem); }',
   ],
   'campaign-carousel': [
     // The controls, then one slide (a 16:9 image over the text block) in the scroller's 4px padding.

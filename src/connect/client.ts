@@ -1,6 +1,6 @@
 /**
- * The sign-in chunk: loaded with a dynamic `import()` by pages that have a sign-in button, and
- * prefetched before the click. Everything heavy (oidc-client-ts, jose) lives behind this module.
+ * The sign-in chunk: loaded with a dynamic `import()` by a sign-in button when the shopper points
+ * at, focuses or presses it. Everything heavy (oidc-client-ts, jose) lives behind this module.
  */
 import type { PopupWindowFeatures, User } from 'oidc-client-ts';
 import { ConnectUserManager, profileOf } from './connect-user-manager.ts';

@@ -1,6 +1,7 @@
 /**
- * The light half of sign-in, loaded with the page: it prefetches the sign-in chunk (client.ts) and
- * opens the popup synchronously inside the shopper's click, whether or not the chunk has arrived.
+ * The light half of sign-in, loaded with the page: it loads the sign-in chunk (client.ts) on the
+ * shopper's intent and opens the popup synchronously inside the shopper's click, whether or not the
+ * chunk has arrived.
  * Nothing here imports oidc-client-ts or jose.
  */
 import { SignInError } from './errors.ts';
@@ -49,29 +50,22 @@ export function prefetchSignInClient(): void {
 }
 
 /**
- * Prefetches the chunk when a sign-in becomes likely: when the browser is idle, when the pointer or
- * the focus reaches the element, or when it scrolls into view, so that by the click it is loaded.
- * Returns a function that stops watching.
+ * Loads the chunk on the shopper's intent: when the pointer reaches the element, when it takes the
+ * focus, or at the first press (a touch has no hover), so that by the click it is usually here. A
+ * page whose shopper never goes near the button never fetches it. The click itself opens the popup
+ * at once (see `startSignIn`) whether or not the chunk has arrived. Returns a function that stops
+ * watching.
  */
 export function prefetchWhenLikely(element: HTMLElement): () => void {
-  let idleHandle: number | undefined;
-  const visibility = new IntersectionObserver((entries) => {
-    if (entries.some((entry) => entry.isIntersecting)) prefetch();
-  });
+  const intents = ['pointerenter', 'focusin', 'pointerdown', 'keydown'] as const;
   const stop = (): void => {
-    visibility.disconnect();
-    if (idleHandle !== undefined) cancelIdleCallback(idleHandle);
-    element.removeEventListener('pointerenter', prefetch);
-    element.removeEventListener('focusin', prefetch);
+    for (const intent of intents) element.removeEventListener(intent, prefetch);
   };
   function prefetch(): void {
     stop();
     prefetchSignInClient();
   }
-  element.addEventListener('pointerenter', prefetch);
-  element.addEventListener('focusin', prefetch);
-  if ('requestIdleCallback' in window) idleHandle = requestIdleCallback(prefetch, { timeout: 5000 });
-  visibility.observe(element);
+  for (const intent of intents) element.addEventListener(intent, prefetch);
   return stop;
 }
 

@@ -4,10 +4,10 @@
  * several elements on one page share one network request when they ask for the same thing at once.
  * No caching beyond that: the proxy caches.
  */
-import { HTTP_PROTOCOLS, parseUrl } from '../shared/url.ts';
 import { MarketingError } from './errors.ts';
 import { parseBusinessAccountPage, parseCampaign, parseCampaignPage, parseCoupon, readAnswer } from './responses.ts';
 import { tokenOriginAllowed } from './token-origins.ts';
+import { endpointUrl, post, requestBody, takePrefetched } from './prefetch.ts';
 import type { BusinessAccount, Campaign, Coupon, Page } from './types.ts';
 
 export interface RequestOptions {
@@ -49,24 +49,7 @@ interface SharedRequest {
 /** Requests in flight on this page, by endpoint + operation + variables + credentials. */
 const inFlight = new Map<string, SharedRequest>();
 
-/** Drops empty variables and sorts names, so equal requests get equal keys and bodies. */
-function canonical(variables: Variables): Record<string, string | number> {
-  const result: Record<string, string | number> = {};
-  for (const name of Object.keys(variables).sort()) {
-    const value = variables[name];
-    if (value !== undefined && value !== null && value !== '') result[name] = value;
-  }
-  return result;
-}
-
-/**
- * An endpoint as the page's clients use it: an http(s) URL, a relative one resolved against the page's
- * own address (not against a `<base>`, which page content may have added); undefined for anything else
- * (`javascript:`, `data:` or `blob:` would fail later as a mysterious network error).
- */
-export function endpointUrl(endpoint: string): URL | undefined {
-  return parseUrl(endpoint, HTTP_PROTOCOLS, globalThis.location?.href);
-}
+export { endpointUrl };
 
 /**
  * A client for one Marketing proxy endpoint. Prefer `clientFor(endpoint)`, which gives every caller on
@@ -143,7 +126,7 @@ export class MarketingClient {
         ),
       );
     }
-    const body = JSON.stringify({ operation, variables: canonical(variables) });
+    const body = requestBody(operation, variables);
     // A mutation without an idempotency key means "a new one each time": never shared.
     const key =
       operation === 'requestCoupon' && !idempotencyKey
@@ -174,16 +157,16 @@ export class MarketingClient {
     { accessToken, idToken, idempotencyKey }: RequestOptions,
     signal: AbortSignal,
   ): Promise<Record<string, unknown>> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    const headers: Record<string, string> = {};
     if (accessToken) headers.authorization = `Bearer ${accessToken}`;
     if (idToken) headers['x-loyalty-id-token'] = idToken;
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    // The script tag may have asked for this very read already (./prefetch.ts): never with credentials.
+    const early = Object.keys(headers).length === 0 ? takePrefetched(this.endpoint, body) : undefined;
     let response: Response;
     let payload: unknown;
     try {
-      // The proxy never redirects: a redirect (an open one on a trusted origin, say) would carry the
-      // shopper's tokens and the claim's key to wherever it points.
-      response = await fetch(this.endpoint, { method: 'POST', headers, body, signal, redirect: 'error' });
+      response = await (early ?? post(this.endpoint, body, signal, headers));
       const raw = await response.text();
       try {
         payload = JSON.parse(raw);

@@ -39,10 +39,16 @@ describe('space reserved before the elements are defined', () => {
         await showPagesIn(context, font);
         const page = await context.newPage();
         const heldChunks: Route[] = [];
-        await page.route('**/dist/elements/**', (route) => void heldChunks.push(route));
+        // The script tag has run once it has asked for every element's file (which stays held here).
+        let allAsked: () => void = () => {};
+        const asked = new Promise<void>((resolve) => (allAsked = resolve));
+        await page.route('**/dist/elements/**', (route) => {
+          heldChunks.push(route);
+          if (heldChunks.length === 4) allAsked();
+        });
         await page.route('**/api/marketing**', () => {});
         await page.goto(`${shop.sites.site.origin}/reserved-space.html`);
-        await page.waitForFunction(() => document.adoptedStyleSheets.length > 0);
+        await asked;
         const undefinedCount = await page.evaluate(
           (shapes) => shapes.filter((shape) => document.querySelector(shape)!.matches(':not(:defined)')).length,
           SHAPES,

@@ -1,7 +1,7 @@
 /**
  * The script tag on a plain static page, as a merchant pastes it: no build step, pasted twice,
- * nothing added to window, a strict Content-Security-Policy, and no sign-in code on pages that have
- * no sign-in button.
+ * nothing added to window, a strict Content-Security-Policy, and the sign-in code only once a shopper
+ * shows the intent to sign in.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -30,6 +30,14 @@ async function firstSlideTitle(page: Page): Promise<string> {
   const title = page.locator('campaign-carousel [part~="title"]').first();
   await title.waitFor({ state: 'visible', timeout: 15_000 });
   return (await title.textContent())?.trim() ?? '';
+}
+
+/** Whether a page's requests include the sign-in chunk (src/connect/client.ts: oidc-client-ts, jose). */
+async function signInChunkFetched(): Promise<(requests: string[]) => boolean> {
+  const manifest = JSON.parse(await readFile('dist/.vite/manifest.json', 'utf8')) as Record<string, { file: string }>;
+  const signInChunk = manifest['src/connect/client.ts']?.file;
+  assert.ok(signInChunk, 'the build has a separate chunk for src/connect/client.ts');
+  return (requests) => requests.some((url) => new URL(url).pathname === `/dist/${signInChunk}`);
 }
 
 describe('the script tag on a static page', () => {
@@ -70,6 +78,24 @@ describe('the script tag on a static page', () => {
     const shifts = await page.evaluate(() => (window as unknown as { __shifts: number[] }).__shifts);
     const cls = shifts.reduce((sum, value) => sum + value, 0);
     assert.ok(cls < 0.01, `cumulative layout shift ${cls.toFixed(3)} (${shifts.length} shifts)`);
+    await page.close();
+  });
+
+  it('shows each element as soon as it has rendered, not once the slowest has', async () => {
+    const manifest = JSON.parse(await readFile('dist/.vite/manifest.json', 'utf8')) as Record<string, { file: string }>;
+    const directory = manifest['src/elements/business-directory/index.ts']!.file;
+    const page = await stack.browser.newPage();
+    // The directory's code never arrives: the carousel beside it must not wait for it.
+    await page.route(`**/dist/${directory}`, () => {});
+    await page.goto(`${stack.sites.plain.origin}/plain.html`, { waitUntil: 'commit' });
+    const title = page.locator('campaign-carousel [part~="title"]').first();
+    await title.waitFor({ state: 'attached', timeout: 15_000 });
+    const shown = await title.evaluate(
+      (element) =>
+        element.getBoundingClientRect().height > 0 &&
+        element.checkVisibility({ visibilityProperty: true, opacityProperty: true }),
+    );
+    assert.equal(shown, true, 'the carousel is laid out but not shown');
     await page.close();
   });
 
@@ -118,24 +144,45 @@ describe('the script tag on a static page', () => {
     await page.close();
   });
 
-  it('never downloads the sign-in chunk on a page without a sign-in button', async () => {
-    const manifest = JSON.parse(await readFile('dist/.vite/manifest.json', 'utf8')) as Record<string, { file: string }>;
-    const signInChunk = manifest['src/connect/client.ts']?.file;
-    assert.ok(signInChunk, 'the build has a separate chunk for src/connect/client.ts');
+  it('fetches the sign-in chunk only on intent: never without a button, and not at load with one', async () => {
+    const fetchedChunk = await signInChunkFetched();
     const { page, requests } = await open(`${stack.sites.plain.origin}/campaigns-only.html`);
     await firstSlideTitle(page);
-    // A page with a button fetches the chunk when the browser is next idle: wait for that moment,
-    // then for the page's network to go quiet.
     await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)));
     await page.waitForLoadState('networkidle');
-    assert.equal(
-      requests.some((url) => url.endsWith(signInChunk)),
-      false,
-      'campaign-only page loaded the sign-in chunk',
-    );
-    const signInPage = await open(`${stack.sites.plain.origin}/plain.html`);
-    await signInPage.page.waitForResponse((response) => response.url().endsWith(signInChunk), { timeout: 15_000 });
+    assert.equal(fetchedChunk(requests), false, 'campaign-only page loaded the sign-in chunk');
     await page.close();
+
+    // A page with only the button, shown and idle: no chunk until the pointer reaches the button.
+    const signInPage = await open(`${stack.sites.plain.origin}/signin-only.html`);
+    const button = signInPage.page.locator('loyalty-signin-button').getByRole('button');
+    await button.waitFor();
+    await signInPage.page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)));
+    await signInPage.page.waitForLoadState('networkidle');
+    assert.equal(fetchedChunk(signInPage.requests), false, 'the sign-in chunk was fetched with no intent');
+    const fetched = signInPage.page.waitForRequest((request) => fetchedChunk([request.url()]));
+    await button.hover();
+    await fetched;
     await signInPage.page.close();
+  });
+
+  it('signs in through the popup on a first key press, the sign-in chunk not loaded before it', async () => {
+    const { page, requests, errors } = await open(`${stack.sites.plain.origin}/signin-only.html`);
+    const button = page.locator('loyalty-signin-button').getByRole('button');
+    await button.waitFor();
+    await page.waitForLoadState('networkidle');
+    assert.equal((await signInChunkFetched())(requests), false, 'the sign-in chunk before the key press');
+    const popupOpened = page.waitForEvent('popup');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    const popup = await popupOpened;
+    await popup.getByLabel('Username').fill('demo');
+    await popup.getByLabel('Password').fill('demo');
+    await popup.getByRole('button', { name: 'Sign in' }).click();
+    await popup.getByRole('button', { name: 'Allow', exact: true }).click();
+    await popup.waitForEvent('close');
+    await page.locator('loyalty-signin-button').getByText('demo', { exact: false }).first().waitFor();
+    assert.deepEqual(errors, []);
+    await page.close();
   });
 });

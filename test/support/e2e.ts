@@ -20,6 +20,8 @@ export interface StaticSiteSettings {
   strictCsp?: boolean;
   /** Also serve the demo site's pages under /demo/, as deployed. */
   demoPages?: boolean;
+  /** Pages made while the site runs, by path (e.g. `/floor.html`), read at each request. */
+  pages?: Map<string, string>;
 }
 
 export interface E2eStackOptions<Site extends string = never> {
@@ -108,6 +110,7 @@ async function startStaticSites<Site extends string>(
       replacements,
       csp: site.strictCsp ? strictCsp(sandbox.connectUrl, new URL(sandbox.marketingUrl).origin) : undefined,
       demo: site.demoPages ? { clientId: sandbox.demoApp.app_id } : undefined,
+      pages: site.pages,
     });
     closers.push(() => stack.sites[name].close());
   }
@@ -138,13 +141,13 @@ export function useE2eStack<Site extends string = never>(options: E2eStackOption
 }
 
 /** The sandbox, the static site `site` with the fixture and demo pages, and Chromium (bench/page.ts). */
-export async function startStaticShop(): Promise<{
+export async function startStaticShop(pages?: Map<string, string>): Promise<{
   sandbox: RunningSandbox;
   site: StaticSite;
   browser: Browser;
   close(): Promise<void>;
 }> {
-  const stack = await startE2eStack({ staticSites: { site: { demoPages: true } } });
+  const stack = await startE2eStack({ staticSites: { site: { demoPages: true, pages } } });
   return { sandbox: stack.sandbox, site: stack.sites.site, browser: stack.browser, close: stack.close };
 }
 

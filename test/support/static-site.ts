@@ -23,6 +23,8 @@ export interface StaticSiteOptions {
   csp?: (origin: string) => string;
   /** The demo merchant site's pages under /demo/, as deployed: dist/loyalty-widgets.js in place of the dev server's source entry. */
   demo?: { clientId: string };
+  /** Pages made while the site runs (bench/page.ts's static floor), by path, read at each request. */
+  pages?: Map<string, string>;
 }
 
 export interface StaticSite {
@@ -48,6 +50,8 @@ export async function startStaticSite(options: StaticSiteOptions): Promise<Stati
   // Served gzipped, as any merchant's web server or CDN would.
   app.use('/dist/*', compress());
   app.get('/:page{[\\w-]+\\.html}', async (c, next) => {
+    const made = options.pages?.get(`/${c.req.param('page')}`);
+    if (made !== undefined) return c.html(made);
     const file = await readFile(join('test/e2e/fixtures', c.req.param('page'))).catch(() => undefined);
     if (!file) return next();
     let page = file.toString('utf8');

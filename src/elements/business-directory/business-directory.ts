@@ -1,6 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import { clientFor } from '../../marketing/client.ts';
+import { DIRECTORY_PAGE_SIZE } from '../../shared/page-size.ts';
 import type { BusinessAccount } from '../../marketing/types.ts';
 import { resolveEndpoint } from '../../shared/config.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
@@ -67,7 +68,7 @@ export class BusinessDirectory extends MarketingElement {
    * How many businesses to load per page (1 to 50). A page that shows no business (empty, or only
    * pending ones) but has more to come is read past at once, up to 5 in a row.
    */
-  @property({ type: Number }) limit = 12;
+  @property({ type: Number }) limit = 12; // DIRECTORY_PAGE_SIZE, written out for the manifest
 
   /**
    * The level of each business's name heading (1 to 6): one below the heading the directory sits
@@ -80,7 +81,12 @@ export class BusinessDirectory extends MarketingElement {
     this,
     ([endpoint, category, limit], nextToken, signal) =>
       clientFor(endpoint).businessAccounts({ category, limit, nextToken }, { signal }),
-    () => [resolveEndpoint(this.endpoint), this.category?.trim() || undefined, pageSize(this, this.limit, 12)] as const,
+    () =>
+      [
+        resolveEndpoint(this.endpoint),
+        this.category?.trim() || undefined,
+        pageSize(this, this.limit, DIRECTORY_PAGE_SIZE),
+      ] as const,
     (account) => this.shows(account),
   );
 

@@ -1,6 +1,7 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { clientFor } from '../../marketing/client.ts';
+import { CAROUSEL_PAGE_SIZE } from '../../shared/page-size.ts';
 import type { Campaign } from '../../marketing/types.ts';
 import { resolveEndpoint } from '../../shared/config.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
@@ -74,7 +75,7 @@ export class CampaignCarousel extends MarketingElement {
    * A page that comes back empty but with more to come is read past at once, up to 5 in a row (8 s);
    * past that, the carousel says none was found yet and offers "Keep looking".
    */
-  @property({ type: Number }) limit = 6;
+  @property({ type: Number }) limit = 6; // CAROUSEL_PAGE_SIZE, written out for the manifest
 
   /** Seconds between automatic slide changes; the bare attribute means 5, absent means off. */
   @property({ converter: (value) => (value === null ? 0 : value.trim() === '' ? 5 : Math.max(0, Number(value) || 0)) })
@@ -116,7 +117,7 @@ export class CampaignCarousel extends MarketingElement {
       [
         resolveEndpoint(this.endpoint),
         this.businessAccountId?.trim() || undefined,
-        pageSize(this, this.limit, 6),
+        pageSize(this, this.limit, CAROUSEL_PAGE_SIZE),
       ] as const,
   );
   private readonly rotation = new Rotation(

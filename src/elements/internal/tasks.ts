@@ -6,6 +6,7 @@ import { Task, TaskStatus } from '@lit/task';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { isAbortError, MarketingError } from '../../marketing/errors.ts';
 import type { Page } from '../../marketing/types.ts';
+import { isPageSize } from '../../shared/page-size.ts';
 import { warnOnce } from '../../shared/warn.ts';
 
 /**
@@ -13,7 +14,7 @@ import { warnOnce } from '../../shared/warn.ts';
  * and the developer is told so in the console, once.
  */
 export function pageSize(host: HTMLElement, value: number, fallback: number): number {
-  if (Number.isInteger(value) && value >= 1 && value <= 50) return value;
+  if (isPageSize(value)) return value;
   warnOnce(
     host,
     `limit="${host.getAttribute('limit') ?? String(value)}" is not a whole number from 1 to 50; loading ${fallback} at a time.`,

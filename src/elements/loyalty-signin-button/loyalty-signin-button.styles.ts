@@ -7,6 +7,8 @@ export const signinButtonStyles = [
   css`
     :host {
       display: inline-flex;
+      /* As its reserved space is (src/reserved-space.ts), so the line it sits in keeps its height. */
+      vertical-align: middle;
       flex-direction: column;
       align-items: flex-start;
       gap: calc(var(--_space) / 4);

@@ -57,7 +57,7 @@ export type { LoyaltySigninDetail, LoyaltySigninErrorDetail, LoyaltySignoutDetai
 /**
  * A button that signs the shopper in with their loyalty wallet through Connect (OpenID Connect,
  * implicit flow) in a popup, and shows who is signed in with a sign-out control. The sign-in
- * machinery (oidc-client-ts, jose) loads lazily and is prefetched before the click.
+ * machinery (oidc-client-ts, jose) loads when the shopper points at, focuses or presses the button.
  *
  * The page's sign-in is the merchant's: with `<meta name="loyalty-authority">` and
  * `<meta name="loyalty-client-id">` in the head, a button without those attributes uses them and one

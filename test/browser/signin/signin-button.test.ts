@@ -230,7 +230,7 @@ describe('<loyalty-signin-button>', () => {
     }
   });
 
-  it('loads the sign-in code before any click (idle, pointer, focus or visibility)', async () => {
+  it('loads the sign-in code on intent, before the click (pointer, focus or press)', async () => {
     // A fresh copy of the launcher, as on a page that has not loaded the sign-in chunk yet.
     const freshCopy = new URL('../../../src/connect/launcher.ts?page-load=prefetch', import.meta.url).href;
     const launcher = (await import(freshCopy)) as typeof import('../../../src/connect/launcher.ts');

@@ -1,0 +1,127 @@
+/**
+ * A carousel page against its physical floor, in Chromium throttled as Lighthouse's mobile preset
+ * throttles (CPU 4x slower, 150 ms round trips, 1.6 Mbps down, 750 kbps up): the article page with
+ * the README's paste and one `<campaign-carousel>`, and the same article with the same campaigns as
+ * static HTML (the titles, and the images with the very `<img>` attributes the carousel rendered) and
+ * no script. Median over cold loads of the time until the campaign titles are painted and until the
+ * first campaign image is, and the widget page's ratio to the floor.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { startStaticShop } from '../test/support/e2e.ts';
+import { median } from './page.ts';
+
+const RUNS = Number(process.env.BENCH_PAGE_RUNS ?? 5);
+const THROTTLING = {
+  cpuSlowdown: 4,
+  latencyMs: 150,
+  downloadBytesPerSecond: (1.6 * 1024 * 1024) / 8,
+  uploadBytesPerSecond: (750 * 1024) / 8,
+};
+
+export interface FloorFigures {
+  widget: { titlesMs: number; imageMs: number };
+  floor: { titlesMs: number; imageMs: number };
+  runs: number;
+}
+
+/** The article page's carousel as static HTML: its slides' titles and images, nothing else of it. */
+async function floorPage(browser: Browser, origin: string): Promise<string> {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  await page.goto(`${origin}/article.html`);
+  await page.locator('campaign-carousel [part~="image"]').first().waitFor({ state: 'attached', timeout: 20_000 });
+  const slides = await page.evaluate(() =>
+    [...document.querySelector('campaign-carousel')!.shadowRoot!.querySelectorAll('[part~="slide"]')].map(
+      (slide) =>
+        `<li class="slide">${slide.querySelector('[part~="image"]')?.outerHTML ?? ''}<h3 class="title">${slide.querySelector('[part~="title"]')?.textContent?.trim() ?? ''}</h3></li>`,
+    ),
+  );
+  const article = await page.evaluate(() => document.documentElement.outerHTML);
+  await page.close();
+  const list = `<ul class="slides">${slides.join('')}</ul>`;
+  const style =
+    '<style>.slides{display:flex;gap:1rem;overflow-x:auto;padding:0;list-style:none}.slide{flex:0 0 min(85%,20rem)}.slide img{display:block;inline-size:100%;block-size:auto;aspect-ratio:16/9}</style>';
+  return `<!doctype html>\n${article
+    .replace(/<link rel="stylesheet" href="\/dist\/[^>]*>/, style)
+    .replace(/<script type="module"[^>]*><\/script>/, '')
+    .replace(/<campaign-carousel[\s\S]*?<\/campaign-carousel>/, list)}`;
+}
+
+/**
+ * When the first title and the first image are painted, measured the same way on both pages: checked
+ * at each frame, what is laid out and visible at a frame's start is painted in it. Plain JavaScript,
+ * as the page runs it (the TypeScript loader would add helpers of its own to a function).
+ */
+const PAINT_TIMES = `new Promise((resolve) => {
+  const deep = DEEP;
+  let titlesMs = 0;
+  const root = () => (deep ? document.querySelector('campaign-carousel')?.shadowRoot : document);
+  const painted = (element) =>
+    !!element &&
+    element.getBoundingClientRect().height > 0 &&
+    element.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+  const frame = (now) => {
+    const title = root()?.querySelector(deep ? '[part~="title"]' : '.title');
+    const image = root()?.querySelector(deep ? '[part~="image"]' : 'img');
+    if (!titlesMs && painted(title)) titlesMs = now;
+    if (titlesMs && image?.complete && image.naturalWidth > 0 && painted(image)) return resolve({ titlesMs, imageMs: now });
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+})`;
+
+function timings(page: Page, deep: boolean): Promise<{ titlesMs: number; imageMs: number }> {
+  return page.evaluate(PAINT_TIMES.replace('DEEP', String(deep)));
+}
+
+async function measure(browser: Browser, url: string, deep: boolean): Promise<{ titlesMs: number; imageMs: number }> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: THROTTLING.latencyMs,
+    downloadThroughput: THROTTLING.downloadBytesPerSecond,
+    uploadThroughput: THROTTLING.uploadBytesPerSecond,
+  });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLING.cpuSlowdown });
+  // Measured from the navigation's start (performance.now()'s origin), whatever the test driver does.
+  await page.goto(url, { waitUntil: 'commit' });
+  const figures = await timings(page, deep);
+  await context.close();
+  return figures;
+}
+
+export async function benchAgainstFloor(): Promise<FloorFigures> {
+  const pages = new Map<string, string>();
+  const { site, browser, close } = await startStaticShop(pages);
+  try {
+    pages.set('/article-floor.html', await floorPage(browser, site.origin));
+    const widget: { titlesMs: number; imageMs: number }[] = [];
+    const floor: { titlesMs: number; imageMs: number }[] = [];
+    // Taken in turns, so that a busy moment of the machine falls on both pages alike.
+    for (let run = 0; run < RUNS; run++) {
+      widget.push(await measure(browser, `${site.origin}/article.html`, true));
+      floor.push(await measure(browser, `${site.origin}/article-floor.html`, false));
+    }
+    const summary = (runs: typeof widget) => ({
+      titlesMs: median(runs.map((r) => r.titlesMs)),
+      imageMs: median(runs.map((r) => r.imageMs)),
+    });
+    return { widget: summary(widget), floor: summary(floor), runs: RUNS };
+  } finally {
+    await close();
+  }
+}
+
+export function printFloorFigures({ widget, floor, runs }: FloorFigures): void {
+  console.log(
+    `\nA carousel in an article against the same campaigns as static HTML, Chromium, CPU ${THROTTLING.cpuSlowdown}x slower, ${THROTTLING.latencyMs} ms RTT, 1.6 Mbps (median of ${runs}, pages in turns):`,
+  );
+  const row = (what: string, a: number, b: number): string =>
+    `${what.padEnd(34)} ${`${a.toFixed(0)} ms`.padStart(9)} ${`${b.toFixed(0)} ms`.padStart(9)} ${`${(a / b).toFixed(2)}x`.padStart(7)}`;
+  console.log(`${''.padEnd(34)} ${'widget'.padStart(9)} ${'floor'.padStart(9)} ${'ratio'.padStart(7)}`);
+  console.log(row('campaign titles painted', widget.titlesMs, floor.titlesMs));
+  console.log(row('first campaign image painted', widget.imageMs, floor.imageMs));
+}

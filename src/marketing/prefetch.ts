@@ -1,0 +1,82 @@
+/**
+ * First pages asked for early: the script tag requests an element's first page of data as soon as it
+ * sees the element, while the element's code is still on its way, and the element's own identical
+ * request (same endpoint, same body, no credentials) takes that answer instead of asking again. An
+ * answer nobody takes is dropped soon after it arrives, so a later request reads fresh data.
+ */
+import { HTTP_PROTOCOLS, parseUrl } from '../shared/url.ts';
+
+type Variables = Record<string, string | number | null | undefined>;
+
+/** How long an answer that arrived waits for its element before it is dropped. */
+const KEPT_MS = 10_000;
+
+/** Early answers by endpoint + body, each taken at most once (a response body is read once). */
+const early = new Map<string, Promise<Response>>();
+
+const keyOf = (endpoint: string, body: string): string => JSON.stringify([endpoint, body]);
+
+/**
+ * An endpoint as the page's clients use it: an http(s) URL, a relative one resolved against the page's
+ * own address (not against a `<base>`, which page content may have added); undefined for anything else
+ * (`javascript:`, `data:` or `blob:` would fail later as a mysterious network error).
+ */
+export function endpointUrl(endpoint: string): URL | undefined {
+  return parseUrl(endpoint, HTTP_PROTOCOLS, globalThis.location?.href);
+}
+
+/** Drops empty variables and sorts names, so equal requests get equal keys and bodies. */
+export function canonical(variables: Variables): Record<string, string | number> {
+  const result: Record<string, string | number> = {};
+  for (const name of Object.keys(variables).sort()) {
+    const value = variables[name];
+    if (value !== undefined && value !== null && value !== '') result[name] = value;
+  }
+  return result;
+}
+
+/** The body the proxy is sent for an operation: `{ operation, variables }`, variables canonical. */
+export function requestBody(operation: string, variables: Variables): string {
+  return JSON.stringify({ operation, variables: canonical(variables) });
+}
+
+/** Sends a request to the proxy as the Marketing client does; `headers` are added to the JSON ones. */
+export function post(endpoint: string, body: string, signal?: AbortSignal, headers: Record<string, string> = {}) {
+  // The proxy never redirects: a redirect (an open one on a trusted origin, say) would carry the
+  // shopper's tokens and the claim's key to wherever it points.
+  return fetch(endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+    body,
+    signal,
+    redirect: 'error',
+  });
+}
+
+/**
+ * Requests a read without credentials now, for the element that will ask for exactly it; one request
+ * for every element that asks for the same thing.
+ */
+export function prefetchRead(endpoint: string, operation: string, variables: Variables): void {
+  const url = endpointUrl(endpoint);
+  if (!url) return;
+  const body = requestBody(operation, variables);
+  const key = keyOf(url.href, body);
+  if (early.has(key)) return;
+  const answer = post(url.href, body);
+  early.set(key, answer);
+  const drop = (): void => {
+    setTimeout(() => {
+      if (early.get(key) === answer) early.delete(key);
+    }, KEPT_MS);
+  };
+  answer.then(drop, drop);
+}
+
+/** The early answer to this exact request (absolute endpoint, body), taken once; undefined when none. */
+export function takePrefetched(endpoint: string, body: string): Promise<Response> | undefined {
+  const key = keyOf(endpoint, body);
+  const answer = early.get(key);
+  early.delete(key);
+  return answer;
+}

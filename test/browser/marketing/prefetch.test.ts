@@ -1,0 +1,47 @@
+/**
+ * The first pages the script tag asks for early (src/marketing/prefetch.ts): the client's identical
+ * request takes the answer, once; a request that differs in anything, or carries the shopper's
+ * tokens, never does and goes to the proxy itself.
+ */
+import { expect } from '@open-wc/testing';
+import { MarketingClient } from '../../../src/marketing/client.ts';
+import { prefetchRead } from '../../../src/marketing/prefetch.ts';
+import { recordFetches } from './helpers.ts';
+
+describe('first pages asked for early', () => {
+  let fetches: ReturnType<typeof recordFetches>;
+  beforeEach(() => (fetches = recordFetches()));
+  afterEach(() => fetches.restore());
+
+  it('gives the answer to the identical request, once, and to no other', async () => {
+    // A client of its own, so no request in flight is shared with another test's.
+    const client = new MarketingClient('/api/marketing');
+    prefetchRead('/api/marketing', 'campaign', { id: 'camp-peak-rental' });
+    expect(fetches.of('campaign')).to.have.length(1);
+    expect((await client.campaign('camp-peak-rental')).title).to.equal('Weekend tent rental');
+    expect(fetches.of('campaign'), 'the early answer was taken').to.have.length(1);
+    // Taken once: the same request again goes to the proxy.
+    await client.campaign('camp-peak-rental');
+    expect(fetches.of('campaign')).to.have.length(2);
+  });
+
+  it('never gives it to a request with the shopper’s tokens', async () => {
+    const client = new MarketingClient('/api/marketing');
+    prefetchRead('/api/marketing', 'campaigns', { limit: 3 });
+    await client.campaigns({ limit: 3 }, { accessToken: 'token-abc', idToken: 'id-token' }).catch(() => undefined);
+    const calls = fetches.of('campaigns');
+    expect(calls).to.have.length(2);
+    expect(calls[1]!.headers.get('authorization')).to.equal('Bearer token-abc');
+  });
+
+  it('never gives it to a request that differs in its variables or its endpoint', async () => {
+    prefetchRead('/api/marketing', 'campaigns', { limit: 2 });
+    await new MarketingClient('/api/marketing').campaigns({ limit: 5 });
+    await new MarketingClient('/api/marketing?another').campaigns({ limit: 2 });
+    expect(fetches.of('campaigns').map((call) => call.variables)).to.deep.equal([
+      { limit: 2 },
+      { limit: 5 },
+      { limit: 2 },
+    ]);
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * Code and data at once: the script tag asks for each Marketing element's first page as soon as it
+ * sees the element, while the element's code is still on its way, and the element takes that answer
+ * instead of asking again. Only the merchant's endpoint is asked early, never one written in the body.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import type { Page, Request } from 'playwright-core';
+import { useE2eStack } from '../support/e2e.ts';
+
+const stack = useE2eStack({ staticSites: { shop: {} } });
+
+/** The built file of an element, as the script tag loads it. */
+async function elementFile(tag: string): Promise<string> {
+  const manifest = JSON.parse(await readFile('dist/.vite/manifest.json', 'utf8')) as Record<string, { file: string }>;
+  return `/dist/${manifest[`src/elements/${tag}/index.ts`]!.file}`;
+}
+
+/** Every POST the page sends, with its path and its JSON body, in the order sent. */
+function recordPosts(page: Page): { path: string; body: { operation: string; variables: unknown } }[] {
+  const posts: { path: string; body: { operation: string; variables: unknown } }[] = [];
+  page.on('request', (request: Request) => {
+    if (request.method() === 'POST')
+      posts.push({ path: new URL(request.url()).pathname, body: request.postDataJSON() as never });
+  });
+  return posts;
+}
+
+describe('first pages of data, asked for with the code', () => {
+  it("requests a carousel's first page while its code is held back, and two alike share one request", async () => {
+    const page = await stack.browser.newPage();
+    const posts = recordPosts(page);
+    const held = await elementFile('campaign-carousel');
+    const heldAsked = page.waitForRequest((request) => new URL(request.url()).pathname === held);
+    // The carousel's code never arrives while this route holds it.
+    let release: () => void = () => {};
+    const releasing = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**${held}`, async (route) => {
+      await releasing;
+      await route.continue();
+    });
+    const dataAsked = page.waitForRequest(
+      (request) => request.method() === 'POST' && new URL(request.url()).pathname === '/api/marketing',
+    );
+    await page.goto(`${stack.sites.shop.origin}/two-carousels.html`);
+    await heldAsked;
+    await dataAsked;
+    assert.deepEqual(
+      posts.map(({ path, body }) => [path, body]),
+      [
+        ['/api/marketing', { operation: 'campaigns', variables: { limit: 4 } }],
+        ['/api/marketing', { operation: 'campaign', variables: { id: 'camp-harbor-beans' } }],
+      ],
+      'the data asked for before the carousel code came',
+    );
+    release();
+    const titles = page.locator('campaign-carousel [part~="title"]');
+    await titles.first().waitFor({ timeout: 15_000 });
+    await page.locator('campaign-carousel').nth(1).locator('[part~="title"]').first().waitFor({ timeout: 15_000 });
+    await page.locator('coupon-claim [part~="title"]').first().waitFor({ timeout: 15_000 });
+    // Later pages (with a nextToken) are the carousel reading on; first pages were asked once each.
+    const firstPages = posts.filter(({ body }) => !(body.variables as { nextToken?: string }).nextToken);
+    assert.equal(firstPages.length, 2, `first pages asked for: ${JSON.stringify(firstPages)}`);
+    await page.close();
+  });
+
+  it('asks early only at the merchant endpoint: not one an element or a body <meta> names', async () => {
+    const page = await stack.browser.newPage();
+    const posts = recordPosts(page);
+    const held = await Promise.all(['campaign-carousel', 'business-directory'].map(elementFile));
+    await page.route(/\/dist\/elements\//, () => {});
+    const asked = held.map((file) => page.waitForRequest((request) => new URL(request.url()).pathname === file));
+    const dataAsked = page.waitForRequest((request) => request.method() === 'POST');
+    await page.goto(`${stack.sites.shop.origin}/body-endpoints.html`);
+    await Promise.all(asked);
+    await dataAsked;
+    assert.deepEqual(
+      posts.map(({ path, body }) => [path, body]),
+      [['/api/marketing', { operation: 'businessAccounts', variables: { limit: 12 } }]],
+    );
+    await page.close();
+  });
+});
