@@ -21,9 +21,9 @@ const servers: Server[] = [];
 after(() => Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve)))));
 
 /** Serves a JWKS over real HTTP; counts fetches; `publish` changes the keys (a key rotation). */
-async function jwksServer(keys: JWK[]): Promise<{ uri: string; fetches: () => number; publish(keys: JWK[]): void }> {
+async function jwksServer(keys: JWK[]): Promise<{ uri: string; fetches: () => number; publish(keys: unknown): void }> {
   let fetches = 0;
-  let published = keys;
+  let published: unknown = keys;
   const server = createServer((_req, res) => {
     fetches++;
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -294,5 +294,24 @@ describe('ID-token checks', () => {
     assert.equal(jwks.fetches(), 2, 'fetched again once');
     assert.equal((await verifyIdToken(await token('RS256', next.privateKey, { kid: 'next' }), expected)).sub, 'u1');
     assert.equal(jwks.fetches(), 2, 'then kept');
+  });
+
+  it('skips published entries that are not keys, and refuses an answer that is not a key set', async () => {
+    const { privateKey, jwk } = await keyPair('RS256', 'k1');
+    const jwks = await jwksServer([]);
+    jwks.publish([null, 1, 'k1', { kid: 'k1' }, jwk]);
+    const signed = await token('RS256', privateKey);
+    assert.equal((await verifyIdToken(signed, expectations(jwks.uri, ['RS256']))).sub, 'u1');
+    for (const keys of [undefined, {}, 'k1']) {
+      const other = await jwksServer([]);
+      other.publish(keys);
+      const error = await verifyIdToken(signed, expectations(other.uri, ['RS256'])).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      assert.ok(error instanceof SignInError, String(error));
+      assert.equal(error.code, 'network');
+      assert.equal(error.message, `${other.uri} did not answer with a JSON Web Key Set (HTTP 200).`);
+    }
   });
 });
