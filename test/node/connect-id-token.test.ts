@@ -314,4 +314,57 @@ describe('ID-token checks', () => {
       assert.equal(error.message, `${other.uri} did not answer with a JSON Web Key Set (HTTP 200).`);
     }
   });
+
+  it('keeps one key set per address for the page, fetched once', async () => {
+    const { privateKey, jwk } = await keyPair('RS256', 'k1');
+    const jwks = await jwksServer([jwk]);
+    assert.equal(ProviderKeys.for(jwks.uri), ProviderKeys.for(jwks.uri));
+    for (let check = 0; check < 2; check++)
+      await verifyIdToken(await token('RS256', privateKey, { kid: 'k1' }), expectations(jwks.uri, ['RS256']));
+    assert.equal(jwks.fetches(), 1);
+  });
+
+  it('fetches the keys again only for a kid it does not know, not for a token without kid', async () => {
+    const first = await keyPair('RS256', 'a');
+    const second = await keyPair('RS256', 'b');
+    const jwks = await jwksServer([first.jwk, second.jwk]);
+    const expected = expectations(jwks.uri, ['RS256']);
+    for (let check = 0; check < 2; check++)
+      await refusal(verifyIdToken(await token('RS256', first.privateKey), expected));
+    assert.equal(jwks.fetches(), 1);
+  });
+
+  it('asks again for an unknown kid only once the cooldown has passed, and for the set once it is older than maxAgeMs', async (t) => {
+    t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
+    const { privateKey, jwk } = await keyPair('RS256', 'k1');
+    const jwks = await jwksServer([jwk]);
+    const keys = new ProviderKeys(jwks.uri, { unknownKeyCooldownMs: 60_000, maxAgeMs: 3_600_000 });
+    const expected = { ...expectations(jwks.uri, ['RS256']), keys };
+    const madeUp = async () => refusal(verifyIdToken(await token('RS256', privateKey, { kid: 'made-up' }), expected));
+    const genuine = async () => verifyIdToken(await token('RS256', privateKey, { kid: 'k1' }), expected);
+    await genuine();
+    await madeUp();
+    assert.equal(jwks.fetches(), 2, 'the set, then once more for the unknown kid');
+    t.mock.timers.tick(59_999);
+    await madeUp();
+    assert.equal(jwks.fetches(), 2, 'not again within the cooldown');
+    t.mock.timers.tick(1);
+    await madeUp();
+    assert.equal(jwks.fetches(), 3, 'again once it has passed');
+    t.mock.timers.tick(3_599_999);
+    await genuine();
+    assert.equal(jwks.fetches(), 3, 'the set last fetched is kept up to maxAgeMs');
+    t.mock.timers.tick(1);
+    await genuine();
+    assert.equal(jwks.fetches(), 4, 'and fetched again after it');
+  });
+
+  it('keeps what went wrong as the refusal’s cause', async () => {
+    const jwks = await jwksServer([]);
+    const error = await verifyIdToken('not-a-jwt', expectations(jwks.uri, ['RS256'])).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    assert.ok(error?.cause instanceof Error, String(error?.cause));
+  });
 });
