@@ -7,8 +7,9 @@
 export default {
   testRunner: 'tap',
   tap: {
-    // The fast tests aimed at these modules (the HTTP suites that also cover them run in npm test):
-    // every mutant runs only the files that reach it.
+    // The fast tests aimed at these modules, and the coupon suite over HTTP (malformed, reused and
+    // replayed Idempotency-Keys; the other HTTP suites that also cover them run in npm test): every
+    // mutant runs only the files that reach it.
     testFiles: [
       'test/node/connect-id-token.test.ts',
       'test/node/connect-callback.test.ts',
@@ -17,6 +18,7 @@ export default {
       'test/node/proxy-idempotency-race.test.ts',
       'test/node/proxy-rate-limit.test.ts',
       'test/node/proxy-key-scrubbing.test.ts',
+      'test/node/proxy-coupons.test.ts',
     ],
 
     nodeArgs: ['--import', 'tsx'],

@@ -6,6 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { saveScreenshot, signInThroughPopup, useE2eStack } from '../support/e2e.ts';
+import { strictCsp } from '../support/static-site.ts';
 
 const stack = useE2eStack({
   staticSites: { strict: { strictCsp: true } },
@@ -23,7 +24,9 @@ describe('sign-in from the script tag under a strict CSP', () => {
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
       try {
-        await page.goto(`${stack.sites.strict.origin}${path}`);
+        const response = await page.goto(`${stack.sites.strict.origin}${path}`);
+        const policy = strictCsp(stack.connectUrl, new URL(stack.marketingUrl).origin)(stack.sites.strict.origin);
+        assert.equal(response?.headers()['content-security-policy'], policy, 'the page is served under the policy');
         await signInThroughPopup(page);
         await page.locator('loyalty-signin-button [part="user"]').filter({ hasText: 'Signed in as demo' }).waitFor();
         const violations = await page.evaluate(

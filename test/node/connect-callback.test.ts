@@ -24,11 +24,14 @@ interface Posted {
   targetOrigin: string;
 }
 
-/** The opener's sessionStorage: a popup sign-in pending (as oidc-client-ts keeps it) or nothing. */
-function openerStorage(waiting: boolean): Storage {
+/**
+ * The opener's sessionStorage: a popup sign-in pending (as oidc-client-ts keeps it), or only what
+ * does not make a popup sign-in: a redirect sign-in pending, a popup-like record under another key.
+ */
+function openerStorage(waiting: boolean, idle: Record<string, string> = {}): Storage {
   const stored: Record<string, string> = waiting
     ? { [`${STATE_STORAGE_PREFIX}s1`]: JSON.stringify({ request_type: POPUP_REQUEST_TYPE }) }
-    : {};
+    : { ...idle };
   Object.defineProperty(stored, 'getItem', { value: (key: string) => stored[key] ?? null, enumerable: false });
   return stored as unknown as Storage;
 }
@@ -38,7 +41,10 @@ function openerStorage(waiting: boolean): Storage {
  * for a popup sign-in (`other`), one of the page's origin waiting for nothing (`idle`), one of another
  * origin (`foreign`, whose location throws when read), the window itself (`self`) or none.
  */
-function windowAt(href: string, opener: 'other' | 'idle' | 'foreign' | 'self' | 'none' = 'other') {
+function windowAt(
+  href: string,
+  opener: 'other' | 'idle' | 'redirecting' | 'unrelated' | 'foreign' | 'self' | 'none' = 'other',
+) {
   const url = new URL(href);
   const posted: Posted[] = [];
   const replaced: string[] = [];
@@ -53,8 +59,16 @@ function windowAt(href: string, opener: 'other' | 'idle' | 'foreign' | 'self' | 
     opener: null as unknown,
   };
   const postMessage = (message: unknown, targetOrigin: string) => posted.push({ message, targetOrigin });
-  if (opener === 'other' || opener === 'idle')
-    win.opener = { postMessage, location: { origin: url.origin }, sessionStorage: openerStorage(opener === 'other') };
+  const idle: Record<string, Record<string, string>> = {
+    redirecting: { [`${STATE_STORAGE_PREFIX}s9`]: JSON.stringify({ request_type: REDIRECT_REQUEST_TYPE }) },
+    unrelated: { 'another-library:s1': JSON.stringify({ request_type: POPUP_REQUEST_TYPE }) },
+  };
+  if (opener === 'other' || opener === 'idle' || opener === 'redirecting' || opener === 'unrelated')
+    win.opener = {
+      postMessage,
+      location: { origin: url.origin },
+      sessionStorage: openerStorage(opener === 'other', idle[opener]),
+    };
   if (opener === 'foreign')
     win.opener = {
       postMessage,
@@ -97,6 +111,7 @@ describe('sign-in responses in the address', () => {
     assert.equal(signInResponseParams(RESPONSE)?.get('access_token'), 'a-token');
     assert.equal(signInResponseParams(`${PAGE}#error=access_denied&state=s1`)?.get('error'), 'access_denied');
     assert.equal(signInResponseParams(`${PAGE}#id_token=x&state=s1`)?.get('id_token'), 'x');
+    assert.equal(signInResponseParams(`${PAGE}#access_token=x&state=s1`)?.get('access_token'), 'x');
     for (const href of [
       PAGE,
       `${PAGE}#`,
@@ -140,6 +155,7 @@ describe('captureSignInResponse', () => {
         targetOrigin: 'https://shop.example',
       },
     ]);
+    assert.equal(POPUP_MESSAGE_SOURCE, 'oidc-client', 'the source oidc-client-ts listens for');
     assert.deepEqual(broadcasts, []);
     assert.equal(takeCapturedResponse(), undefined, 'nothing kept in the popup');
   });
@@ -156,7 +172,7 @@ describe('captureSignInResponse', () => {
   });
 
   it('hands nothing to an opener of another origin, nor to one of its own that started no popup sign-in, and keeps the response for this page', () => {
-    for (const opener of ['foreign', 'idle', 'self'] as const) {
+    for (const opener of ['foreign', 'idle', 'redirecting', 'unrelated', 'self'] as const) {
       const { win, posted } = windowAt(RESPONSE, opener);
       assert.equal(captureSignInResponse(win), false, opener);
       assert.deepEqual(posted, [], opener);
@@ -186,6 +202,13 @@ describe('captureSignInResponse', () => {
       RESPONSE,
     );
     assert.equal(takeCapturedResponse(), undefined);
+  });
+
+  it('hands out nothing when no response was kept, whatever the check', () => {
+    assert.equal(
+      takeCapturedResponse(() => true),
+      undefined,
+    );
   });
 
   it('treats a pending request it cannot read as none', () => {

@@ -18,6 +18,7 @@ async function refuses(cursor: string, scope = SCOPE, by = cursors): Promise<voi
   await assert.rejects(by.open(scope, cursor), (error: unknown) => {
     assert.equal((error as { status?: number }).status, 400);
     assert.equal((error as { code?: string }).code, 'invalid_cursor');
+    assert.match((error as Error).message, /not issued by this proxy for this list; start again from the first page/);
     return true;
   });
 }
@@ -98,8 +99,42 @@ describe('page cursors', () => {
       `${payload}.${mac}.${mac}`,
       `${payload}+.${mac}`,
       `${payload}.${mac}=`,
+      // What a lenient base64 decoder reads as the genuine bytes: padding, white space, the other alphabet.
+      `${payload}.${mac}==`,
+      ` ${payload}.${mac}`,
+      `${payload}.${mac}\n`,
+      `${payload.slice(0, 4)}\t${payload.slice(4)}.${mac}`,
     ])
       await refuses(cursor);
+    // The other alphabet: the same bytes in base64 with + and /.
+    let other = { token: 't', limit: 2, skip: 0 };
+    for (let skip = 0; !/[-_]/.test(await cursors.seal(SCOPE, other)); skip++) other = { ...other, skip };
+    const [otherPayload, otherMac] = (await cursors.seal(SCOPE, other)).split('.') as [string, string];
+    const standard = (text: string) => text.replace(/-/g, '+').replace(/_/g, '/');
+    await refuses(`${standard(otherPayload)}.${standard(otherMac)}`);
+  });
+
+  it('give back the upstream token exactly, whatever base64 it looks like', async () => {
+    // Padding bits that a decoder drops ("AB==" decodes as "AA==" does), padding without data, and
+    // base64 of every padding kind.
+    for (const token of ['AB==', 'AAB=', '--==', '==', '=', 'A', 'AA', 'AAA', 'AAAA', 'AAAAAA==', 'AAAAAAA=', 'Zm9v'])
+      assert.deepEqual(await cursors.open(SCOPE, await cursors.seal(SCOPE, { token, limit: 3, skip: 1 })), {
+        token,
+        limit: 3,
+        skip: 1,
+      });
+  });
+
+  it('carry a base64 upstream token as its bytes, so one of over 6 kB fits in nextToken', async () => {
+    // As text, base64 would grow by a third again and not fit: 6 668 characters of it must.
+    const bytes = new Uint8Array(5000).map((_, index) => (index * 37) % 256);
+    for (const tail of [0, 1, 2]) {
+      const token = Buffer.from(bytes.subarray(0, bytes.length - tail)).toString('base64');
+      assert.ok(token.length * (4 / 3) > MAX_NEXT_TOKEN_LENGTH, 'as text it would not fit');
+      const sealed = await cursors.seal(SCOPE, { token, limit: 5, skip: 0 });
+      assert.ok(sealed.length < token.length + 100, `${sealed.length} characters for ${token.length}`);
+      assert.equal((await cursors.open(SCOPE, sealed)).token, token);
+    }
   });
 
   it('refuse a genuine MAC over a header it does not accept', async () => {
@@ -129,7 +164,12 @@ describe('page cursors', () => {
   it('refuse to seal an upstream token too long for the nextToken limit (the upstream is at fault)', async () => {
     await assert.rejects(
       cursors.seal(SCOPE, { token: 'x'.repeat(MAX_NEXT_TOKEN_LENGTH), limit: 1, skip: 0 }),
-      (error: unknown) => (error as { status?: number }).status === 502,
+      (error: unknown) => {
+        assert.equal((error as { status?: number }).status, 502);
+        assert.equal((error as { code?: string }).code, 'upstream_error');
+        assert.equal((error as Error).message, 'The Marketing API gave a page token too long to pass on.');
+        return true;
+      },
     );
   });
 });

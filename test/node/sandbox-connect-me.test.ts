@@ -1,6 +1,5 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { SEED_USERS, startConnect, type AppRegistration, type RunningConnect } from '../../src/sandbox/index.ts';
 import { TestBrowser } from './support/browser.ts';
 import { randomNonce, runImplicitFlow, temporaryDataDir } from './support/connect.ts';
@@ -173,7 +172,9 @@ describe('Connect sandbox: /me', () => {
 });
 
 describe('Connect sandbox: token expiry', () => {
-  it('answers an expired token with 401 invalid_token and says so in expires_in', async () => {
+  it('answers an expired token with 401 invalid_token and says so in expires_in', async (t) => {
+    // The sandbox's clock, held and moved on by hand past the token's lifetime.
+    t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
     const data = await temporaryDataDir();
     const connect = await startConnect({ connectPort: 0, dataDir: data.dir, tokenLifetimeSeconds: 1 });
     try {
@@ -187,7 +188,7 @@ describe('Connect sandbox: token expiry', () => {
       });
       assert.equal(fragment.get('expires_in'), '1');
       const token = fragment.get('access_token')!;
-      await sleep(1100);
+      t.mock.timers.tick(1000);
       await expectInvalidToken(await fetch(`${connect.connectUrl}/me?access_token=${token}`));
     } finally {
       await connect.close();

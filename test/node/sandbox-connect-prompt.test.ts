@@ -1,6 +1,5 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { SEED_USERS } from '../../src/sandbox/index.ts';
 import { formFields, fragmentOf, TestBrowser } from './support/browser.ts';
@@ -88,10 +87,12 @@ describe('Connect sandbox: prompt, max_age, login_hint and id_token_hint', () =>
     assert.match(html, /action="\/consent"/);
   });
 
-  it('prompt=login and select_account ask for the password again, then auth_time is the new sign-in', async () => {
+  it('prompt=login and select_account ask for the password again, then auth_time is the new sign-in', async (t) => {
+    // The sandbox's clock, held and moved on by hand past the next whole second.
+    t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
     const { browser, first } = await signedInBrowser();
     assert.match(await page(browser, { prompt: 'select_account' }), /action="\/signin"/);
-    await sleep(1100);
+    t.mock.timers.tick(1100);
     const html = await page(browser, { prompt: 'login' });
     assert.match(html, /action="\/signin"/);
     const { fragment } = await consent(browser, sandbox.url, await signIn(browser, sandbox.url, html), 'allow');
@@ -111,13 +112,15 @@ describe('Connect sandbox: prompt, max_age, login_hint and id_token_hint', () =>
     assert.match(await forged.text(), /action="\/signin"/);
   });
 
-  it('max_age: a recent enough sign-in is kept, an older one is asked again (and refused with prompt=none)', async () => {
+  it('max_age: a recent enough sign-in is kept, an older one is asked again (and refused with prompt=none)', async (t) => {
+    // The sandbox's clock, held and moved on by hand past max_age=1.
+    t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
     const { browser, first } = await signedInBrowser();
     const recent = await page(browser, { max_age: '10000' });
     const kept = await verify((await consent(browser, sandbox.url, recent, 'allow')).fragment.get('id_token')!);
     assert.equal(kept.auth_time, first.auth_time);
     assert.match(await page(browser, { max_age: '0' }), /action="\/signin"/);
-    await sleep(2100);
+    t.mock.timers.tick(2100);
     assert.equal(
       fragmentOf(await browser.get(authUrl(sandbox.url, params({ prompt: 'none', max_age: '1' })))).get('error'),
       'login_required',

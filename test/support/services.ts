@@ -18,6 +18,10 @@ import { hostileBusinessAccounts, hostileCampaigns } from '../browser/marketing/
 import { createMarketingProxy, type MarketingProxyOptions } from '../../src/proxy/index.ts';
 import type { PageFillLimits } from '../../src/proxy/upstream/pages.ts';
 import { toNodeHandler } from '../../src/proxy/node.ts';
+import { startSlowMarketing, type SlowMarketing } from './slow-marketing.ts';
+
+/** The timeout of the proxy whose upstream never answers a mint (refusingProxyPaths.mintNeverAnswered). */
+export const UNANSWERED_MINT_TIMEOUT_MS = 250;
 
 export interface TestEnv {
   connectUrl: string;
@@ -33,6 +37,12 @@ export interface TestEnv {
     oneCouponPerHour: string;
     /** `requireSignin: true`: a claim without the shopper's tokens is 401 signin_required. */
     signinRequired: string;
+    /**
+     * In front of a Marketing API that never answers a mint (queries pass), with a timeout of
+     * UNANSWERED_MINT_TIMEOUT_MS: a claim is 504 upstream_timeout while the proxy waits, then the
+     * timeout it recorded for the Idempotency-Key. Nothing is ever minted through it.
+     */
+    mintNeverAnswered: string;
   };
   clientId: string;
   redirectUri: string;
@@ -96,18 +106,28 @@ export async function startTestServices({ testOrigin }: { testOrigin: string }):
     proxyFor(sandbox, undefined, {
       rateLimits: { perShopper: { limit: 1, windowSeconds }, perAddress: false, queryMisses: false },
     });
+  let neverMints: SlowMarketing | undefined;
+  let appsync: RunningMarketing;
+  try {
+    neverMints = await startSlowMarketing(sandbox.marketingUrl, Infinity);
+    appsync = await startMarketing({ flavor: 'appsync', marketingPort: 0 });
+  } catch (error) {
+    await Promise.all([sandbox.close(), neverMints?.close()]);
+    throw error;
+  }
+  const unanswered = neverMints;
   const refusingListeners: Record<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>> = {
     '/api/one-coupon-per-30s/marketing': oneCouponPer(30),
     '/api/one-coupon-per-hour/marketing': oneCouponPer(3600),
     '/api/signin-required/marketing': proxyFor(sandbox, undefined, { requireSignin: true, clientId: app.app_id }),
+    '/api/mint-never-answered/marketing': proxyFor(
+      { marketingUrl: unanswered.url, apiKey: sandbox.apiKey },
+      undefined,
+      {
+        timeoutMs: UNANSWERED_MINT_TIMEOUT_MS,
+      },
+    ),
   };
-  let appsync: RunningMarketing;
-  try {
-    appsync = await startMarketing({ flavor: 'appsync', marketingPort: 0 });
-  } catch (error) {
-    await sandbox.close();
-    throw error;
-  }
   // One upstream read of at most 2 rows per request: the proxy then hands the elements what a proxy
   // at its filling cap does on a long sparse list, short and empty pages that still have a cursor.
   const appsyncListener = proxyFor(appsync, { maxUpstreamCalls: 1, maxUpstreamLimit: 2 });
@@ -126,12 +146,13 @@ export async function startTestServices({ testOrigin }: { testOrigin: string }):
         oneCouponPer30s: '/api/one-coupon-per-30s/marketing',
         oneCouponPerHour: '/api/one-coupon-per-hour/marketing',
         signinRequired: '/api/signin-required/marketing',
+        mintNeverAnswered: '/api/mint-never-answered/marketing',
       },
       clientId: app.app_id,
       redirectUri,
     },
     async close() {
-      await Promise.all([sandbox.close(), appsync.close()]);
+      await Promise.all([sandbox.close(), appsync.close(), unanswered.close()]);
       await rm(dataDir, { recursive: true, force: true });
     },
   };

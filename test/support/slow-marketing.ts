@@ -1,6 +1,7 @@
 /**
  * A slow Marketing API: the real sandbox behind a front that holds every mutation (a coupon mint) for
- * `mintDelayMs` (changeable) before forwarding it, and answers it with what the sandbox answered. Queries pass at
+ * `mintDelayMs` (changeable) before forwarding it, and answers it with what the sandbox answered; with
+ * `Infinity` a mint is never forwarded nor answered (the caller gives up, and nothing is minted). Queries pass at
  * once. It records each coupon code the sandbox minted, so a test can tell which coupon a shopper got.
  */
 import { createServer, type Server } from 'node:http';
@@ -61,6 +62,8 @@ export async function startSlowMarketing(upstreamUrl: string, mintDelayMs: numbe
         }
         if (!res.destroyed) res.writeHead(answer.status, { 'content-type': 'application/json' }).end(text);
       };
+      // Held until the caller gives up (or the front closes): the upstream never answers, nor mints.
+      if (isMint && delay === Infinity) return;
       setTimeout(() => void forward().catch(() => res.destroy()), isMint ? delay : 0);
     });
   });

@@ -90,31 +90,51 @@ describe('<coupon-claim>', () => {
   it('after the proxy kept answering 504 through every try with one key, the shopper’s retry takes a new key and gets a code', async () => {
     const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
     await ready(el);
+    // The real proxy in front of a Marketing API that never answers a mint: 504 while it waits, then
+    // the timeout it recorded for the key.
+    const { refusingProxyPaths } = await testEnv();
+    const before = await minted();
+    const stub = answerClaimsFrom(refusingProxyPaths.mintNeverAnswered);
+    // Each try's key, and when it was sent.
     const keys: (string | null)[] = [];
-    // What the proxy answers, and in the end records for the key, when the upstream never answers.
-    const stub = stubFetch(() => {
-      return new Response(
-        JSON.stringify({ error: { code: 'upstream_timeout', message: 'The Marketing API did not answer in time.' } }),
-        { status: 504, headers: { 'retry-after': '0' } },
-      );
-    });
+    const sentAt: number[] = [];
     const original = window.fetch;
-    window.fetch = (input, init) => (
-      keys.push(new Headers(init?.headers).get('idempotency-key')),
-      original(input, init)
-    );
+    window.fetch = (input, init) => {
+      if (String(init?.body).includes('"requestCoupon"')) {
+        keys.push(new Headers(init?.headers).get('idempotency-key'));
+        sentAt.push(performance.now());
+      }
+      return original(input, init);
+    };
     try {
       const failed = oneEvent(el, 'coupon-claim-error');
       part(el, 'claim-button')!.click();
       expect((await failed).detail.code).to.equal('upstream_timeout');
     } finally {
+      window.fetch = original;
       stub.restore();
     }
     await el.updateComplete;
     expect(part(el, 'error')!.textContent).to.contain('not answering right now');
     expect(keys, 'five tries, one key').to.have.length(5);
     expect(new Set(keys).size).to.equal(1);
-    const before = await minted();
+    const answers = await Promise.all(
+      stub.answers.map(async (answer) => ({
+        status: answer.status,
+        code: ((await answer.json()) as { error: { code: string } }).error.code,
+        retryAfter: answer.headers.get('retry-after'),
+        replayed: answer.headers.get('idempotent-replayed'),
+      })),
+    );
+    expect(answers.map(({ status, code }) => `${status} ${code}`)).to.deep.equal(Array(5).fill('504 upstream_timeout'));
+    expect(answers[0]!.retryAfter, 'the proxy still waiting says when to ask again').to.equal('1');
+    expect(answers.at(-1)!.replayed, 'in the end, the timeout recorded for the key').to.equal('true');
+    // Each try waited as long as the answer before it asked (1 s when it did not say).
+    for (let i = 1; i < sentAt.length; i++) {
+      const asked = Number(answers[i - 1]!.retryAfter ?? 1);
+      expect(sentAt[i]! - sentAt[i - 1]!, `try ${i + 1}`).to.be.at.least(asked * 1000 - 20);
+    }
+    expect(await minted(), 'nothing minted upstream').to.equal(before);
     part(el, 'retry-button')!.click();
     const code = await codeOf(el);
     expect(code).to.be.a('string').and.not.equal('');

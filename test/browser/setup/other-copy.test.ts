@@ -16,8 +16,12 @@ describe('the script tag on a page with another copy of the widgets', () => {
     const warnings = captureWarnings();
     try {
       await import('../../../src/index.ts');
-      document.body.append(document.createElement('business-directory'));
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Another element of the taken tag, and then one of this copy's own: by the time that one is
+      // defined, this copy has seen the other (both reach it through one watch of the page).
+      const signin = document.createElement('loyalty-signin-button');
+      document.body.append(document.createElement('business-directory'), signin);
+      await customElements.whenDefined('loyalty-signin-button');
+      signin.remove();
     } finally {
       warnings.restore();
     }

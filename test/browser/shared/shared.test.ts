@@ -1,4 +1,4 @@
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { LitElement } from 'lit';
 import { safeUrl } from '../../../src/shared/safe-url.ts';
 import { resolveEndpoint } from '../../../src/shared/config.ts';
@@ -189,9 +189,7 @@ describe('i18n', () => {
     await probe.updateComplete;
     expect(probe.shadowRoot!.textContent).to.contain('Hello Ana');
     wrapper.setAttribute('lang', 'fr');
-    await new Promise((resolve) => setTimeout(resolve));
-    await probe.updateComplete;
-    expect(probe.shadowRoot!.textContent).to.contain('Bonjour Ana');
+    await waitUntil(() => probe.shadowRoot!.textContent!.includes('Bonjour Ana'), 'the French greeting');
   });
 
   it("keeps a merchant's strings over the built-in ones that arrive later", () => {

@@ -296,9 +296,7 @@ describe('<loyalty-signin-button>', () => {
     expect(part(el, 'label')!.textContent).to.contain('Se connecter');
     wrapper.setAttribute('lang', 'ar');
     wrapper.setAttribute('dir', 'rtl');
-    await new Promise((resolve) => setTimeout(resolve));
-    await el.updateComplete;
-    expect(part(el, 'label')!.textContent).to.contain('سجّل الدخول');
+    await waitUntil(() => part(el, 'label')!.textContent!.includes('سجّل الدخول'), 'the Arabic label');
     expect(getComputedStyle(part(el, 'button')!).direction).to.equal('rtl');
     await expect(el).to.be.accessible();
   });
