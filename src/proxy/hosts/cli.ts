@@ -7,13 +7,16 @@
  * `loyalty-proxy doctor` checks the Marketing API instead (see doctor.ts), and the Redis store with REDIS_URL
  * (store-doctor.ts), and exits 1 when they are not ready.
  */
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { ConfigError, readConfig, type ProxyServerConfig } from './config.ts';
 import { errorBody } from '../shared/errors.ts';
 import { diagnoseUpstream, formatDiagnosis, probeUpstream } from './doctor.ts';
 import { createMarketingProxy, DEFAULT_TIMEOUT_MS } from '../index.ts';
 import { createNodeTransport } from '../upstream/node-transport.ts';
 import { MissingPeerDependencyError } from './peer-dependency.ts';
+// Types only: the modules themselves are loaded when the server starts (see start).
+import type { NodeHandler } from './node.ts';
+import type { RedisStore } from '../stores/redis.ts';
 
 export const MOUNT_PATH = '/api/marketing';
 
@@ -66,6 +69,50 @@ async function doctor(config: ProxyServerConfig): Promise<void> {
   process.exitCode = diagnosis.ok ? 0 : 1;
 }
 
+/** The proxy's server: the proxy at MOUNT_PATH, a JSON 404 anywhere else. */
+function createProxyServer(proxy: NodeHandler): Server {
+  // A client gets as long to send its headers as the proxy gives it for its body (Node's own is 60 s),
+  // checked every second, so slow-header connections cannot pile up.
+  return createServer({ headersTimeout: DEFAULT_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (req, res) => {
+    const path = (req.url ?? '/').split('?', 1)[0];
+    if (path === MOUNT_PATH) {
+      void proxy(req, res);
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(errorBody('not_found', `The Marketing proxy is served at ${MOUNT_PATH}.`));
+  });
+}
+
+/** Listens, says where once it does, and exits 1 when it cannot. */
+function listen(server: Server, config: ProxyServerConfig, sharedStore: boolean): void {
+  server.on('error', (error) => {
+    process.stderr.write(`loyalty-proxy: cannot listen: ${error.message}\n`);
+    process.exit(1);
+  });
+  server.listen(config.port, config.host, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const host = config.host ?? 'localhost';
+    const upstream = new URL(config.upstreamUrl);
+    process.stderr.write(
+      `loyalty-proxy: listening on http://${host.includes(':') ? `[${host}]` : host}:${port}${MOUNT_PATH} → ${upstream.origin}${upstream.pathname}` +
+        `${sharedStore ? ' (shared Redis store)' : ''}\n`,
+    );
+  });
+}
+
+/** On SIGINT or SIGTERM: stops taking connections, closes the store, exits 0. */
+function stopOnSignal(server: Server, store: RedisStore | undefined): void {
+  const stop = () => {
+    server.close();
+    server.closeAllConnections();
+    Promise.resolve(store?.close()).finally(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
 async function start(config: ProxyServerConfig): Promise<void> {
   for (const warning of config.warnings) process.stderr.write(`loyalty-proxy: warning: ${warning}\n`);
   // Loaded here, not imported above: they need optional peer packages (the doctor needs neither,
@@ -90,41 +137,9 @@ async function start(config: ProxyServerConfig): Promise<void> {
     // The CLI owns its process, so @hono/node-server may use its lighter global Request/Response.
     { overrideGlobalObjects: true },
   );
-  // A client gets as long to send its headers as the proxy gives it for its body (Node's own is 60 s),
-  // checked every second, so slow-header connections cannot pile up.
-  const server = createServer(
-    { headersTimeout: DEFAULT_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },
-    (req, res) => {
-      const path = (req.url ?? '/').split('?', 1)[0];
-      if (path === MOUNT_PATH) {
-        void proxy(req, res);
-        return;
-      }
-      res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(errorBody('not_found', `The Marketing proxy is served at ${MOUNT_PATH}.`));
-    },
-  );
-  server.on('error', (error) => {
-    process.stderr.write(`loyalty-proxy: cannot listen: ${error.message}\n`);
-    process.exit(1);
-  });
-  server.listen(config.port, config.host, () => {
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    const host = config.host ?? 'localhost';
-    const upstream = new URL(config.upstreamUrl);
-    process.stderr.write(
-      `loyalty-proxy: listening on http://${host.includes(':') ? `[${host}]` : host}:${port}${MOUNT_PATH} → ${upstream.origin}${upstream.pathname}` +
-        `${store ? ' (shared Redis store)' : ''}\n`,
-    );
-  });
-  const stop = () => {
-    server.close();
-    server.closeAllConnections();
-    Promise.resolve(store?.close()).finally(() => process.exit(0));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const server = createProxyServer(proxy);
+  listen(server, config, store !== undefined);
+  stopOnSignal(server, store);
 }
 
 async function main(command: string | undefined): Promise<void> {
