@@ -7,6 +7,14 @@ import { expect } from '@open-wc/testing';
 import { signInClientLoaded } from '../../../src/connect/launcher.ts';
 import { hostileButton, hostileStats, resetSession, setScenario, signInOnce } from './helpers.ts';
 
+/** The browser's next idle period; WebKit has no requestIdleCallback, so there: after a frame and a task. */
+const idle = () =>
+  new Promise<void>((resolve) =>
+    'requestIdleCallback' in window
+      ? requestIdleCallback(() => resolve())
+      : requestAnimationFrame(() => setTimeout(resolve, 0)),
+  );
+
 describe('<loyalty-signin-button> loading its sign-in code on intent', () => {
   afterEach(() => resetSession());
 
@@ -14,7 +22,7 @@ describe('<loyalty-signin-button> loading its sign-in code on intent', () => {
     await setScenario('valid');
     const el = await hostileButton();
     // The browser has been idle and the button is in view: neither loads the sign-in code any more.
-    await new Promise((resolve) => requestIdleCallback(resolve));
+    await idle();
     expect(el.getBoundingClientRect().height, 'the button is shown').to.be.above(0);
     expect(signInClientLoaded(), 'the sign-in code before any intent').to.equal(false);
     const event = await signInOnce(el);
