@@ -1,4 +1,4 @@
-import { html, nothing, svg, type PropertyValues } from 'lit';
+import { html, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { warnOnce } from '../../shared/warn.ts';
 import {
@@ -26,6 +26,7 @@ import { session, type LoyaltyUser, type SessionChangeReason, type SessionStorag
 import { LoyaltyElement } from '../internal/loyalty-element.ts';
 import { signinButtonStyles } from './loyalty-signin-button.styles.ts';
 import { signinButtonMessages } from './loyalty-signin-button.messages.ts';
+import { renderFailure, renderSignedIn, renderSignInButton } from './signin-view.ts';
 
 // A page opened as our sign-in popup hands the response to its opener and does nothing else;
 // a page coming back from a redirect sign-in keeps the response for its button to finish.
@@ -49,8 +50,6 @@ function act(button: LoyaltySigninButton, change: () => void): void {
 
 const MODES: readonly SignInMode[] = ['popup', 'popup-only', 'redirect'];
 const STORAGES: readonly SessionStorageKind[] = ['session', 'local', 'memory'];
-
-const walletIcon = svg`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M4 6.5A2.5 2.5 0 0 1 6.5 4H18v3h1a1 1 0 0 1 1 1v10.5a1.5 1.5 0 0 1-1.5 1.5h-12A2.5 2.5 0 0 1 4 17.5v-11Zm2.5-.5a.5.5 0 0 0 0 1H16V6H6.5ZM15 12.5a1.5 1.5 0 1 0 3 0 1.5 1.5 0 0 0-3 0Z"/></svg>`;
 
 export type { LoyaltySigninDetail, LoyaltySigninErrorDetail, LoyaltySignoutDetail } from './events.ts';
 
@@ -388,51 +387,26 @@ export class LoyaltySigninButton extends LoyaltyElement {
     }
   }
 
-  private unavailableText(): string {
+  /** Why the program is unavailable, or undefined while it is available. */
+  private unavailableText(): string | undefined {
+    if (!this.unavailable) return undefined;
     if (this.unavailableReason.trim()) return this.unavailableReason.trim();
     const program = this.program.trim();
     return program ? this.locale.t('signin.unavailable', { program }) : this.locale.t('signin.unavailable-generic');
   }
 
   override render() {
+    const { locale, failure } = this;
     const user = session.user;
-    const error = this.failure
-      ? html`<p part="message" role="alert">${this.locale.t(`signin.error.${this.failure}`)}</p>`
-      : html`<p part="message" role="alert" hidden></p>`;
-    if (user) {
-      const name = user.username
-        ? this.locale.t('signin.signed-in-as', { username: user.username })
-        : this.locale.t('signin.signed-in');
-      return html`<div class="row">
-          <span part="user">${name}</span>
-          <button part="signout" type="button" @click=${() => this.signOut()}>${this.locale.t('signin.signout')}</button>
-        </div>
-        ${error}`;
-    }
-    const pendingLabel = this.pendingLabel.trim() || this.locale.t('signin.pending');
-    const misconfigured = this.configProblem !== undefined && !this.unavailable && !this.failure;
-    return html`<button
-        part="button"
-        type="button"
-        aria-busy=${this.pending ? 'true' : 'false'}
-        aria-disabled=${this.unavailable || this.pending || this.configProblem !== undefined ? 'true' : nothing}
-        aria-describedby=${this.unavailable || misconfigured ? 'reason' : nothing}
-        @click=${() => this.signIn()}
-      >
-        <span part="icon">${this.pending ? html`<span class="spinner"></span>` : html`<slot name="icon">${walletIcon}</slot>`}</span>
-        <span part="label"><slot>${this.locale.t('signin.label')}</slot></span>
-      </button>
-      <span class="visually-hidden" role="status"
-        >${this.pending ? pendingLabel : this.expired ? this.locale.t('signin.expired') : ''}</span
-      >
-      ${
-        this.unavailable
-          ? html`<p part="message" id="reason">${this.unavailableText()}</p>`
-          : misconfigured
-            ? html`<p part="message" id="reason">${this.locale.t('signin.error.config')}</p>`
-            : this.expired && !this.failure && !this.pending
-              ? html`<p part="message">${this.locale.t('signin.expired')}</p>`
-              : error
-      }`;
+    if (user) return html`${renderSignedIn(locale, user, () => this.signOut())} ${renderFailure(locale, failure)}`;
+    const state = {
+      pending: this.pending,
+      pendingLabel: this.pendingLabel.trim() || locale.t('signin.pending'),
+      unavailable: this.unavailableText(),
+      configProblem: this.configProblem !== undefined,
+      failure,
+      expired: this.expired,
+    };
+    return html`${renderSignInButton(locale, state, () => this.signIn())}`;
   }
 }
