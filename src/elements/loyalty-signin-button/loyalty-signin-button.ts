@@ -8,16 +8,13 @@ import {
   takePopupResponsesAfterReload,
   type PendingRequest,
 } from '../../connect/callback.ts';
-import { signInErrorCode, type SignInErrorCode } from '../../connect/errors.ts';
 import {
   finishSignIn,
   forgetSignIn,
   prefetchWhenLikely,
   startSignIn,
   type SignInMode,
-  type SignInOutcome,
 } from '../../connect/launcher.ts';
-import type { SignInResult } from '../../connect/client.ts';
 import type { ConnectOptions } from '../../connect/options.ts';
 import { checkPageSignIn, resolveConnectOptions } from '../../connect/resolve-options.ts';
 import { merchantSetting, merchantSignIn } from '../../shared/merchant.ts';
@@ -26,6 +23,7 @@ import { session, type LoyaltyUser, type SessionChangeReason, type SessionStorag
 import { LoyaltyElement } from '../internal/loyalty-element.ts';
 import { signinButtonStyles } from './loyalty-signin-button.styles.ts';
 import { signinButtonMessages } from './loyalty-signin-button.messages.ts';
+import { SignInLaunch } from './signin-launch.ts';
 import { renderFailure, renderSignedIn, renderSignInButton } from './signin-view.ts';
 
 // A page opened as our sign-in popup hands the response to its opener and does nothing else;
@@ -155,8 +153,6 @@ export class LoyaltySigninButton extends LoyaltyElement {
   /** Why the program is unavailable, replacing the default sentence. */
   @property({ attribute: 'unavailable-reason' }) unavailableReason = '';
 
-  @state() private pending = false;
-  @state() private failure: SignInErrorCode | undefined;
   /** The session ran out (or the proxy refused its tokens) while nobody was looking: said once, by one button. */
   @state() private expired = false;
   /** What is wrong with `authority`, `client-id` or `redirect-uri`, shown before anyone clicks. */
@@ -165,6 +161,11 @@ export class LoyaltySigninButton extends LoyaltyElement {
   @query('[part~="button"]') private signinButton?: HTMLButtonElement;
   @query('[part~="signout"]') private signoutButton?: HTMLButtonElement;
 
+  private readonly launch = new SignInLaunch(
+    this,
+    (user) => act(this, () => session.set(user, 'signin')),
+    (detail) => this.emit('loyalty-signin-error', detail),
+  );
   private unsubscribe?: () => void;
   private unregisterStarter?: () => void;
   private stopPrefetch?: () => void;
@@ -224,31 +225,15 @@ export class LoyaltySigninButton extends LoyaltyElement {
    * method returns, so popup blockers let it through.
    */
   signIn(): void {
-    if (this.unavailable || this.pending || isHandOverPopup) return;
+    if (this.unavailable || this.launch.pending || isHandOverPopup) return;
     const options = this.optionsOrFail();
     if (!options) return;
-    this.failure = undefined;
+    this.launch.forget();
     this.expired = false;
     // This page's own popup answers oidc-client-ts; an earlier page's sign-in is over.
     stopTakingEarlierPopup?.();
     stopTakingEarlierPopup = () => undefined;
-    this.track(startSignIn(options, MODES.includes(this.mode) ? this.mode : 'popup'));
-  }
-
-  /** Shows the pending state while a sign-in runs, then fills the session or reports the failure. */
-  private track(signIn: Promise<SignInOutcome | SignInResult>): void {
-    this.pending = true;
-    signIn.then(
-      (outcome) => {
-        // A redirect settles only if the shopper comes back with the Back button (page cache).
-        this.pending = false;
-        if ('user' in outcome) act(this, () => session.set(outcome.user, 'signin'));
-      },
-      (error: unknown) => {
-        this.pending = false;
-        this.fail(error);
-      },
-    );
+    this.launch.run(startSignIn(options, MODES.includes(this.mode) ? this.mode : 'popup'));
   }
 
   /** Signs the shopper out and forgets everything kept about them (memory and storage). */
@@ -260,7 +245,7 @@ export class LoyaltySigninButton extends LoyaltyElement {
       options = undefined;
     }
     forgetSignIn(options);
-    this.failure = undefined;
+    this.launch.forget();
     this.expired = false;
     act(this, () => session.set(null, 'signout'));
   }
@@ -281,7 +266,7 @@ export class LoyaltySigninButton extends LoyaltyElement {
     try {
       this.connectOptions();
       this.configProblem = undefined;
-      if (this.failure === 'config') this.failure = undefined;
+      if (this.launch.failure === 'config') this.launch.forget();
     } catch (error) {
       this.configProblem = error instanceof Error ? error.message : String(error);
       warnOnce(this, this.configProblem);
@@ -344,7 +329,7 @@ export class LoyaltySigninButton extends LoyaltyElement {
 
   private finishRedirect(responseUrl: string): void {
     const options = this.optionsOrFail();
-    if (options) this.track(finishSignIn(options, responseUrl));
+    if (options) this.launch.run(finishSignIn(options, responseUrl));
   }
 
   /** The connect options, or undefined after reporting a `config` error. */
@@ -352,24 +337,15 @@ export class LoyaltySigninButton extends LoyaltyElement {
     try {
       return this.connectOptions();
     } catch (error) {
-      this.fail(error);
+      this.launch.fail(error);
       return undefined;
     }
-  }
-
-  private fail(error: unknown): void {
-    const code = signInErrorCode(error);
-    this.failure = code;
-    this.emit('loyalty-signin-error', {
-      code,
-      message: error instanceof Error ? error.message : String(error),
-    });
   }
 
   private onSessionChange(user: LoyaltyUser | null, reason: SessionChangeReason): void {
     // The page's focused element, also while the sign-in popup is in front (`:focus-within` then fails).
     const hadFocus = (this.renderRoot as ShadowRoot).activeElement !== null;
-    if (user) this.failure = undefined;
+    if (user) this.launch.forget();
     const reporting = (actingButton ?? buttons[0]) === this;
     this.expired = !user && reason === 'expired' && reporting;
     this.requestUpdate();
@@ -396,11 +372,12 @@ export class LoyaltySigninButton extends LoyaltyElement {
   }
 
   override render() {
-    const { locale, failure } = this;
+    const { locale } = this;
+    const { pending, failure } = this.launch;
     const user = session.user;
     if (user) return html`${renderSignedIn(locale, user, () => this.signOut())} ${renderFailure(locale, failure)}`;
     const state = {
-      pending: this.pending,
+      pending,
       pendingLabel: this.pendingLabel.trim() || locale.t('signin.pending'),
       unavailable: this.unavailableText(),
       configProblem: this.configProblem !== undefined,
