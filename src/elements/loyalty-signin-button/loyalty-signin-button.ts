@@ -6,7 +6,6 @@ import {
   pendingRequest,
   takeCapturedResponse,
   takePopupResponsesAfterReload,
-  type PendingRequest,
 } from '../../connect/callback.ts';
 import {
   finishSignIn,
@@ -16,13 +15,11 @@ import {
   type SignInMode,
 } from '../../connect/launcher.ts';
 import type { ConnectOptions } from '../../connect/options.ts';
-import { checkPageSignIn, resolveConnectOptions } from '../../connect/resolve-options.ts';
-import { merchantSetting, merchantSignIn } from '../../shared/merchant.ts';
-import { shippedCallbackPage } from '../../shared/callback-page.ts';
 import { session, type LoyaltyUser, type SessionChangeReason, type SessionStorageKind } from '../../connect/session.ts';
 import { LoyaltyElement } from '../internal/loyalty-element.ts';
 import { signinButtonStyles } from './loyalty-signin-button.styles.ts';
 import { signinButtonMessages } from './loyalty-signin-button.messages.ts';
+import { answers, isPageSignIn, pageConnectOptions } from './page-sign-in.ts';
 import { SignInLaunch } from './signin-launch.ts';
 import { renderFailure, renderSignedIn, renderSignInButton } from './signin-view.ts';
 
@@ -190,12 +187,12 @@ export class LoyaltySigninButton extends LoyaltyElement {
     this.dropForeignSession();
     // Other elements' "sign in" goes only to a button that is the page's sign-in.
     this.unregisterStarter = session.registerSignInStarter(() => {
-      if (this.unavailable || !this.isPageSignIn()) return false;
+      if (this.unavailable || !isPageSignIn(this, buttons)) return false;
       this.signIn();
       return true;
     });
     if (!session.user) this.stopPrefetch = prefetchWhenLikely(this);
-    const response = takeCapturedResponse((request) => this.answers(request));
+    const response = takeCapturedResponse((request) => answers(this, buttons, request));
     if (response) this.finishRedirect(response);
     stopTakingEarlierPopup ??= takePopupResponsesAfterReload((url, popup) =>
       LoyaltySigninButton.finishEarlierPopup(url, popup),
@@ -205,7 +202,7 @@ export class LoyaltySigninButton extends LoyaltyElement {
   /** The popup of a sign-in started before this page was reloaded answered: its button finishes it here. */
   private static finishEarlierPopup(responseUrl: string, popup: Window | null): void {
     const request = pendingRequest(responseUrl);
-    const button = buttons.find((candidate) => !candidate.unavailable && candidate.answers(request));
+    const button = buttons.find((candidate) => !candidate.unavailable && answers(candidate, buttons, request));
     if (!button) return;
     popup?.close();
     button.finishRedirect(responseUrl);
@@ -276,55 +273,17 @@ export class LoyaltySigninButton extends LoyaltyElement {
     }
   }
 
-  /** Whether a redirect response is this button's to finish: its app's, or one nobody was waiting for (refused here). */
-  private answers(request: PendingRequest | undefined): boolean {
-    if (!request) return true;
-    try {
-      const { authority, clientId } = this.connectOptions();
-      return request.client_id === clientId && request.authority === authority;
-    } catch {
-      return false;
-    }
-  }
-
   /** A kept shopper who signed in with another provider or app than this page's sign-in is signed out. */
   private dropForeignSession(): void {
     const user = session.user;
-    if (!user?.issuer || !this.isPageSignIn()) return;
+    if (!user?.issuer || !isPageSignIn(this, buttons)) return;
     const { authority, clientId } = this.connectOptions();
     if (user.issuer !== authority || user.clientId !== clientId) act(this, () => session.set(null, 'signout'));
   }
 
-  /** This button's settings, where the merchant's head fills in what its attributes leave out. */
-  private settings(pinned = merchantSignIn()) {
-    return {
-      authority: this.authority.trim() || pinned.authority || '',
-      clientId: this.clientId.trim() || pinned.clientId || '',
-      redirectUri: this.redirectUri.trim() || merchantSetting('loyalty-redirect-uri') || shippedCallbackPage() || '',
-      scope: this.scope,
-    };
-  }
-
-  private isPageSignIn(): boolean {
-    try {
-      this.connectOptions();
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
   /** The options of a sign-in that is the page's (the merchant's), or a `config` SignInError. */
   private connectOptions(): ConnectOptions {
-    const pinned = merchantSignIn();
-    const options = resolveConnectOptions(this.settings(pinned), location);
-    const others = buttons.filter((button) => button !== this && !button.unavailable);
-    checkPageSignIn(
-      options,
-      pinned,
-      others.map((button) => button.settings(pinned)),
-    );
-    return options;
+    return pageConnectOptions(this, buttons);
   }
 
   private finishRedirect(responseUrl: string): void {
