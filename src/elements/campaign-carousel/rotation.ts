@@ -9,6 +9,8 @@ export class Rotation implements ReactiveController {
   /** The shopper has not stopped it. */
   playing = true;
   private hovered = false;
+  /** A pointer is pressing the rotation button, whose click (not the focus the press gives it) decides. */
+  private pressing = false;
   private timer: ReturnType<typeof setInterval> | undefined;
   private timerSeconds = 0;
   private readonly reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
@@ -31,10 +33,28 @@ export class Rotation implements ReactiveController {
     return this.enabled && this.playing && !this.hovered;
   }
 
-  toggle(): void {
+  /** The rotation button's `pointerdown` and `pointercancel`. */
+  readonly onPress = (event: PointerEvent): void => {
+    this.pressing = event.type === 'pointerdown' && event.button === 0;
+  };
+
+  /** The rotation button's click: stops or starts rotation. */
+  readonly onClick = (): void => {
+    this.pressing = false;
     this.playing = !this.playing;
     this.host.requestUpdate();
-  }
+  };
+
+  /**
+   * Focus entering the carousel stops rotation, except the focus that pressing the rotation button
+   * gives it (Chromium and Firefox focus a button on mousedown, before its click): otherwise that
+   * focus would stop rotation and the click would start it again at once.
+   */
+  readonly onFocusin = (event: FocusEvent): void => {
+    const pressed = this.pressing && (event.target as Element).matches('[part~="rotation-button"]');
+    this.pressing = false;
+    if (!pressed) this.stop();
+  };
 
   stop(): void {
     if (!this.playing) return;

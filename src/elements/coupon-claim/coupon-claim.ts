@@ -3,12 +3,13 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { session } from '../../connect/session.ts';
 import { clientFor } from '../../marketing/client.ts';
-import { claimCoupon, isClaiming, onClaimChange, onCouponStored, storedCoupon } from '../../marketing/coupon-claims.ts';
+import { isClaiming, storedCoupon } from '../../marketing/coupon-claims.ts';
 import { MarketingError } from '../../marketing/errors.ts';
 import type { Campaign } from '../../marketing/types.ts';
 import { resolveEndpoint } from '../../shared/config.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
 import { errorMessage } from '../internal/error-message.ts';
+import { focusReplacement } from '../internal/focus.ts';
 import { currencyOf, formatPrice } from '../internal/price.ts';
 import { renderFailure, renderSkeleton } from '../internal/status.ts';
 import { MarketingElement } from '../internal/marketing-element.ts';
@@ -16,6 +17,8 @@ import { statusStyles } from '../internal/status.styles.ts';
 import { AbortOnDisconnect, failureOf, isWaiting } from '../internal/tasks.ts';
 import { couponClaimStyles } from './coupon-claim.styles.ts';
 import { couponClaimMessages } from './coupon-claim.messages.ts';
+import { claimAsShopper, onCampaignClaims } from './claim-request.ts';
+import { copyOrSelect, renderClaimButton, renderCoupon, renderHeading, renderSignInPrompt } from './claim-view.ts';
 
 export type { CouponClaimedDetail, CouponClaimErrorDetail } from './events.ts';
 
@@ -129,10 +132,7 @@ export class CouponClaim extends MarketingElement {
           void this.claim();
         }
       }),
-      // Another element of this page claimed this campaign's coupon: show it here too.
-      onCouponStored((coupon) => coupon.campaignId === this.campaignId.trim() && this.requestUpdate()),
-      // A claim for this campaign started or settled, here or in another element: busy, then not.
-      onClaimChange((campaignId) => campaignId === this.campaignId.trim() && this.requestUpdate()),
+      onCampaignClaims(this),
     ];
   }
 
@@ -166,14 +166,9 @@ export class CouponClaim extends MarketingElement {
     this.claiming = true;
     this.claimError = undefined;
     try {
-      const { code } = await claimCoupon(clientFor(resolveEndpoint(this.endpoint)), {
-        campaignId,
-        shopper: user?.sub,
-        accessToken: user?.accessToken,
-        idToken: user?.idToken,
-        requireSignin: this.requireSignin,
-        another: another && this.allowMultiple,
-      });
+      const endpoint = resolveEndpoint(this.endpoint);
+      const options = { requireSignin: this.requireSignin, another: another && this.allowMultiple };
+      const { code } = await claimAsShopper(endpoint, campaignId, user, options);
       // A shopper who signed out meanwhile is not named to whoever is at the screen now.
       if (session.user?.sub === user?.sub) {
         this.announcedFor = user?.sub;
@@ -182,32 +177,15 @@ export class CouponClaim extends MarketingElement {
       this.emit('coupon-claimed', { campaignId, code });
     } catch (error) {
       this.claimError = error;
-      // The proxy refused the shopper's tokens: the session is over for every element and tab, and
-      // the header says so rather than "Signed in as …" beside "Please sign in again".
-      if (
-        user &&
-        error instanceof MarketingError &&
-        error.status === 401 &&
-        session.user?.accessToken === user.accessToken
-      )
-        session.set(null, 'expired');
       this.failedAnother = another;
       const code = error instanceof MarketingError ? error.code : 'unknown';
-      this.emit('coupon-claim-error', {
-        campaignId,
-        code,
-        message: errorMessage(this.locale, error),
-      });
+      this.emit('coupon-claim-error', { campaignId, code, message: errorMessage(this.locale, error) });
     } finally {
       this.claiming = false;
     }
     // The button that had focus is gone: keep keyboard users on what replaced it.
-    if (hadFocus) {
-      await this.updateComplete;
-      this.renderRoot
-        .querySelector<HTMLElement>('[part~="copy-button"], [part~="retry-button"], [part~="signin-button"]')
-        ?.focus();
-    }
+    if (hadFocus)
+      await focusReplacement(this, '[part~="copy-button"], [part~="retry-button"], [part~="signin-button"]');
   }
 
   private signIn(): void {
@@ -216,18 +194,10 @@ export class CouponClaim extends MarketingElement {
   }
 
   private async copy(code: string): Promise<void> {
-    try {
-      await navigator.clipboard.writeText(code);
-      this.copyFailed = false;
-      this.announcedFor = session.user?.sub;
-      this.announcement = this.locale.t('coupon.copied');
-    } catch {
-      // No clipboard (insecure page, permission refused): select the code so the shopper can copy it.
-      this.copyFailed = true;
-      const codeElement = this.renderRoot.querySelector('[part~="code"]');
-      const selection = getSelection();
-      if (codeElement && selection) selection.selectAllChildren(codeElement);
-    }
+    this.copyFailed = !(await copyOrSelect(code, this.renderRoot.querySelector('[part~="code"]')));
+    if (this.copyFailed) return;
+    this.announcedFor = session.user?.sub;
+    this.announcement = this.locale.t('coupon.copied');
   }
 
   override render(): TemplateResult {
@@ -247,59 +217,36 @@ export class CouponClaim extends MarketingElement {
 
   private renderCampaign(campaign: Campaign): TemplateResult {
     const { objective } = campaign;
-    const price =
-      objective.kind === 'coupon'
-        ? formatPrice(objective.price, this.locale.lang, currencyOf(this, this.currency))
-        : '';
-    return html`${
-      this.compact
-        ? nothing
-        : html`<p part="title" class="title" dir="auto">${campaign.title}</p>
-          ${price ? html`<p part="price" class="price">${price}</p>` : nothing}`
-    }
-    ${objective.kind === 'coupon' ? this.renderClaim() : html`<p part="message">${this.locale.t('coupon.none')}</p>`}`;
+    if (objective.kind !== 'coupon')
+      return html`${this.compact ? nothing : renderHeading(campaign, '')}
+        <p part="message">${this.locale.t('coupon.none')}</p>`;
+    const price = formatPrice(objective.price, this.locale.lang, currencyOf(this, this.currency));
+    return html`${this.compact ? nothing : renderHeading(campaign, price)} ${this.renderClaim()}`;
   }
 
   private renderClaim(): TemplateResult {
-    const { locale } = this;
+    const { locale, claimError } = this;
     const id = this.campaignId.trim();
     // Only what this element's own endpoint gave: another origin's code is not this proxy's coupon.
     const endpoint = resolveEndpoint(this.endpoint);
     const kept = storedCoupon(id, this.shopper, endpoint);
     const claiming = this.claiming || isClaiming(id, this.shopper, endpoint);
     // The proxy wants a (new) sign-in: offer it rather than a retry that cannot succeed.
-    const refused = this.claimError instanceof MarketingError && this.claimError.status === 401 && !claiming;
+    const refused = claimError instanceof MarketingError && claimError.status === 401 && !claiming;
     // A kept coupon (perhaps from another element or tab) is the answer, whatever failed before it.
     if (kept && !this.claiming) {
-      return html`<div part="coupon" class="coupon">
-        <span class="code-label">${locale.t('coupon.codeLabel')}</span>
-        <strong part="code" class="code">${kept.code}</strong>
-        <button part="copy-button" class="button" type="button" @click=${() => void this.copy(kept.code)}>${locale.t('coupon.copy')}</button>
-        ${
-          this.allowMultiple
-            ? html`<button part="another-button" class="button secondary" type="button" @click=${() => void this.claim(true)}>
-              ${locale.t('coupon.another')}
-            </button>`
-            : nothing
-        }
-        ${this.copyFailed ? html`<p part="message">${locale.t('coupon.copyFailed')}</p>` : nothing}
-      </div>`;
+      return renderCoupon(locale, kept.code, {
+        copyFailed: this.copyFailed,
+        copy: () => void this.copy(kept.code),
+        another: this.allowMultiple ? () => void this.claim(true) : undefined,
+      });
     }
     if (refused || (this.requireSignin && !session.user && !claiming)) {
-      return html`${refused ? html`<p part="message" role="alert">${errorMessage(locale, this.claimError)}</p>` : nothing}
-        <button part="signin-button" class="button" type="button" @click=${this.signIn}>${locale.t('coupon.signin')}</button>
-        ${this.noSignInButton ? html`<p part="message">${locale.t('coupon.signinMissing')}</p>` : nothing}`;
+      const refusal = refused ? errorMessage(locale, claimError) : undefined;
+      return renderSignInPrompt(locale, { refusal, noSignInButton: this.noSignInButton, signIn: () => this.signIn() });
     }
-    if (this.claimError && !claiming)
-      return renderFailure(this, locale, this.claimError, () => void this.claim(this.failedAnother));
-    return html`<button
-      part="claim-button"
-      class="button"
-      type="button"
-      aria-disabled=${claiming ? 'true' : 'false'}
-      @click=${() => void this.claim()}
-    >
-      ${locale.t(claiming ? 'coupon.getting' : 'coupon.get')}
-    </button>`;
+    if (claimError && !claiming)
+      return renderFailure(this, locale, claimError, () => void this.claim(this.failedAnother));
+    return renderClaimButton(locale, claiming, () => void this.claim());
   }
 }

@@ -1,4 +1,5 @@
 /** Keeping keyboard and screen-reader users in place when the control they used goes away. */
+import type { ReactiveElement } from 'lit';
 
 /**
  * Runs a retry. The pressed button disappears with the failure, so a keyboard or screen-reader user
@@ -12,4 +13,13 @@ export function retryKeepingFocus(host: HTMLElement, event: Event, retry: () => 
   if (!hadFocus || !base) return;
   if (!base.hasAttribute('tabindex')) base.tabIndex = -1;
   base.focus({ preventScroll: true });
+}
+
+/**
+ * After the host's next render, moves focus to the first control matching `selectors`: the one that
+ * replaced the control which had focus, so keyboard users stay where they were.
+ */
+export async function focusReplacement(host: ReactiveElement, selectors: string): Promise<void> {
+  await host.updateComplete;
+  host.renderRoot.querySelector<HTMLElement>(selectors)?.focus();
 }

@@ -1,4 +1,4 @@
-import { html, nothing, svg, type PropertyValues } from 'lit';
+import { html, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { warnOnce } from '../../shared/warn.ts';
 import {
@@ -6,26 +6,22 @@ import {
   pendingRequest,
   takeCapturedResponse,
   takePopupResponsesAfterReload,
-  type PendingRequest,
 } from '../../connect/callback.ts';
-import { signInErrorCode, type SignInErrorCode } from '../../connect/errors.ts';
 import {
   finishSignIn,
   forgetSignIn,
   prefetchWhenLikely,
   startSignIn,
   type SignInMode,
-  type SignInOutcome,
 } from '../../connect/launcher.ts';
-import type { SignInResult } from '../../connect/client.ts';
 import type { ConnectOptions } from '../../connect/options.ts';
-import { checkPageSignIn, resolveConnectOptions } from '../../connect/resolve-options.ts';
-import { merchantSetting, merchantSignIn } from '../../shared/merchant.ts';
-import { shippedCallbackPage } from '../../shared/callback-page.ts';
 import { session, type LoyaltyUser, type SessionChangeReason, type SessionStorageKind } from '../../connect/session.ts';
 import { LoyaltyElement } from '../internal/loyalty-element.ts';
 import { signinButtonStyles } from './loyalty-signin-button.styles.ts';
 import { signinButtonMessages } from './loyalty-signin-button.messages.ts';
+import { answers, isPageSignIn, pageConnectOptions } from './page-sign-in.ts';
+import { SignInLaunch } from './signin-launch.ts';
+import { renderFailure, renderSignedIn, renderSignInButton } from './signin-view.ts';
 
 // A page opened as our sign-in popup hands the response to its opener and does nothing else;
 // a page coming back from a redirect sign-in keeps the response for its button to finish.
@@ -49,8 +45,6 @@ function act(button: LoyaltySigninButton, change: () => void): void {
 
 const MODES: readonly SignInMode[] = ['popup', 'popup-only', 'redirect'];
 const STORAGES: readonly SessionStorageKind[] = ['session', 'local', 'memory'];
-
-const walletIcon = svg`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M4 6.5A2.5 2.5 0 0 1 6.5 4H18v3h1a1 1 0 0 1 1 1v10.5a1.5 1.5 0 0 1-1.5 1.5h-12A2.5 2.5 0 0 1 4 17.5v-11Zm2.5-.5a.5.5 0 0 0 0 1H16V6H6.5ZM15 12.5a1.5 1.5 0 1 0 3 0 1.5 1.5 0 0 0-3 0Z"/></svg>`;
 
 export type { LoyaltySigninDetail, LoyaltySigninErrorDetail, LoyaltySignoutDetail } from './events.ts';
 
@@ -156,8 +150,6 @@ export class LoyaltySigninButton extends LoyaltyElement {
   /** Why the program is unavailable, replacing the default sentence. */
   @property({ attribute: 'unavailable-reason' }) unavailableReason = '';
 
-  @state() private pending = false;
-  @state() private failure: SignInErrorCode | undefined;
   /** The session ran out (or the proxy refused its tokens) while nobody was looking: said once, by one button. */
   @state() private expired = false;
   /** What is wrong with `authority`, `client-id` or `redirect-uri`, shown before anyone clicks. */
@@ -166,6 +158,11 @@ export class LoyaltySigninButton extends LoyaltyElement {
   @query('[part~="button"]') private signinButton?: HTMLButtonElement;
   @query('[part~="signout"]') private signoutButton?: HTMLButtonElement;
 
+  private readonly launch = new SignInLaunch(
+    this,
+    (user) => act(this, () => session.set(user, 'signin')),
+    (detail) => this.emit('loyalty-signin-error', detail),
+  );
   private unsubscribe?: () => void;
   private unregisterStarter?: () => void;
   private stopPrefetch?: () => void;
@@ -190,12 +187,12 @@ export class LoyaltySigninButton extends LoyaltyElement {
     this.dropForeignSession();
     // Other elements' "sign in" goes only to a button that is the page's sign-in.
     this.unregisterStarter = session.registerSignInStarter(() => {
-      if (this.unavailable || !this.isPageSignIn()) return false;
+      if (this.unavailable || !isPageSignIn(this, buttons)) return false;
       this.signIn();
       return true;
     });
     if (!session.user) this.stopPrefetch = prefetchWhenLikely(this);
-    const response = takeCapturedResponse((request) => this.answers(request));
+    const response = takeCapturedResponse((request) => answers(this, buttons, request));
     if (response) this.finishRedirect(response);
     stopTakingEarlierPopup ??= takePopupResponsesAfterReload((url, popup) =>
       LoyaltySigninButton.finishEarlierPopup(url, popup),
@@ -205,7 +202,7 @@ export class LoyaltySigninButton extends LoyaltyElement {
   /** The popup of a sign-in started before this page was reloaded answered: its button finishes it here. */
   private static finishEarlierPopup(responseUrl: string, popup: Window | null): void {
     const request = pendingRequest(responseUrl);
-    const button = buttons.find((candidate) => !candidate.unavailable && candidate.answers(request));
+    const button = buttons.find((candidate) => !candidate.unavailable && answers(candidate, buttons, request));
     if (!button) return;
     popup?.close();
     button.finishRedirect(responseUrl);
@@ -225,31 +222,15 @@ export class LoyaltySigninButton extends LoyaltyElement {
    * method returns, so popup blockers let it through.
    */
   signIn(): void {
-    if (this.unavailable || this.pending || isHandOverPopup) return;
+    if (this.unavailable || this.launch.pending || isHandOverPopup) return;
     const options = this.optionsOrFail();
     if (!options) return;
-    this.failure = undefined;
+    this.launch.forget();
     this.expired = false;
     // This page's own popup answers oidc-client-ts; an earlier page's sign-in is over.
     stopTakingEarlierPopup?.();
     stopTakingEarlierPopup = () => undefined;
-    this.track(startSignIn(options, MODES.includes(this.mode) ? this.mode : 'popup'));
-  }
-
-  /** Shows the pending state while a sign-in runs, then fills the session or reports the failure. */
-  private track(signIn: Promise<SignInOutcome | SignInResult>): void {
-    this.pending = true;
-    signIn.then(
-      (outcome) => {
-        // A redirect settles only if the shopper comes back with the Back button (page cache).
-        this.pending = false;
-        if ('user' in outcome) act(this, () => session.set(outcome.user, 'signin'));
-      },
-      (error: unknown) => {
-        this.pending = false;
-        this.fail(error);
-      },
-    );
+    this.launch.run(startSignIn(options, MODES.includes(this.mode) ? this.mode : 'popup'));
   }
 
   /** Signs the shopper out and forgets everything kept about them (memory and storage). */
@@ -261,7 +242,7 @@ export class LoyaltySigninButton extends LoyaltyElement {
       options = undefined;
     }
     forgetSignIn(options);
-    this.failure = undefined;
+    this.launch.forget();
     this.expired = false;
     act(this, () => session.set(null, 'signout'));
   }
@@ -282,7 +263,7 @@ export class LoyaltySigninButton extends LoyaltyElement {
     try {
       this.connectOptions();
       this.configProblem = undefined;
-      if (this.failure === 'config') this.failure = undefined;
+      if (this.launch.failure === 'config') this.launch.forget();
     } catch (error) {
       this.configProblem = error instanceof Error ? error.message : String(error);
       warnOnce(this, this.configProblem);
@@ -292,60 +273,22 @@ export class LoyaltySigninButton extends LoyaltyElement {
     }
   }
 
-  /** Whether a redirect response is this button's to finish: its app's, or one nobody was waiting for (refused here). */
-  private answers(request: PendingRequest | undefined): boolean {
-    if (!request) return true;
-    try {
-      const { authority, clientId } = this.connectOptions();
-      return request.client_id === clientId && request.authority === authority;
-    } catch {
-      return false;
-    }
-  }
-
   /** A kept shopper who signed in with another provider or app than this page's sign-in is signed out. */
   private dropForeignSession(): void {
     const user = session.user;
-    if (!user?.issuer || !this.isPageSignIn()) return;
+    if (!user?.issuer || !isPageSignIn(this, buttons)) return;
     const { authority, clientId } = this.connectOptions();
     if (user.issuer !== authority || user.clientId !== clientId) act(this, () => session.set(null, 'signout'));
   }
 
-  /** This button's settings, where the merchant's head fills in what its attributes leave out. */
-  private settings(pinned = merchantSignIn()) {
-    return {
-      authority: this.authority.trim() || pinned.authority || '',
-      clientId: this.clientId.trim() || pinned.clientId || '',
-      redirectUri: this.redirectUri.trim() || merchantSetting('loyalty-redirect-uri') || shippedCallbackPage() || '',
-      scope: this.scope,
-    };
-  }
-
-  private isPageSignIn(): boolean {
-    try {
-      this.connectOptions();
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
   /** The options of a sign-in that is the page's (the merchant's), or a `config` SignInError. */
   private connectOptions(): ConnectOptions {
-    const pinned = merchantSignIn();
-    const options = resolveConnectOptions(this.settings(pinned), location);
-    const others = buttons.filter((button) => button !== this && !button.unavailable);
-    checkPageSignIn(
-      options,
-      pinned,
-      others.map((button) => button.settings(pinned)),
-    );
-    return options;
+    return pageConnectOptions(this, buttons);
   }
 
   private finishRedirect(responseUrl: string): void {
     const options = this.optionsOrFail();
-    if (options) this.track(finishSignIn(options, responseUrl));
+    if (options) this.launch.run(finishSignIn(options, responseUrl));
   }
 
   /** The connect options, or undefined after reporting a `config` error. */
@@ -353,24 +296,15 @@ export class LoyaltySigninButton extends LoyaltyElement {
     try {
       return this.connectOptions();
     } catch (error) {
-      this.fail(error);
+      this.launch.fail(error);
       return undefined;
     }
-  }
-
-  private fail(error: unknown): void {
-    const code = signInErrorCode(error);
-    this.failure = code;
-    this.emit('loyalty-signin-error', {
-      code,
-      message: error instanceof Error ? error.message : String(error),
-    });
   }
 
   private onSessionChange(user: LoyaltyUser | null, reason: SessionChangeReason): void {
     // The page's focused element, also while the sign-in popup is in front (`:focus-within` then fails).
     const hadFocus = (this.renderRoot as ShadowRoot).activeElement !== null;
-    if (user) this.failure = undefined;
+    if (user) this.launch.forget();
     const reporting = (actingButton ?? buttons[0]) === this;
     this.expired = !user && reason === 'expired' && reporting;
     this.requestUpdate();
@@ -388,51 +322,27 @@ export class LoyaltySigninButton extends LoyaltyElement {
     }
   }
 
-  private unavailableText(): string {
+  /** Why the program is unavailable, or undefined while it is available. */
+  private unavailableText(): string | undefined {
+    if (!this.unavailable) return undefined;
     if (this.unavailableReason.trim()) return this.unavailableReason.trim();
     const program = this.program.trim();
     return program ? this.locale.t('signin.unavailable', { program }) : this.locale.t('signin.unavailable-generic');
   }
 
   override render() {
+    const { locale } = this;
+    const { pending, failure } = this.launch;
     const user = session.user;
-    const error = this.failure
-      ? html`<p part="message" role="alert">${this.locale.t(`signin.error.${this.failure}`)}</p>`
-      : html`<p part="message" role="alert" hidden></p>`;
-    if (user) {
-      const name = user.username
-        ? this.locale.t('signin.signed-in-as', { username: user.username })
-        : this.locale.t('signin.signed-in');
-      return html`<div class="row">
-          <span part="user">${name}</span>
-          <button part="signout" type="button" @click=${() => this.signOut()}>${this.locale.t('signin.signout')}</button>
-        </div>
-        ${error}`;
-    }
-    const pendingLabel = this.pendingLabel.trim() || this.locale.t('signin.pending');
-    const misconfigured = this.configProblem !== undefined && !this.unavailable && !this.failure;
-    return html`<button
-        part="button"
-        type="button"
-        aria-busy=${this.pending ? 'true' : 'false'}
-        aria-disabled=${this.unavailable || this.pending || this.configProblem !== undefined ? 'true' : nothing}
-        aria-describedby=${this.unavailable || misconfigured ? 'reason' : nothing}
-        @click=${() => this.signIn()}
-      >
-        <span part="icon">${this.pending ? html`<span class="spinner"></span>` : html`<slot name="icon">${walletIcon}</slot>`}</span>
-        <span part="label"><slot>${this.locale.t('signin.label')}</slot></span>
-      </button>
-      <span class="visually-hidden" role="status"
-        >${this.pending ? pendingLabel : this.expired ? this.locale.t('signin.expired') : ''}</span
-      >
-      ${
-        this.unavailable
-          ? html`<p part="message" id="reason">${this.unavailableText()}</p>`
-          : misconfigured
-            ? html`<p part="message" id="reason">${this.locale.t('signin.error.config')}</p>`
-            : this.expired && !this.failure && !this.pending
-              ? html`<p part="message">${this.locale.t('signin.expired')}</p>`
-              : error
-      }`;
+    if (user) return html`${renderSignedIn(locale, user, () => this.signOut())} ${renderFailure(locale, failure)}`;
+    const state = {
+      pending,
+      pendingLabel: this.pendingLabel.trim() || locale.t('signin.pending'),
+      unavailable: this.unavailableText(),
+      configProblem: this.configProblem !== undefined,
+      failure,
+      expired: this.expired,
+    };
+    return html`${renderSignInButton(locale, state, () => this.signIn())}`;
   }
 }

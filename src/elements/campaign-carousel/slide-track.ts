@@ -1,0 +1,204 @@
+import type { ReactiveElement } from 'lit';
+import { fullyInView, nearestSlide, scrollToSlide, shownSlides } from './track.ts';
+
+/** What the track keeps of where it stands; the carousel renders from it. */
+interface TrackState {
+  current: number;
+  atEnd: boolean;
+  firstShown: number;
+  lastShown: number;
+  focusKept: number;
+  announcement: string;
+}
+
+/**
+ * Where the carousel's scrolling track stands and how it moves: which slide is current, which are in
+ * view (the others are `inert`: their controls are out of the tab order, so Tab after "next" reaches
+ * the shown slide, not one scrolled out of sight), whether the last one is in full view, what the
+ * live region says after "previous" and "next", and the arrow keys between the slides' title buttons.
+ * `onEnd` is called when the last slide comes into view. The host calls `rendered()` after each of its
+ * updates and `disconnected()` when it leaves the page.
+ */
+export class SlideTrack {
+  private state: TrackState = {
+    current: 0,
+    atEnd: false,
+    firstShown: 0,
+    lastShown: Number.POSITIVE_INFINITY,
+    focusKept: -1,
+    announcement: '',
+  };
+  /** Where a button's smooth scroll is taking the track, until it gets there or the shopper scrolls. */
+  private destination?: number;
+  private observer?: IntersectionObserver;
+  private observedRoot?: Element;
+  private observedSlide?: Element;
+  private frame = 0;
+
+  /** Ends a button's smooth scroll: the track is measured where it is from now on. */
+  readonly stopFollowing = {
+    handleEvent: (): void => {
+      this.destination = undefined;
+      this.scheduleMeasure();
+    },
+    passive: true,
+  };
+
+  constructor(
+    private readonly host: ReactiveElement,
+    private readonly rtl: () => boolean,
+    private readonly onEnd: () => void,
+  ) {}
+
+  get current(): number {
+    return this.state.current;
+  }
+
+  get atEnd(): boolean {
+    return this.state.atEnd;
+  }
+
+  get announcement(): string {
+    return this.state.announcement;
+  }
+
+  /** Whether slide `index` is kept out of the tab order: out of view, and not holding focus. */
+  isInert(index: number): boolean {
+    const { firstShown, lastShown, focusKept } = this.state;
+    return (index < firstShown || index > lastShown) && index !== focusKept;
+  }
+
+  private get root(): ShadowRoot {
+    return this.host.renderRoot as ShadowRoot;
+  }
+
+  private get scroller(): HTMLElement | null {
+    return this.root.querySelector<HTMLElement>('.slides');
+  }
+
+  get slides(): HTMLElement[] {
+    return [...this.root.querySelectorAll<HTMLElement>('.slide[data-index]')];
+  }
+
+  /** Changes what differs and asks the host to render again only then. */
+  private set(changes: Partial<TrackState>): void {
+    const next = { ...this.state, ...changes };
+    if ((Object.keys(next) as (keyof TrackState)[]).every((key) => Object.is(next[key], this.state[key]))) return;
+    this.state = next;
+    this.host.requestUpdate();
+  }
+
+  /** The slide holding keyboard focus, if any. */
+  private get focusedSlide(): number | undefined {
+    const index = this.root.activeElement?.closest<HTMLElement>('[data-index]')?.dataset.index;
+    return index === undefined ? undefined : Number(index);
+  }
+
+  /** Reads which slide is at the start of the track, which are in view, and whether the last one is in full view. */
+  private measure(): void {
+    const { scroller, slides } = this;
+    const last = slides.at(-1);
+    if (!scroller || !last) return;
+    // While a button's smooth scroll runs, the track is measured where it is headed, so the slides it
+    // leaves are inert at once (Tab right after "next" goes to the new slide, not an old one).
+    const pending = this.destination === undefined ? 0 : this.destination - scroller.scrollLeft;
+    if (Math.abs(pending) < 1) this.destination = undefined;
+    const box = scroller.getBoundingClientRect();
+    const track = new DOMRect(box.x + pending, box.y, box.width, box.height);
+    const rtl = this.rtl();
+    const focused = this.focusedSlide;
+    // While a slide's title button has keyboard focus, that slide stays the current one, whatever the scroll says.
+    const current =
+      !this.root.activeElement?.matches('.title-button') || focused === undefined
+        ? nearestSlide(slides, track, rtl)
+        : this.state.current;
+    const [first, lastShown] = shownSlides(slides, track);
+    this.set({
+      current,
+      firstShown: Math.min(first, current),
+      lastShown: Math.max(lastShown, current),
+      // The slide holding focus is never made inert under it (a swipe while a button has focus).
+      focusKept: focused ?? -1,
+      atEnd: fullyInView(last, track, rtl),
+    });
+  }
+
+  readonly scheduleMeasure = (): void => {
+    this.frame ||= requestAnimationFrame(() => {
+      this.frame = 0;
+      this.measure();
+    });
+  };
+
+  /** Brings slide `index` (clamped) to the start of the track and makes it the current one. */
+  goTo(index: number, announce = false): void {
+    const { scroller, slides } = this;
+    const slide = slides[Math.max(0, Math.min(index, slides.length - 1))];
+    if (!scroller || !slide) return;
+    this.destination = scrollToSlide(scroller, slide, this.rtl());
+    const current = Number(slide.dataset.index);
+    this.set({
+      current,
+      // Shown at once, so its controls can take focus while the track is still scrolling to it.
+      firstShown: Math.min(this.state.firstShown, current),
+      lastShown: Math.max(this.state.lastShown, current),
+      ...(announce && {
+        announcement: `${slide.getAttribute('aria-label')}: ${slide.querySelector('.title')?.textContent ?? ''}`,
+      }),
+    });
+  }
+
+  /** Arrow keys, Home and End move between the slides' title buttons (each a real button that Enter and Space press). */
+  readonly onKeydown = async (event: KeyboardEvent): Promise<void> => {
+    const button = event.target as HTMLElement;
+    const slide = button.closest<HTMLElement>('[data-index]');
+    if (!button.matches('.title-button') || !slide) return;
+    const index = Number(slide.dataset.index);
+    const rtl = this.rtl();
+    const targets: Record<string, number> = {
+      [rtl ? 'ArrowLeft' : 'ArrowRight']: index + 1,
+      [rtl ? 'ArrowRight' : 'ArrowLeft']: index - 1,
+      Home: 0,
+      End: this.slides.length - 1,
+    };
+    const target = targets[event.key];
+    if (target === undefined) return;
+    event.preventDefault();
+    const next = this.slides[Math.max(0, Math.min(target, this.slides.length - 1))];
+    if (!next) return;
+    this.goTo(Number(next.dataset.index));
+    await this.host.updateComplete;
+    next.querySelector<HTMLElement>('.title-button')?.focus({ preventScroll: true });
+  };
+
+  /** Watches the last slide rendered and measures the track once the browser has laid it out. */
+  rendered(): void {
+    const { scroller } = this;
+    if (scroller && scroller !== this.observedRoot) {
+      this.observer?.disconnect();
+      this.observedRoot = scroller;
+      this.observedSlide = undefined;
+      this.observer = new IntersectionObserver(
+        (entries) => entries.some((entry) => entry.isIntersecting) && this.onEnd(),
+        {
+          root: scroller,
+          threshold: 0.5,
+        },
+      );
+    }
+    const last = this.slides.at(-1);
+    if (this.observer && last && last !== this.observedSlide) {
+      this.observer.disconnect();
+      this.observer.observe(last);
+      this.observedSlide = last;
+    }
+    this.scheduleMeasure();
+  }
+
+  disconnected(): void {
+    this.observer?.disconnect();
+    this.observer = this.observedRoot = this.observedSlide = undefined;
+    cancelAnimationFrame(this.frame);
+    this.frame = 0;
+  }
+}
