@@ -113,7 +113,9 @@ export function launcherFor(engine: Engine): BrowserLauncher {
         browser: 'firefox',
         executablePath: paths.firefox[0],
         headless: true,
-        extraPrefsFirefox: { 'dom.disable_open_during_load': true },
+        // One browser runs every test file, each opening popups: Firefox's cap on open popups (20) is
+        // a shopper's protection against a page that opens many, not a limit a test run should meet.
+        extraPrefsFirefox: { 'dom.disable_open_during_load': true, 'dom.popup_maximum': 1000 },
       },
     });
   }

@@ -44,6 +44,7 @@ async function messagesFromCallback(origin: string): Promise<unknown[]> {
   document.body.append(opener);
   try {
     await pressForReal(opener);
+    if (!popup) throw new Error('The browser did not open the callback popup (its popup blocker refused it).');
     await ran;
     return received;
   } finally {
