@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { saveScreenshot, useE2eStack } from '../support/e2e.ts';
+import { saveScreenshot, signInOnPopup, useE2eStack } from '../support/e2e.ts';
 
 const stack = useE2eStack({
   staticSites: { plain: {}, strict: { strictCsp: true } },
@@ -175,12 +175,7 @@ describe('the script tag on a static page', () => {
     const popupOpened = page.waitForEvent('popup');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
-    const popup = await popupOpened;
-    await popup.getByLabel('Username').fill('demo');
-    await popup.getByLabel('Password').fill('demo');
-    await popup.getByRole('button', { name: 'Sign in' }).click();
-    await popup.getByRole('button', { name: 'Allow', exact: true }).click();
-    await popup.waitForEvent('close');
+    await signInOnPopup(await popupOpened);
     await page.locator('loyalty-signin-button').getByText('demo', { exact: false }).first().waitFor();
     assert.deepEqual(errors, []);
     await page.close();

@@ -173,7 +173,11 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
 export async function signInThroughPopup(page: Page): Promise<void> {
   const popupOpened = page.waitForEvent('popup');
   await page.locator('loyalty-signin-button').getByRole('button', { name: 'Sign in with your loyalty wallet' }).click();
-  const popup = await popupOpened;
+  await signInOnPopup(await popupOpened);
+}
+
+/** Signs the seeded shopper `demo` in on Connect's popup, however it was opened, and waits for it to close. */
+export async function signInOnPopup(popup: Page): Promise<void> {
   await popup.getByLabel('Username').fill('demo');
   await popup.getByLabel('Password').fill('demo');
   await popup.getByRole('button', { name: 'Sign in' }).click();
