@@ -2,6 +2,7 @@ import { defineConfig, type Plugin } from 'vite';
 import { demoSitePlugins } from './demo/vite-plugins.ts';
 import { dropLitGlobals } from './scripts/vite-lit-globals.ts';
 import { elementFiles } from './scripts/vite-element-files.ts';
+import { minifyLiterals } from './scripts/vite-minify-literals.ts';
 import { reservedSpaceCss } from './src/reserved-space.ts';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -41,7 +42,7 @@ const chunkGroups = [
     name: 'core',
     test: (id: string) =>
       /node_modules[\\/](lit|lit-html|lit-element|@lit)[\\/]|@oxc-project\+runtime@.*[\\/]decorate\.js$/.test(id) ||
-      /^src\/(shared\/(emit|theme\.styles|button\.styles)|elements\/internal\/loyalty-element)\.ts$/.test(
+      /^src\/(shared\/(emit|theme\.styles|button\.styles|css-value)|elements\/internal\/loyalty-element)\.ts$/.test(
         sourcePath(id),
       ),
   },
@@ -93,6 +94,7 @@ export default defineConfig(({ command }) =>
         publicDir: false,
         plugins: [
           dropLitGlobals(),
+          minifyLiterals(),
           elementFiles('loyalty-widgets.js'),
           signInCallbackPage(),
           reservedSpaceStylesheet(),

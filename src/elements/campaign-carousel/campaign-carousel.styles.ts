@@ -1,4 +1,5 @@
-import { css, unsafeCSS } from 'lit';
+import { css } from 'lit';
+import { cssValue } from '../../shared/css-value.ts';
 import { FIXED_LINE_HEIGHT, SLIDE_FIELD_GAP, SLIDE_TITLE_SIZE, slideBodyHeight } from '../../shared/loading-sizes.ts';
 
 export const campaignCarouselStyles = css`
@@ -88,14 +89,14 @@ export const campaignCarouselStyles = css`
   .body {
     display: grid;
     align-content: start;
-    gap: ${unsafeCSS(SLIDE_FIELD_GAP)};
-    min-block-size: ${unsafeCSS(slideBodyHeight(false))};
+    gap: ${cssValue(SLIDE_FIELD_GAP)};
+    min-block-size: ${cssValue(slideBodyHeight(false))};
     padding: var(--_space);
     line-height: ${FIXED_LINE_HEIGHT};
   }
   /* With claim, every slide holds the claim row, whether or not its campaign has a coupon. */
   .body.with-claim {
-    min-block-size: ${unsafeCSS(slideBodyHeight(true))};
+    min-block-size: ${cssValue(slideBodyHeight(true))};
   }
   .title,
   p {

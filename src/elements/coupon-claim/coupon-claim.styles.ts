@@ -1,4 +1,5 @@
-import { css, unsafeCSS } from 'lit';
+import { css } from 'lit';
+import { cssValue } from '../../shared/css-value.ts';
 import { COUPON_CLAIM_HEIGHT, FIXED_LINE_HEIGHT } from '../../shared/loading-sizes.ts';
 
 export const couponClaimStyles = css`
@@ -13,7 +14,7 @@ export const couponClaimStyles = css`
   }
   /* Never shorter than the loading shape, also for a campaign without a price or a coupon. */
   :host(:not([compact])) .base {
-    min-block-size: ${unsafeCSS(COUPON_CLAIM_HEIGHT)};
+    min-block-size: ${cssValue(COUPON_CLAIM_HEIGHT)};
   }
   p {
     margin: 0;
