@@ -1,5 +1,4 @@
-import { html, nothing, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
+import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { clientFor } from '../../marketing/client.ts';
 import { DIRECTORY_PAGE_SIZE } from '../../shared/page-size.ts';
 import type { BusinessAccount } from '../../marketing/types.ts';
@@ -60,21 +59,27 @@ export class BusinessDirectory extends MarketingElement {
   static override styles = [themeStyles, statusStyles, businessDirectoryStyles];
   /** @internal */
   protected static override messages = directoryMessages;
+  /** @internal The reactive properties, each documented at its field. */
+  static override properties: PropertyDeclarations = {
+    category: {},
+    limit: { type: Number },
+    headingLevel: { attribute: 'heading-level', type: Number },
+  };
 
   /** Shows only businesses of this category. */
-  @property() category?: string;
+  declare category?: string;
 
   /**
    * How many businesses to load per page (1 to 50). A page that shows no business (empty, or only
    * pending ones) but has more to come is read past at once, up to 5 in a row.
    */
-  @property({ type: Number }) limit = 12; // DIRECTORY_PAGE_SIZE, written out for the manifest
+  limit = 12; // DIRECTORY_PAGE_SIZE, written out for the manifest
 
   /**
    * The level of each business's name heading (1 to 6): one below the heading the directory sits
    * under. Default 2, for a directory under the page's `<h1>`.
    */
-  @property({ attribute: 'heading-level', type: Number }) headingLevel: number = 2;
+  headingLevel: number = 2;
 
   // A page of only pending (or other-category) accounts shows nothing, so the next one is read at once.
   private readonly accounts = new PagedList(

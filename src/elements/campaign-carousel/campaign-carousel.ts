@@ -1,5 +1,4 @@
-import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
+import { html, nothing, type PropertyValues, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { clientFor } from '../../marketing/client.ts';
 import { CAROUSEL_PAGE_SIZE } from '../../shared/page-size.ts';
 import type { Campaign } from '../../marketing/types.ts';
@@ -65,35 +64,47 @@ export class CampaignCarousel extends MarketingElement {
   static override styles = [themeStyles, statusStyles, campaignCarouselStyles];
   /** @internal */
   protected static override messages = carouselMessages;
+  /** @internal The reactive properties, each documented at its field. */
+  static override properties: PropertyDeclarations = {
+    businessAccountId: { attribute: 'business-account-id' },
+    limit: { type: Number },
+    autoplay: {
+      converter: (value: string | null) =>
+        value === null ? 0 : value.trim() === '' ? 5 : Math.max(0, Number(value) || 0),
+    },
+    claim: { type: Boolean, reflect: true },
+    currency: {},
+    headingLevel: { attribute: 'heading-level', type: Number },
+    label: {},
+  };
 
   /** Shows only this business account's campaigns (all campaigns when absent). */
-  @property({ attribute: 'business-account-id' }) businessAccountId?: string;
+  declare businessAccountId?: string;
 
   /**
    * How many campaigns to load per page (1 to 50); the next page loads when the shopper reaches the end.
    * A page that comes back empty but with more to come is read past at once, up to 5 in a row (8 s);
    * past that, the carousel says none was found yet and offers "Keep looking".
    */
-  @property({ type: Number }) limit = 6; // CAROUSEL_PAGE_SIZE, written out for the manifest
+  limit = 6; // CAROUSEL_PAGE_SIZE, written out for the manifest
 
   /** Seconds between automatic slide changes; the bare attribute means 5, absent means off. */
-  @property({ converter: (value) => (value === null ? 0 : value.trim() === '' ? 5 : Math.max(0, Number(value) || 0)) })
   autoplay = 0;
 
   /** Puts a "Get coupon" control on coupon campaigns. */
-  @property({ type: Boolean, reflect: true }) claim = false;
+  claim = false;
 
   /** ISO 4217 code used to format numeric prices, e.g. `EUR`. */
-  @property() currency?: string;
+  declare currency?: string;
 
   /**
    * The level of the slides' title headings (1 to 6): one below the heading the carousel sits under.
    * Default 2, for a carousel under the page's `<h1>`.
    */
-  @property({ attribute: 'heading-level', type: Number }) headingLevel: number = 2;
+  headingLevel: number = 2;
 
   /** Accessible name of the carousel (default "Campaigns", localized); give each carousel of a page its own. */
-  @property() label?: string;
+  declare label?: string;
 
   private readonly campaigns = new PagedList(
     this,

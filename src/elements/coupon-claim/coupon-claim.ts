@@ -1,6 +1,5 @@
 import { Task } from '@lit/task';
-import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { property, state } from 'lit/decorators.js';
+import { html, nothing, type PropertyValues, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { session } from '../../connect/session.ts';
 import { clientFor } from '../../marketing/client.ts';
 import { isClaiming, storedCoupon } from '../../marketing/coupon-claims.ts';
@@ -61,9 +60,23 @@ export class CouponClaim extends MarketingElement {
   static override styles = [themeStyles, statusStyles, couponClaimStyles];
   /** @internal */
   protected static override messages = couponClaimMessages;
+  /** @internal The reactive properties, each documented at its field. */
+  static override properties: PropertyDeclarations = {
+    campaignId: { attribute: 'campaign-id', reflect: true },
+    requireSignin: { attribute: 'require-signin', type: Boolean, reflect: true },
+    allowMultiple: { attribute: 'allow-multiple', type: Boolean, reflect: true },
+    currency: {},
+    compact: { type: Boolean, reflect: true },
+    campaign: { attribute: false },
+    claiming: { state: true },
+    claimError: { state: true },
+    announcement: { state: true },
+    copyFailed: { state: true },
+    noSignInButton: { state: true },
+  };
 
   /** The campaign whose coupon is claimed. */
-  @property({ attribute: 'campaign-id', reflect: true }) campaignId = '';
+  campaignId = '';
 
   /**
    * Only a signed-in shopper may claim; the shopper's tokens are sent to the proxy, which must be on
@@ -71,25 +84,25 @@ export class CouponClaim extends MarketingElement {
    * side: for the proxy to refuse anyone else, give it `requireSignin` (`true`, or a list that holds
    * this campaign's id).
    */
-  @property({ attribute: 'require-signin', type: Boolean, reflect: true }) requireSignin = false;
+  requireSignin = false;
 
   /** The shopper may ask for another coupon after receiving one. */
-  @property({ attribute: 'allow-multiple', type: Boolean, reflect: true }) allowMultiple = false;
+  allowMultiple = false;
 
   /** ISO 4217 code used to format a numeric price, e.g. `EUR`. */
-  @property() currency?: string;
+  declare currency?: string;
 
   /** Only the claim controls, without title and price (for a campaign shown around it). */
-  @property({ type: Boolean, reflect: true }) compact = false;
+  compact = false;
 
   /** The campaign when the page already has it (saves a request); must match `campaign-id`. */
-  @property({ attribute: false }) campaign?: Campaign;
+  declare campaign?: Campaign;
 
-  @state() private claiming = false;
-  @state() private claimError: unknown;
-  @state() private announcement = '';
-  @state() private copyFailed = false;
-  @state() private noSignInButton = false;
+  private claiming = false;
+  declare private claimError: unknown;
+  private announcement = '';
+  private copyFailed = false;
+  private noSignInButton = false;
 
   /** The shopper pressed "sign in to get this coupon" (or a claim needed it): claim once they are signed in. */
   private claimAfterSignIn = false;
