@@ -149,7 +149,7 @@ export class BusinessDirectory extends MarketingElement {
           ? html`<img part="logo" class="logo" src=${account.logoUrl} alt="" width="48" height="48" loading="lazy" decoding="async" referrerpolicy="no-referrer" />`
           : nothing
       }
-      ${heading(headingLevel(this, this.headingLevel), 'name', 'name', account.name)}
+      ${heading(headingLevel(this, this.headingLevel), 'name', account.name)}
       ${account.category ? html`<p part="category" class="category">${account.category}</p>` : nothing}
       ${account.description ? html`<p part="description" dir="auto">${account.description}</p>` : nothing}
       ${street || locality ? html`<address part="address">${street}${street && locality ? html`<br />` : nothing}${locality}</address>` : nothing}
