@@ -82,7 +82,7 @@ export class BusinessDirectory extends MarketingElement {
   headingLevel: number = 2;
 
   // A page of only pending (or other-category) accounts shows nothing, so the next one is read at once.
-  private readonly accounts = new PagedList(
+  readonly #accounts = new PagedList(
     this,
     ([endpoint, category, limit], nextToken, signal) =>
       clientFor(endpoint).businessAccounts({ category, limit, nextToken }, { signal }),
@@ -92,24 +92,25 @@ export class BusinessDirectory extends MarketingElement {
         this.category?.trim() || undefined,
         pageSize(this, this.limit, DIRECTORY_PAGE_SIZE),
       ] as const,
-    (account) => this.shows(account),
+    (account) => this.#shows(account),
   );
 
   /** Approved and of the chosen category: a pending account is never shown, whatever the proxy sent. */
-  private shows(account: BusinessAccount): boolean {
+  #shows(account: BusinessAccount): boolean {
     const category = this.category?.trim().toLowerCase();
     return !account.pending && (!category || account.category.toLowerCase() === category);
   }
 
-  private get visible(): BusinessAccount[] {
-    return this.accounts.items.filter((account) => this.shows(account));
+  get #visible(): BusinessAccount[] {
+    return this.#accounts.items.filter((account) => this.#shows(account));
   }
 
   override render(): TemplateResult {
-    const { accounts, locale } = this;
+    const { locale } = this;
+    const accounts = this.#accounts;
     const waiting = isWaiting(accounts.first);
     const failure = failureOf(accounts.first);
-    const visible = this.visible;
+    const visible = this.#visible;
     const empty = !waiting && !failure && visible.length === 0 && !accounts.nextToken;
     const status =
       waiting || failure
@@ -128,17 +129,17 @@ export class BusinessDirectory extends MarketingElement {
             : visible.length === 0 && !accounts.nextToken
               ? html`<p part="empty" aria-hidden="true">${locale.t('directory.empty')}</p>`
               : html`<ul part="list" class="list">
-                ${visible.map((account) => html`<li part="item">${this.renderAccount(account)}</li>`)}
+                ${visible.map((account) => html`<li part="item">${this.#renderAccount(account)}</li>`)}
               </ul>`
       }
-      ${waiting || failure ? nothing : this.renderFooter()}
+      ${waiting || failure ? nothing : this.#renderFooter()}
       <!-- One live region from the first render on, so the outcome of loading is announced: how many
            businesses show, or that there are none (shown above for the eye). -->
       <p class="visually-hidden" role="status">${status}</p>
     </section>`;
   }
 
-  private renderAccount(account: BusinessAccount): TemplateResult {
+  #renderAccount(account: BusinessAccount): TemplateResult {
     const { address, websiteUrl } = account;
     const tel = telHref(account.phoneNumber);
     const street = address?.streetAddress;
@@ -180,22 +181,23 @@ export class BusinessDirectory extends MarketingElement {
     </article>`;
   }
 
-  private async showMore(): Promise<void> {
-    const shown = this.visible.length;
+  async #showMore(): Promise<void> {
+    const shown = this.#visible.length;
     const hadFocus = this.renderRoot.querySelector(':focus') !== null;
-    this.accounts.loadMore();
-    await this.accounts.more.taskComplete.catch(() => undefined);
+    this.#accounts.loadMore();
+    await this.#accounts.more.taskComplete.catch(() => undefined);
     await this.updateComplete;
     // After the last page the button is gone: keep keyboard users at the first new business, or at
     // the last one when the last page brought none.
-    if (hadFocus && !this.accounts.nextToken) {
+    if (hadFocus && !this.#accounts.nextToken) {
       const cards = this.renderRoot.querySelectorAll<HTMLElement>('[part~="card"]');
       (cards[shown] ?? cards[shown - 1])?.focus();
     }
   }
 
-  private renderFooter(): TemplateResult {
-    const { accounts, locale } = this;
+  #renderFooter(): TemplateResult {
+    const { locale } = this;
+    const accounts = this.#accounts;
     const moreFailure = failureOf(accounts.more);
     return html`<div class="footer">
         ${
@@ -207,7 +209,7 @@ export class BusinessDirectory extends MarketingElement {
                 class="button secondary"
                 type="button"
                 aria-disabled=${accounts.loadingMore ? 'true' : 'false'}
-                @click=${this.showMore}
+                @click=${this.#showMore}
               >
                 ${locale.t(accounts.loadingMore ? 'directory.loadingMore' : 'directory.more')}
               </button>`

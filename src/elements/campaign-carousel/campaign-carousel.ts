@@ -106,7 +106,7 @@ export class CampaignCarousel extends MarketingElement {
   /** Accessible name of the carousel (default "Campaigns", localized); give each carousel of a page its own. */
   declare label?: string;
 
-  private readonly campaigns = new PagedList(
+  readonly #campaigns = new PagedList(
     this,
     ([endpoint, businessAccountId, limit], nextToken, signal) =>
       clientFor(endpoint).campaigns({ businessAccountId, limit, nextToken }, { signal }),
@@ -117,17 +117,17 @@ export class CampaignCarousel extends MarketingElement {
         pageSize(this, this.limit, CAROUSEL_PAGE_SIZE),
       ] as const,
   );
-  private readonly rotation = new Rotation(
+  readonly #rotation = new Rotation(
     this,
-    () => (this.campaigns.items.length > 1 ? this.autoplay : 0),
-    () => this.advance(),
+    () => (this.#campaigns.items.length > 1 ? this.autoplay : 0),
+    () => this.#advance(),
   );
   // The next page loads when the last slide comes into view, not before; after a failure only the
   // retry button tries again (no loop of automatic retries against a failing network).
-  private readonly track = new SlideTrack(
+  readonly #track = new SlideTrack(
     this,
     () => this.locale.rtl,
-    () => !failureOf(this.campaigns.more) && this.campaigns.loadMore(),
+    () => !failureOf(this.#campaigns.more) && this.#campaigns.loadMore(),
   );
 
   override willUpdate(changed: PropertyValues<this>): void {
@@ -146,11 +146,11 @@ export class CampaignCarousel extends MarketingElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.track.disconnected();
+    this.#track.disconnected();
   }
 
   protected override updated(): void {
-    this.track.rendered();
+    this.#track.rendered();
   }
 
   /**
@@ -158,8 +158,9 @@ export class CampaignCarousel extends MarketingElement {
    * last slide coming into view does that too, but only once, and a load can end with nothing to
    * show yet (a run of empty pages), so the button must never be a dead end.
    */
-  private async next(): Promise<void> {
-    const { campaigns, track } = this;
+  async #next(): Promise<void> {
+    const campaigns = this.#campaigns;
+    const track = this.#track;
     if (track.atEnd && campaigns.nextToken) {
       const before = campaigns.items.length;
       campaigns.loadMore();
@@ -170,23 +171,25 @@ export class CampaignCarousel extends MarketingElement {
     track.goTo(track.current + 1, true);
   }
 
-  private advance(): void {
-    this.track.goTo(this.track.atEnd && !this.campaigns.nextToken ? 0 : this.track.current + 1);
+  #advance(): void {
+    this.#track.goTo(this.#track.atEnd && !this.#campaigns.nextToken ? 0 : this.#track.current + 1);
   }
 
-  private onClick(event: MouseEvent): void {
+  #onClick(event: MouseEvent): void {
     const path = event.composedPath();
     // Controls inside a slide (the coupon claim) do their own thing.
     if (path.some((node) => node instanceof HTMLElement && node.localName === 'coupon-claim')) return;
     const slide = path.find(
       (node): node is HTMLElement => node instanceof HTMLElement && node.dataset.index !== undefined,
     );
-    const campaign = slide && this.campaigns.items[Number(slide.dataset.index)];
+    const campaign = slide && this.#campaigns.items[Number(slide.dataset.index)];
     if (campaign) this.emit('campaign-select', { campaign });
   }
 
   override render(): TemplateResult {
-    const { campaigns, locale, rotation } = this;
+    const { locale } = this;
+    const campaigns = this.#campaigns;
+    const rotation = this.#rotation;
     // With `claim`, slides wait for <coupon-claim> too, so their claim row does not appear later.
     const status = listStatus(campaigns, this.claim && !customElements.get('coupon-claim'));
     const { waiting, failure, none, empty } = status;
@@ -210,17 +213,20 @@ export class CampaignCarousel extends MarketingElement {
               ? html`<p part="empty" aria-hidden="true">${locale.t('carousel.empty')}</p>`
               : none
                 ? renderNotFoundYet(this, locale, campaigns)
-                : this.renderCarousel(campaigns.items)
+                : this.#renderCarousel(campaigns.items)
       }
       <!-- One live region from the first render on, so what it says next is announced: the empty
            state (shown above for the eye) or the slide that "previous" and "next" brought. -->
-      <p class="visually-hidden" role="status">${statusText(status, campaigns, locale, this.track.announcement)}</p>
+      <p class="visually-hidden" role="status">${statusText(status, campaigns, locale, this.#track.announcement)}</p>
     </section>`;
   }
 
   /** The controls and the track; the track is no Tab stop of its own (Firefox makes a scrolling box one). */
-  private renderCarousel(items: readonly Campaign[]): TemplateResult {
-    const { campaigns, locale, rotation, track } = this;
+  #renderCarousel(items: readonly Campaign[]): TemplateResult {
+    const { locale } = this;
+    const campaigns = this.#campaigns;
+    const rotation = this.#rotation;
+    const track = this.#track;
     const moreFailure = failureOf(campaigns.more);
     const arrow = (glyph: string) => html`<span class="arrow" aria-hidden="true">${glyph}</span>`;
     const slide = {
@@ -245,7 +251,7 @@ export class CampaignCarousel extends MarketingElement {
         <button part="previous-button" class="icon-button" type="button" aria-controls="slides" aria-label=${locale.t('carousel.previous')} ?disabled=${track.current === 0} @click=${() => track.goTo(track.current - 1, true)}>
           ${arrow('‹')}
         </button>
-        <button part="next-button" class="icon-button" type="button" aria-controls="slides" aria-label=${locale.t('carousel.next')} ?disabled=${track.atEnd && !campaigns.nextToken} @click=${this.next}>
+        <button part="next-button" class="icon-button" type="button" aria-controls="slides" aria-label=${locale.t('carousel.next')} ?disabled=${track.atEnd && !campaigns.nextToken} @click=${this.#next}>
           ${arrow('›')}
         </button>
       </div>
@@ -258,7 +264,7 @@ export class CampaignCarousel extends MarketingElement {
         @scrollend=${track.stopFollowing}
         @pointerdown=${track.stopFollowing}
         @wheel=${track.stopFollowing}
-        @click=${this.onClick}
+        @click=${this.#onClick}
         @keydown=${track.onKeydown}
       >
         ${items.map((campaign, index) => renderSlide(campaign, index, slide))}
