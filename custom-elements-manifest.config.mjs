@@ -32,7 +32,16 @@ function publicElementsOnly() {
           });
         }
         for (const element of module.declarations) {
-          element.members = (element.members ?? []).filter((member) => !member.privacy && !member.static);
+          // Properties declared in `static properties` come marked `public`; the rest unmarked are public too.
+          element.members = (element.members ?? []).filter(
+            (member) => (!member.privacy || member.privacy === 'public') && !member.static,
+          );
+          for (const member of element.members) delete member.privacy;
+          // An internal reactive state (`state: true`) is no attribute, though the analyzer lists one.
+          const fields = new Set(element.members.map((member) => member.name));
+          element.attributes = element.attributes?.filter(
+            (attribute) => !attribute.fieldName || fields.has(attribute.fieldName),
+          );
           // The internal base classes are not in the manifest; what they give is listed on the element.
           element.superclass = { name: 'LitElement', package: 'lit' };
           for (const list of [element.members, element.attributes ?? [], element.events ?? []]) {

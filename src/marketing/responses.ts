@@ -7,9 +7,11 @@
  */
 import { safeUrl } from '../shared/safe-url.ts';
 import { MarketingError } from './errors.ts';
-import type { Address, BusinessAccount, Campaign, CampaignImage, CampaignObjective, Coupon, Page } from './types.ts';
+import type { BusinessAccount, Campaign, CampaignImage, CampaignObjective, Coupon, Page } from './types.ts';
 
 type Json = Record<string, unknown>;
+/** Checks one value of an answer; `path` names it in the error (`campaigns.items[0].content.title`). */
+type Check<T> = (value: unknown, path: string) => T;
 
 function invalid(path: string, expected: string): never {
   throw new MarketingError(
@@ -19,121 +21,114 @@ function invalid(path: string, expected: string): never {
   );
 }
 
-function object(value: unknown, path: string): Json {
+const absent = (value: unknown): value is null | undefined => value === undefined || value === null;
+
+const object: Check<Json> = (value, path) => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) invalid(path, 'an object');
   return value as Json;
-}
+};
 
-function string(value: unknown, path: string): string {
+const string: Check<string> = (value, path) => {
   if (typeof value !== 'string') invalid(path, 'a string');
   return value;
-}
+};
 
 /** Absent or null gives ''; anything but a string is refused. */
-function text(value: unknown, path: string): string {
-  return value === undefined || value === null ? '' : string(value, path);
-}
+const text: Check<string> = (value, path) => (absent(value) ? '' : string(value, path));
 
-function list(value: unknown, path: string): unknown[] {
+const list: Check<unknown[]> = (value, path) => {
   if (!Array.isArray(value)) invalid(path, 'a list');
   return value;
-}
+};
 
 /** `{ url }` objects give their URL when safe; anything unusable gives undefined. */
-function imageUrl(value: unknown, path: string): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  return safeUrl(object(value, path).url);
+const imageUrl: Check<string | undefined> = (value, path) =>
+  absent(value) ? undefined : safeUrl(object(value, path).url);
+
+/** `parent[key]`, checked, named `path.key`. */
+const at = <T>(parent: Json, path: string, key: string, check: Check<T>): T => check(parent[key], `${path}.${key}`);
+
+/** The object at `parent[key]`, or null when it is absent. */
+const optionalObject = (parent: Json, path: string, key: string): Json | null =>
+  absent(parent[key]) ? null : at(parent, path, key, object);
+
+/** Several text fields of one object at once, each '' when absent. */
+function texts<const K extends string>(parent: Json, path: string, keys: readonly K[]): Record<K, string> {
+  return Object.fromEntries(keys.map((key) => [key, at(parent, path, key, text)])) as Record<K, string>;
 }
 
-function page<T>(value: unknown, path: string, item: (value: unknown, path: string) => T): Page<T> {
+/** A list's entries, each checked and named by its index. */
+const entries = <T>(value: unknown[], path: string, check: Check<T>): T[] =>
+  value.map((entry, index) => check(entry, `${path}[${index}]`));
+
+function page<T>(value: unknown, path: string, item: Check<T>): Page<T> {
   const body = object(value, path);
   const token = body.nextToken;
   return {
-    items: list(body.items, `${path}.items`).map((entry, index) => item(entry, `${path}.items[${index}]`)),
-    nextToken: token === undefined || token === null || token === '' ? null : string(token, `${path}.nextToken`),
+    items: entries(at(body, path, 'items', list), `${path}.items`, item),
+    nextToken: absent(token) || token === '' ? null : at(body, path, 'nextToken', string),
   };
 }
 
 const IMAGE_ALIAS = /^img([1-9]\d{0,4})$/;
 
+function objectiveOf(content: Json, path: string): CampaignObjective {
+  const raw = optionalObject(content, path, 'objective');
+  if (!raw) return { kind: 'other', typename: '' };
+  path += '.objective';
+  const typename = at(raw, path, '__typename', text);
+  if (typename !== 'CouponObjective') return { kind: 'other', typename };
+  const price = raw.price;
+  return {
+    kind: 'coupon',
+    price: typeof price === 'number' ? String(price) : absent(price) ? null : at(raw, path, 'price', string),
+  };
+}
+
 export function toCampaign(value: unknown, path = 'campaign'): Campaign {
   const campaign = object(value, path);
-  const content = object(campaign.content, `${path}.content`);
+  const content = at(campaign, path, 'content', object);
+  const contentPath = `${path}.content`;
   const images: CampaignImage[] = [];
   // The proxy asks for the image at fixed widths as aliases (`img320`, `img640`, …); we read
   // whatever widths it chose, so its list can change without touching the elements.
-  for (const [key, image] of Object.entries(content)) {
+  for (const key of Object.keys(content)) {
     const width = IMAGE_ALIAS.exec(key)?.[1];
-    const url = width ? imageUrl(image, `${path}.content.${key}`) : undefined;
-    if (width && url) images.push({ width: Number(width), url });
+    const url = width && at(content, contentPath, key, imageUrl);
+    if (url) images.push({ width: Number(width), url });
   }
   images.sort((a, b) => a.width - b.width);
-  let objective: CampaignObjective = { kind: 'other', typename: '' };
-  if (content.objective !== undefined && content.objective !== null) {
-    const raw = object(content.objective, `${path}.content.objective`);
-    const typename = text(raw.__typename, `${path}.content.objective.__typename`);
-    if (typename === 'CouponObjective') {
-      const price = raw.price;
-      objective = {
-        kind: 'coupon',
-        price:
-          typeof price === 'number'
-            ? String(price)
-            : price === undefined || price === null
-              ? null
-              : string(price, `${path}.content.objective.price`),
-      };
-    } else {
-      objective = { kind: 'other', typename };
-    }
-  }
   return {
-    id: string(campaign.id, `${path}.id`),
-    businessAccountId: text(campaign.businessAccountId, `${path}.businessAccountId`),
-    title: text(content.title, `${path}.content.title`),
-    subtitle: text(content.subtitle, `${path}.content.subtitle`),
-    description: text(content.description, `${path}.content.description`),
+    id: at(campaign, path, 'id', string),
+    businessAccountId: at(campaign, path, 'businessAccountId', text),
+    ...texts(content, contentPath, ['title', 'subtitle', 'description']),
     images,
-    objective,
+    objective: objectiveOf(content, contentPath),
   };
 }
+
+const customProperty: Check<{ key: string; value: string }> = (value, path) => {
+  const property = object(value, path);
+  return { key: at(property, path, 'key', string), value: at(property, path, 'value', text) };
+};
 
 export function toBusinessAccount(value: unknown, path = 'businessAccount'): BusinessAccount {
   const account = object(value, path);
   const pending = account.pending;
-  if (pending !== undefined && pending !== null && typeof pending !== 'boolean')
-    invalid(`${path}.pending`, 'a boolean');
-  let address: Address | null = null;
-  if (account.address !== undefined && account.address !== null) {
-    const raw = object(account.address, `${path}.address`);
-    address = {
-      streetAddress: text(raw.streetAddress, `${path}.address.streetAddress`),
-      postalCode: text(raw.postalCode, `${path}.address.postalCode`),
-      city: text(raw.city, `${path}.address.city`),
-    };
-  }
+  if (!absent(pending) && typeof pending !== 'boolean') invalid(`${path}.pending`, 'a boolean');
+  const address = optionalObject(account, path, 'address');
   const properties = account.customProperties;
   return {
-    id: text(account.id, `${path}.id`),
-    name: string(account.name, `${path}.name`),
-    description: text(account.description, `${path}.description`),
-    category: text(account.category, `${path}.category`),
-    phoneNumber: text(account.phoneNumber, `${path}.phoneNumber`),
-    websiteUrl: safeUrl(text(account.websiteUrl, `${path}.websiteUrl`)),
-    logoUrl: imageUrl(account.logo, `${path}.logo`),
-    address,
+    ...texts(account, path, ['id', 'description', 'category', 'phoneNumber']),
+    name: at(account, path, 'name', string),
+    websiteUrl: safeUrl(at(account, path, 'websiteUrl', text)),
+    logoUrl: at(account, path, 'logo', imageUrl),
+    address: address && texts(address, `${path}.address`, ['streetAddress', 'postalCode', 'city']),
     // Only an explicit `false` counts as approved: an account we cannot classify is not shown.
     pending: pending !== false,
-    customProperties: (properties === undefined || properties === null
+    customProperties: absent(properties)
       ? []
-      : list(properties, `${path}.customProperties`)
-    ).map((entry, index) => {
-      const property = object(entry, `${path}.customProperties[${index}]`);
-      return {
-        key: string(property.key, `${path}.customProperties[${index}].key`),
-        value: text(property.value, `${path}.customProperties[${index}].value`),
-      };
-    }),
+      : entries(at(account, path, 'customProperties', list), `${path}.customProperties`, customProperty),
   };
 }
 

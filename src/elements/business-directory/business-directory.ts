@@ -1,5 +1,4 @@
-import { html, nothing, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
+import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { clientFor } from '../../marketing/client.ts';
 import { DIRECTORY_PAGE_SIZE } from '../../shared/page-size.ts';
 import type { BusinessAccount } from '../../marketing/types.ts';
@@ -60,24 +59,30 @@ export class BusinessDirectory extends MarketingElement {
   static override styles = [themeStyles, statusStyles, businessDirectoryStyles];
   /** @internal */
   protected static override messages = directoryMessages;
+  /** @internal The reactive properties, each documented at its field. */
+  static override properties: PropertyDeclarations = {
+    category: {},
+    limit: { type: Number },
+    headingLevel: { attribute: 'heading-level', type: Number },
+  };
 
   /** Shows only businesses of this category. */
-  @property() category?: string;
+  declare category?: string;
 
   /**
    * How many businesses to load per page (1 to 50). A page that shows no business (empty, or only
    * pending ones) but has more to come is read past at once, up to 5 in a row.
    */
-  @property({ type: Number }) limit = 12; // DIRECTORY_PAGE_SIZE, written out for the manifest
+  limit = 12; // DIRECTORY_PAGE_SIZE, written out for the manifest
 
   /**
    * The level of each business's name heading (1 to 6): one below the heading the directory sits
    * under. Default 2, for a directory under the page's `<h1>`.
    */
-  @property({ attribute: 'heading-level', type: Number }) headingLevel: number = 2;
+  headingLevel: number = 2;
 
   // A page of only pending (or other-category) accounts shows nothing, so the next one is read at once.
-  private readonly accounts = new PagedList(
+  readonly #accounts = new PagedList(
     this,
     ([endpoint, category, limit], nextToken, signal) =>
       clientFor(endpoint).businessAccounts({ category, limit, nextToken }, { signal }),
@@ -87,24 +92,25 @@ export class BusinessDirectory extends MarketingElement {
         this.category?.trim() || undefined,
         pageSize(this, this.limit, DIRECTORY_PAGE_SIZE),
       ] as const,
-    (account) => this.shows(account),
+    (account) => this.#shows(account),
   );
 
   /** Approved and of the chosen category: a pending account is never shown, whatever the proxy sent. */
-  private shows(account: BusinessAccount): boolean {
+  #shows(account: BusinessAccount): boolean {
     const category = this.category?.trim().toLowerCase();
     return !account.pending && (!category || account.category.toLowerCase() === category);
   }
 
-  private get visible(): BusinessAccount[] {
-    return this.accounts.items.filter((account) => this.shows(account));
+  get #visible(): BusinessAccount[] {
+    return this.#accounts.items.filter((account) => this.#shows(account));
   }
 
   override render(): TemplateResult {
-    const { accounts, locale } = this;
+    const { locale } = this;
+    const accounts = this.#accounts;
     const waiting = isWaiting(accounts.first);
     const failure = failureOf(accounts.first);
-    const visible = this.visible;
+    const visible = this.#visible;
     const empty = !waiting && !failure && visible.length === 0 && !accounts.nextToken;
     const status =
       waiting || failure
@@ -123,17 +129,17 @@ export class BusinessDirectory extends MarketingElement {
             : visible.length === 0 && !accounts.nextToken
               ? html`<p part="empty" aria-hidden="true">${locale.t('directory.empty')}</p>`
               : html`<ul part="list" class="list">
-                ${visible.map((account) => html`<li part="item">${this.renderAccount(account)}</li>`)}
+                ${visible.map((account) => html`<li part="item">${this.#renderAccount(account)}</li>`)}
               </ul>`
       }
-      ${waiting || failure ? nothing : this.renderFooter()}
+      ${waiting || failure ? nothing : this.#renderFooter()}
       <!-- One live region from the first render on, so the outcome of loading is announced: how many
            businesses show, or that there are none (shown above for the eye). -->
       <p class="visually-hidden" role="status">${status}</p>
     </section>`;
   }
 
-  private renderAccount(account: BusinessAccount): TemplateResult {
+  #renderAccount(account: BusinessAccount): TemplateResult {
     const { address, websiteUrl } = account;
     const tel = telHref(account.phoneNumber);
     const street = address?.streetAddress;
@@ -144,7 +150,7 @@ export class BusinessDirectory extends MarketingElement {
           ? html`<img part="logo" class="logo" src=${account.logoUrl} alt="" width="48" height="48" loading="lazy" decoding="async" referrerpolicy="no-referrer" />`
           : nothing
       }
-      ${heading(headingLevel(this, this.headingLevel), 'name', 'name', account.name)}
+      ${heading(headingLevel(this, this.headingLevel), 'name', account.name)}
       ${account.category ? html`<p part="category" class="category">${account.category}</p>` : nothing}
       ${account.description ? html`<p part="description" dir="auto">${account.description}</p>` : nothing}
       ${street || locality ? html`<address part="address">${street}${street && locality ? html`<br />` : nothing}${locality}</address>` : nothing}
@@ -175,22 +181,23 @@ export class BusinessDirectory extends MarketingElement {
     </article>`;
   }
 
-  private async showMore(): Promise<void> {
-    const shown = this.visible.length;
+  async #showMore(): Promise<void> {
+    const shown = this.#visible.length;
     const hadFocus = this.renderRoot.querySelector(':focus') !== null;
-    this.accounts.loadMore();
-    await this.accounts.more.taskComplete.catch(() => undefined);
+    this.#accounts.loadMore();
+    await this.#accounts.more.taskComplete.catch(() => undefined);
     await this.updateComplete;
     // After the last page the button is gone: keep keyboard users at the first new business, or at
     // the last one when the last page brought none.
-    if (hadFocus && !this.accounts.nextToken) {
+    if (hadFocus && !this.#accounts.nextToken) {
       const cards = this.renderRoot.querySelectorAll<HTMLElement>('[part~="card"]');
       (cards[shown] ?? cards[shown - 1])?.focus();
     }
   }
 
-  private renderFooter(): TemplateResult {
-    const { accounts, locale } = this;
+  #renderFooter(): TemplateResult {
+    const { locale } = this;
+    const accounts = this.#accounts;
     const moreFailure = failureOf(accounts.more);
     return html`<div class="footer">
         ${
@@ -202,7 +209,7 @@ export class BusinessDirectory extends MarketingElement {
                 class="button secondary"
                 type="button"
                 aria-disabled=${accounts.loadingMore ? 'true' : 'false'}
-                @click=${this.showMore}
+                @click=${this.#showMore}
               >
                 ${locale.t(accounts.loadingMore ? 'directory.loadingMore' : 'directory.more')}
               </button>`

@@ -1,5 +1,4 @@
-import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
+import { html, nothing, type PropertyValues, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { clientFor } from '../../marketing/client.ts';
 import { CAROUSEL_PAGE_SIZE } from '../../shared/page-size.ts';
 import type { Campaign } from '../../marketing/types.ts';
@@ -65,37 +64,49 @@ export class CampaignCarousel extends MarketingElement {
   static override styles = [themeStyles, statusStyles, campaignCarouselStyles];
   /** @internal */
   protected static override messages = carouselMessages;
+  /** @internal The reactive properties, each documented at its field. */
+  static override properties: PropertyDeclarations = {
+    businessAccountId: { attribute: 'business-account-id' },
+    limit: { type: Number },
+    autoplay: {
+      converter: (value: string | null) =>
+        value === null ? 0 : value.trim() === '' ? 5 : Math.max(0, Number(value) || 0),
+    },
+    claim: { type: Boolean, reflect: true },
+    currency: {},
+    headingLevel: { attribute: 'heading-level', type: Number },
+    label: {},
+  };
 
   /** Shows only this business account's campaigns (all campaigns when absent). */
-  @property({ attribute: 'business-account-id' }) businessAccountId?: string;
+  declare businessAccountId?: string;
 
   /**
    * How many campaigns to load per page (1 to 50); the next page loads when the shopper reaches the end.
    * A page that comes back empty but with more to come is read past at once, up to 5 in a row (8 s);
    * past that, the carousel says none was found yet and offers "Keep looking".
    */
-  @property({ type: Number }) limit = 6; // CAROUSEL_PAGE_SIZE, written out for the manifest
+  limit = 6; // CAROUSEL_PAGE_SIZE, written out for the manifest
 
   /** Seconds between automatic slide changes; the bare attribute means 5, absent means off. */
-  @property({ converter: (value) => (value === null ? 0 : value.trim() === '' ? 5 : Math.max(0, Number(value) || 0)) })
   autoplay = 0;
 
   /** Puts a "Get coupon" control on coupon campaigns. */
-  @property({ type: Boolean, reflect: true }) claim = false;
+  claim = false;
 
   /** ISO 4217 code used to format numeric prices, e.g. `EUR`. */
-  @property() currency?: string;
+  declare currency?: string;
 
   /**
    * The level of the slides' title headings (1 to 6): one below the heading the carousel sits under.
    * Default 2, for a carousel under the page's `<h1>`.
    */
-  @property({ attribute: 'heading-level', type: Number }) headingLevel: number = 2;
+  headingLevel: number = 2;
 
   /** Accessible name of the carousel (default "Campaigns", localized); give each carousel of a page its own. */
-  @property() label?: string;
+  declare label?: string;
 
-  private readonly campaigns = new PagedList(
+  readonly #campaigns = new PagedList(
     this,
     ([endpoint, businessAccountId, limit], nextToken, signal) =>
       clientFor(endpoint).campaigns({ businessAccountId, limit, nextToken }, { signal }),
@@ -106,17 +117,17 @@ export class CampaignCarousel extends MarketingElement {
         pageSize(this, this.limit, CAROUSEL_PAGE_SIZE),
       ] as const,
   );
-  private readonly rotation = new Rotation(
+  readonly #rotation = new Rotation(
     this,
-    () => (this.campaigns.items.length > 1 ? this.autoplay : 0),
-    () => this.advance(),
+    () => (this.#campaigns.items.length > 1 ? this.autoplay : 0),
+    () => this.#advance(),
   );
   // The next page loads when the last slide comes into view, not before; after a failure only the
   // retry button tries again (no loop of automatic retries against a failing network).
-  private readonly track = new SlideTrack(
+  readonly #track = new SlideTrack(
     this,
     () => this.locale.rtl,
-    () => !failureOf(this.campaigns.more) && this.campaigns.loadMore(),
+    () => !failureOf(this.#campaigns.more) && this.#campaigns.loadMore(),
   );
 
   override willUpdate(changed: PropertyValues<this>): void {
@@ -135,11 +146,11 @@ export class CampaignCarousel extends MarketingElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.track.disconnected();
+    this.#track.disconnected();
   }
 
   protected override updated(): void {
-    this.track.rendered();
+    this.#track.rendered();
   }
 
   /**
@@ -147,8 +158,9 @@ export class CampaignCarousel extends MarketingElement {
    * last slide coming into view does that too, but only once, and a load can end with nothing to
    * show yet (a run of empty pages), so the button must never be a dead end.
    */
-  private async next(): Promise<void> {
-    const { campaigns, track } = this;
+  async #next(): Promise<void> {
+    const campaigns = this.#campaigns;
+    const track = this.#track;
     if (track.atEnd && campaigns.nextToken) {
       const before = campaigns.items.length;
       campaigns.loadMore();
@@ -159,23 +171,25 @@ export class CampaignCarousel extends MarketingElement {
     track.goTo(track.current + 1, true);
   }
 
-  private advance(): void {
-    this.track.goTo(this.track.atEnd && !this.campaigns.nextToken ? 0 : this.track.current + 1);
+  #advance(): void {
+    this.#track.goTo(this.#track.atEnd && !this.#campaigns.nextToken ? 0 : this.#track.current + 1);
   }
 
-  private onClick(event: MouseEvent): void {
+  #onClick(event: MouseEvent): void {
     const path = event.composedPath();
     // Controls inside a slide (the coupon claim) do their own thing.
     if (path.some((node) => node instanceof HTMLElement && node.localName === 'coupon-claim')) return;
     const slide = path.find(
       (node): node is HTMLElement => node instanceof HTMLElement && node.dataset.index !== undefined,
     );
-    const campaign = slide && this.campaigns.items[Number(slide.dataset.index)];
+    const campaign = slide && this.#campaigns.items[Number(slide.dataset.index)];
     if (campaign) this.emit('campaign-select', { campaign });
   }
 
   override render(): TemplateResult {
-    const { campaigns, locale, rotation } = this;
+    const { locale } = this;
+    const campaigns = this.#campaigns;
+    const rotation = this.#rotation;
     // With `claim`, slides wait for <coupon-claim> too, so their claim row does not appear later.
     const status = listStatus(campaigns, this.claim && !customElements.get('coupon-claim'));
     const { waiting, failure, none, empty } = status;
@@ -199,17 +213,20 @@ export class CampaignCarousel extends MarketingElement {
               ? html`<p part="empty" aria-hidden="true">${locale.t('carousel.empty')}</p>`
               : none
                 ? renderNotFoundYet(this, locale, campaigns)
-                : this.renderCarousel(campaigns.items)
+                : this.#renderCarousel(campaigns.items)
       }
       <!-- One live region from the first render on, so what it says next is announced: the empty
            state (shown above for the eye) or the slide that "previous" and "next" brought. -->
-      <p class="visually-hidden" role="status">${statusText(status, campaigns, locale, this.track.announcement)}</p>
+      <p class="visually-hidden" role="status">${statusText(status, campaigns, locale, this.#track.announcement)}</p>
     </section>`;
   }
 
   /** The controls and the track; the track is no Tab stop of its own (Firefox makes a scrolling box one). */
-  private renderCarousel(items: readonly Campaign[]): TemplateResult {
-    const { campaigns, locale, rotation, track } = this;
+  #renderCarousel(items: readonly Campaign[]): TemplateResult {
+    const { locale } = this;
+    const campaigns = this.#campaigns;
+    const rotation = this.#rotation;
+    const track = this.#track;
     const moreFailure = failureOf(campaigns.more);
     const arrow = (glyph: string) => html`<span class="arrow" aria-hidden="true">${glyph}</span>`;
     const slide = {
@@ -234,7 +251,7 @@ export class CampaignCarousel extends MarketingElement {
         <button part="previous-button" class="icon-button" type="button" aria-controls="slides" aria-label=${locale.t('carousel.previous')} ?disabled=${track.current === 0} @click=${() => track.goTo(track.current - 1, true)}>
           ${arrow('‹')}
         </button>
-        <button part="next-button" class="icon-button" type="button" aria-controls="slides" aria-label=${locale.t('carousel.next')} ?disabled=${track.atEnd && !campaigns.nextToken} @click=${this.next}>
+        <button part="next-button" class="icon-button" type="button" aria-controls="slides" aria-label=${locale.t('carousel.next')} ?disabled=${track.atEnd && !campaigns.nextToken} @click=${this.#next}>
           ${arrow('›')}
         </button>
       </div>
@@ -247,7 +264,7 @@ export class CampaignCarousel extends MarketingElement {
         @scrollend=${track.stopFollowing}
         @pointerdown=${track.stopFollowing}
         @wheel=${track.stopFollowing}
-        @click=${this.onClick}
+        @click=${this.#onClick}
         @keydown=${track.onKeydown}
       >
         ${items.map((campaign, index) => renderSlide(campaign, index, slide))}

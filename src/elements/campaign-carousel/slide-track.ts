@@ -20,7 +20,7 @@ interface TrackState {
  * updates and `disconnected()` when it leaves the page.
  */
 export class SlideTrack {
-  private state: TrackState = {
+  #state: TrackState = {
     current: 0,
     atEnd: false,
     firstShown: 0,
@@ -29,91 +29,96 @@ export class SlideTrack {
     announcement: '',
   };
   /** Where a button's smooth scroll is taking the track, until it gets there or the shopper scrolls. */
-  private destination?: number;
-  private observer?: IntersectionObserver;
-  private observedRoot?: Element;
-  private observedSlide?: Element;
-  private frame = 0;
+  #destination?: number;
+  #observer?: IntersectionObserver;
+  #observedRoot?: Element;
+  #observedSlide?: Element;
+  #frame = 0;
 
   /** Ends a button's smooth scroll: the track is measured where it is from now on. */
   readonly stopFollowing = {
     handleEvent: (): void => {
-      this.destination = undefined;
+      this.#destination = undefined;
       this.scheduleMeasure();
     },
     passive: true,
   };
 
-  constructor(
-    private readonly host: ReactiveElement,
-    private readonly rtl: () => boolean,
-    private readonly onEnd: () => void,
-  ) {}
+  readonly #host: ReactiveElement;
+  readonly #rtl: () => boolean;
+  readonly #onEnd: () => void;
+
+  constructor(host: ReactiveElement, rtl: () => boolean, onEnd: () => void) {
+    this.#host = host;
+    this.#rtl = rtl;
+    this.#onEnd = onEnd;
+  }
 
   get current(): number {
-    return this.state.current;
+    return this.#state.current;
   }
 
   get atEnd(): boolean {
-    return this.state.atEnd;
+    return this.#state.atEnd;
   }
 
   get announcement(): string {
-    return this.state.announcement;
+    return this.#state.announcement;
   }
 
   /** Whether slide `index` is kept out of the tab order: out of view, and not holding focus. */
   isInert(index: number): boolean {
-    const { firstShown, lastShown, focusKept } = this.state;
+    const { firstShown, lastShown, focusKept } = this.#state;
     return (index < firstShown || index > lastShown) && index !== focusKept;
   }
 
-  private get root(): ShadowRoot {
-    return this.host.renderRoot as ShadowRoot;
+  get #root(): ShadowRoot {
+    return this.#host.renderRoot as ShadowRoot;
   }
 
-  private get scroller(): HTMLElement | null {
-    return this.root.querySelector<HTMLElement>('.slides');
+  get #scroller(): HTMLElement | null {
+    return this.#root.querySelector<HTMLElement>('.slides');
   }
 
   get slides(): HTMLElement[] {
-    return [...this.root.querySelectorAll<HTMLElement>('.slide[data-index]')];
+    return [...this.#root.querySelectorAll<HTMLElement>('.slide[data-index]')];
   }
 
   /** Changes what differs and asks the host to render again only then. */
-  private set(changes: Partial<TrackState>): void {
-    const next = { ...this.state, ...changes };
-    if ((Object.keys(next) as (keyof TrackState)[]).every((key) => Object.is(next[key], this.state[key]))) return;
-    this.state = next;
-    this.host.requestUpdate();
+  #set(changes: Partial<TrackState>): void {
+    const next = { ...this.#state, ...changes };
+    if ((Object.keys(next) as (keyof TrackState)[]).every((key) => Object.is(next[key], this.#state[key]))) return;
+    this.#state = next;
+    this.#host.requestUpdate();
   }
 
   /** The slide holding keyboard focus, if any. */
-  private get focusedSlide(): number | undefined {
-    const index = this.root.activeElement?.closest<HTMLElement>('[data-index]')?.dataset.index;
+  get #focusedSlide(): number | undefined {
+    const index = this.#root.activeElement?.closest<HTMLElement>('[data-index]')?.dataset.index;
     return index === undefined ? undefined : Number(index);
   }
 
   /** Reads which slide is at the start of the track, which are in view, and whether the last one is in full view. */
-  private measure(): void {
-    const { scroller, slides } = this;
+  #measure(): void {
+    const scroller = this.#scroller;
+    const slides = this.slides;
     const last = slides.at(-1);
     if (!scroller || !last) return;
     // While a button's smooth scroll runs, the track is measured where it is headed, so the slides it
     // leaves are inert at once (Tab right after "next" goes to the new slide, not an old one).
-    const pending = this.destination === undefined ? 0 : this.destination - scroller.scrollLeft;
-    if (Math.abs(pending) < 1) this.destination = undefined;
+    const pending = this.#destination === undefined ? 0 : this.#destination - scroller.scrollLeft;
+    if (Math.abs(pending) < 1) this.#destination = undefined;
     const box = scroller.getBoundingClientRect();
     const track = new DOMRect(box.x + pending, box.y, box.width, box.height);
-    const rtl = this.rtl();
-    const focused = this.focusedSlide;
+    const rtl = this.#rtl();
+    const focused = this.#focusedSlide;
     // While a slide's title button has keyboard focus, that slide stays the current one, whatever the scroll says.
     const current =
-      !this.root.activeElement?.matches('.title-button') || focused === undefined
+      !this.#root.activeElement?.matches('.title-button') || focused === undefined
         ? nearestSlide(slides, track, rtl)
-        : this.state.current;
+        : this.#state.current;
     const [first, lastShown] = shownSlides(slides, track);
-    this.set({
+    this.#set({
       current,
       firstShown: Math.min(first, current),
       lastShown: Math.max(lastShown, current),
@@ -124,24 +129,25 @@ export class SlideTrack {
   }
 
   readonly scheduleMeasure = (): void => {
-    this.frame ||= requestAnimationFrame(() => {
-      this.frame = 0;
-      this.measure();
+    this.#frame ||= requestAnimationFrame(() => {
+      this.#frame = 0;
+      this.#measure();
     });
   };
 
   /** Brings slide `index` (clamped) to the start of the track and makes it the current one. */
   goTo(index: number, announce = false): void {
-    const { scroller, slides } = this;
+    const scroller = this.#scroller;
+    const slides = this.slides;
     const slide = slides[Math.max(0, Math.min(index, slides.length - 1))];
     if (!scroller || !slide) return;
-    this.destination = scrollToSlide(scroller, slide, this.rtl());
+    this.#destination = scrollToSlide(scroller, slide, this.#rtl());
     const current = Number(slide.dataset.index);
-    this.set({
+    this.#set({
       current,
       // Shown at once, so its controls can take focus while the track is still scrolling to it.
-      firstShown: Math.min(this.state.firstShown, current),
-      lastShown: Math.max(this.state.lastShown, current),
+      firstShown: Math.min(this.#state.firstShown, current),
+      lastShown: Math.max(this.#state.lastShown, current),
       ...(announce && {
         announcement: `${slide.getAttribute('aria-label')}: ${slide.querySelector('.title')?.textContent ?? ''}`,
       }),
@@ -154,7 +160,7 @@ export class SlideTrack {
     const slide = button.closest<HTMLElement>('[data-index]');
     if (!button.matches('.title-button') || !slide) return;
     const index = Number(slide.dataset.index);
-    const rtl = this.rtl();
+    const rtl = this.#rtl();
     const targets: Record<string, number> = {
       [rtl ? 'ArrowLeft' : 'ArrowRight']: index + 1,
       [rtl ? 'ArrowRight' : 'ArrowLeft']: index - 1,
@@ -167,19 +173,19 @@ export class SlideTrack {
     const next = this.slides[Math.max(0, Math.min(target, this.slides.length - 1))];
     if (!next) return;
     this.goTo(Number(next.dataset.index));
-    await this.host.updateComplete;
+    await this.#host.updateComplete;
     next.querySelector<HTMLElement>('.title-button')?.focus({ preventScroll: true });
   };
 
   /** Watches the last slide rendered and measures the track once the browser has laid it out. */
   rendered(): void {
-    const { scroller } = this;
-    if (scroller && scroller !== this.observedRoot) {
-      this.observer?.disconnect();
-      this.observedRoot = scroller;
-      this.observedSlide = undefined;
-      this.observer = new IntersectionObserver(
-        (entries) => entries.some((entry) => entry.isIntersecting) && this.onEnd(),
+    const scroller = this.#scroller;
+    if (scroller && scroller !== this.#observedRoot) {
+      this.#observer?.disconnect();
+      this.#observedRoot = scroller;
+      this.#observedSlide = undefined;
+      this.#observer = new IntersectionObserver(
+        (entries) => entries.some((entry) => entry.isIntersecting) && this.#onEnd(),
         {
           root: scroller,
           threshold: 0.5,
@@ -187,18 +193,18 @@ export class SlideTrack {
       );
     }
     const last = this.slides.at(-1);
-    if (this.observer && last && last !== this.observedSlide) {
-      this.observer.disconnect();
-      this.observer.observe(last);
-      this.observedSlide = last;
+    if (this.#observer && last && last !== this.#observedSlide) {
+      this.#observer.disconnect();
+      this.#observer.observe(last);
+      this.#observedSlide = last;
     }
     this.scheduleMeasure();
   }
 
   disconnected(): void {
-    this.observer?.disconnect();
-    this.observer = this.observedRoot = this.observedSlide = undefined;
-    cancelAnimationFrame(this.frame);
-    this.frame = 0;
+    this.#observer?.disconnect();
+    this.#observer = this.#observedRoot = this.#observedSlide = undefined;
+    cancelAnimationFrame(this.#frame);
+    this.#frame = 0;
   }
 }

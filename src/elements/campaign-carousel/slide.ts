@@ -75,7 +75,6 @@ export function renderSlide(campaign: Campaign, index: number, slide: SlideConte
         ${heading(
           slide.level,
           'title',
-          'title',
           html`<button part="title-button" class="title-button" type="button">${campaign.title}</button>`,
         )}
         ${campaign.subtitle ? html`<p part="subtitle" class="subtitle" dir="auto">${campaign.subtitle}</p>` : nothing}

@@ -1,6 +1,5 @@
 import { Task } from '@lit/task';
-import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { property, state } from 'lit/decorators.js';
+import { html, nothing, type PropertyValues, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { session } from '../../connect/session.ts';
 import { clientFor } from '../../marketing/client.ts';
 import { isClaiming, storedCoupon } from '../../marketing/coupon-claims.ts';
@@ -61,9 +60,23 @@ export class CouponClaim extends MarketingElement {
   static override styles = [themeStyles, statusStyles, couponClaimStyles];
   /** @internal */
   protected static override messages = couponClaimMessages;
+  /** @internal The reactive properties, each documented at its field. */
+  static override properties: PropertyDeclarations = {
+    campaignId: { attribute: 'campaign-id', reflect: true },
+    requireSignin: { attribute: 'require-signin', type: Boolean, reflect: true },
+    allowMultiple: { attribute: 'allow-multiple', type: Boolean, reflect: true },
+    currency: {},
+    compact: { type: Boolean, reflect: true },
+    campaign: { attribute: false },
+    claiming: { state: true },
+    claimError: { state: true },
+    announcement: { state: true },
+    copyFailed: { state: true },
+    noSignInButton: { state: true },
+  };
 
   /** The campaign whose coupon is claimed. */
-  @property({ attribute: 'campaign-id', reflect: true }) campaignId = '';
+  campaignId = '';
 
   /**
    * Only a signed-in shopper may claim; the shopper's tokens are sent to the proxy, which must be on
@@ -71,35 +84,35 @@ export class CouponClaim extends MarketingElement {
    * side: for the proxy to refuse anyone else, give it `requireSignin` (`true`, or a list that holds
    * this campaign's id).
    */
-  @property({ attribute: 'require-signin', type: Boolean, reflect: true }) requireSignin = false;
+  requireSignin = false;
 
   /** The shopper may ask for another coupon after receiving one. */
-  @property({ attribute: 'allow-multiple', type: Boolean, reflect: true }) allowMultiple = false;
+  allowMultiple = false;
 
   /** ISO 4217 code used to format a numeric price, e.g. `EUR`. */
-  @property() currency?: string;
+  declare currency?: string;
 
   /** Only the claim controls, without title and price (for a campaign shown around it). */
-  @property({ type: Boolean, reflect: true }) compact = false;
+  compact = false;
 
   /** The campaign when the page already has it (saves a request); must match `campaign-id`. */
-  @property({ attribute: false }) campaign?: Campaign;
+  declare campaign?: Campaign;
 
-  @state() private claiming = false;
-  @state() private claimError: unknown;
-  @state() private announcement = '';
-  @state() private copyFailed = false;
-  @state() private noSignInButton = false;
+  private claiming = false;
+  declare private claimError: unknown;
+  private announcement = '';
+  private copyFailed = false;
+  private noSignInButton = false;
 
   /** The shopper pressed "sign in to get this coupon" (or a claim needed it): claim once they are signed in. */
-  private claimAfterSignIn = false;
+  #claimAfterSignIn = false;
   /** Whose claim the live region speaks of (`sub`, or undefined for a guest). */
-  private announcedFor: string | undefined;
+  #announcedFor: string | undefined;
   /** Whether the failed claim was for another coupon, so that its retry is too (and reuses its key). */
-  private failedAnother = false;
-  private unsubscribe: (() => void)[] = [];
+  #failedAnother = false;
+  #unsubscribe: (() => void)[] = [];
 
-  private readonly campaignTask = new Task(this, {
+  readonly #campaignTask = new Task(this, {
     args: () => [resolveEndpoint(this.endpoint), this.campaignId.trim(), this.campaign] as const,
     task: async ([endpoint, id, given], { signal }): Promise<Campaign> => {
       if (!id) throw new MarketingError('config', 0, 'The campaign-id attribute is missing.');
@@ -110,25 +123,25 @@ export class CouponClaim extends MarketingElement {
 
   constructor() {
     super();
-    new AbortOnDisconnect(this, [this.campaignTask]);
+    new AbortOnDisconnect(this, [this.#campaignTask]);
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.unsubscribe = [
+    this.#unsubscribe = [
       session.subscribe((user, reason) => {
         this.requestUpdate();
-        if (!user || user.sub !== this.announcedFor) {
+        if (!user || user.sub !== this.#announcedFor) {
           // Nothing said to the previous shopper stays for the next one, not even in a live region.
           this.announcement = '';
           this.copyFailed = false;
           if (reason === 'signout') {
             this.claimError = undefined;
-            this.claimAfterSignIn = false;
+            this.#claimAfterSignIn = false;
           }
         }
-        if (user && this.claimAfterSignIn) {
-          this.claimAfterSignIn = false;
+        if (user && this.#claimAfterSignIn) {
+          this.#claimAfterSignIn = false;
           void this.claim();
         }
       }),
@@ -138,7 +151,7 @@ export class CouponClaim extends MarketingElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    for (const stop of this.unsubscribe.splice(0)) stop();
+    for (const stop of this.#unsubscribe.splice(0)) stop();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -151,7 +164,7 @@ export class CouponClaim extends MarketingElement {
   }
 
   /** The shopper the coupon belongs to: the signed-in `sub`, or anonymous. */
-  private get shopper(): string | undefined {
+  get #shopper(): string | undefined {
     return session.user?.sub;
   }
 
@@ -161,7 +174,7 @@ export class CouponClaim extends MarketingElement {
     const user = session.user;
     if (this.claiming || !campaignId) return;
     // Signed out meanwhile (the session ran out, another tab signed out): sign in first, then claim.
-    if (this.requireSignin && !user) return this.signIn();
+    if (this.requireSignin && !user) return this.#signIn();
     const hadFocus = this.matches(':focus-within');
     this.claiming = true;
     this.claimError = undefined;
@@ -171,13 +184,13 @@ export class CouponClaim extends MarketingElement {
       const { code } = await claimAsShopper(endpoint, campaignId, user, options);
       // A shopper who signed out meanwhile is not named to whoever is at the screen now.
       if (session.user?.sub === user?.sub) {
-        this.announcedFor = user?.sub;
+        this.#announcedFor = user?.sub;
         this.announcement = this.locale.t('coupon.claimed', { code });
       }
       this.emit('coupon-claimed', { campaignId, code });
     } catch (error) {
       this.claimError = error;
-      this.failedAnother = another;
+      this.#failedAnother = another;
       const code = error instanceof MarketingError ? error.code : 'unknown';
       this.emit('coupon-claim-error', { campaignId, code, message: errorMessage(this.locale, error) });
     } finally {
@@ -188,20 +201,20 @@ export class CouponClaim extends MarketingElement {
       await focusReplacement(this, '[part~="copy-button"], [part~="retry-button"], [part~="signin-button"]');
   }
 
-  private signIn(): void {
-    this.claimAfterSignIn = true;
+  #signIn(): void {
+    this.#claimAfterSignIn = true;
     this.noSignInButton = !session.requestSignIn();
   }
 
-  private async copy(code: string): Promise<void> {
+  async #copy(code: string): Promise<void> {
     this.copyFailed = !(await copyOrSelect(code, this.renderRoot.querySelector('[part~="code"]')));
     if (this.copyFailed) return;
-    this.announcedFor = session.user?.sub;
+    this.#announcedFor = session.user?.sub;
     this.announcement = this.locale.t('coupon.copied');
   }
 
   override render(): TemplateResult {
-    const task = this.campaignTask;
+    const task = this.#campaignTask;
     const failure = failureOf(task);
     return html`<div part="base" class="base" aria-busy=${isWaiting(task) ? 'true' : 'false'}>
       ${
@@ -209,44 +222,44 @@ export class CouponClaim extends MarketingElement {
           ? html`${this.compact ? nothing : renderSkeleton(2, 'text')}${renderSkeleton(1, 'line')}`
           : failure || !task.value
             ? renderFailure(this, this.locale, failure, () => void task.run())
-            : this.renderCampaign(task.value)
+            : this.#renderCampaign(task.value)
       }
       <p class="visually-hidden" role="status">${this.announcement}</p>
     </div>`;
   }
 
-  private renderCampaign(campaign: Campaign): TemplateResult {
+  #renderCampaign(campaign: Campaign): TemplateResult {
     const { objective } = campaign;
     if (objective.kind !== 'coupon')
       return html`${this.compact ? nothing : renderHeading(campaign, '')}
         <p part="message">${this.locale.t('coupon.none')}</p>`;
     const price = formatPrice(objective.price, this.locale.lang, currencyOf(this, this.currency));
-    return html`${this.compact ? nothing : renderHeading(campaign, price)} ${this.renderClaim()}`;
+    return html`${this.compact ? nothing : renderHeading(campaign, price)} ${this.#renderClaim()}`;
   }
 
-  private renderClaim(): TemplateResult {
+  #renderClaim(): TemplateResult {
     const { locale, claimError } = this;
     const id = this.campaignId.trim();
     // Only what this element's own endpoint gave: another origin's code is not this proxy's coupon.
     const endpoint = resolveEndpoint(this.endpoint);
-    const kept = storedCoupon(id, this.shopper, endpoint);
-    const claiming = this.claiming || isClaiming(id, this.shopper, endpoint);
+    const kept = storedCoupon(id, this.#shopper, endpoint);
+    const claiming = this.claiming || isClaiming(id, this.#shopper, endpoint);
     // The proxy wants a (new) sign-in: offer it rather than a retry that cannot succeed.
     const refused = claimError instanceof MarketingError && claimError.status === 401 && !claiming;
     // A kept coupon (perhaps from another element or tab) is the answer, whatever failed before it.
     if (kept && !this.claiming) {
       return renderCoupon(locale, kept.code, {
         copyFailed: this.copyFailed,
-        copy: () => void this.copy(kept.code),
+        copy: () => void this.#copy(kept.code),
         another: this.allowMultiple ? () => void this.claim(true) : undefined,
       });
     }
     if (refused || (this.requireSignin && !session.user && !claiming)) {
       const refusal = refused ? errorMessage(locale, claimError) : undefined;
-      return renderSignInPrompt(locale, { refusal, noSignInButton: this.noSignInButton, signIn: () => this.signIn() });
+      return renderSignInPrompt(locale, { refusal, noSignInButton: this.noSignInButton, signIn: () => this.#signIn() });
     }
     if (claimError && !claiming)
-      return renderFailure(this, locale, claimError, () => void this.claim(this.failedAnother));
+      return renderFailure(this, locale, claimError, () => void this.claim(this.#failedAnother));
     return renderClaimButton(locale, claiming, () => void this.claim());
   }
 }

@@ -3,8 +3,7 @@
  * `heading-level` attribute (1 to 6), so a page's headings go h1, h2, … without a skipped level.
  * The default, 2, fits the common case of an element placed under the page's `<h1>`.
  */
-import type { TemplateResult } from 'lit';
-import { html, unsafeStatic } from 'lit/static-html.js';
+import { html, type TemplateResult } from 'lit';
 import { warnOnce } from '../../shared/warn.ts';
 
 /** The elements' `heading-level` default (their properties say 2 as a literal, for the manifest). */
@@ -20,9 +19,23 @@ export function headingLevel(host: HTMLElement, value: number): number {
   return DEFAULT_HEADING_LEVEL;
 }
 
-/** An `<h1>`…`<h6>` (the level is checked, so only those six tags are ever written) with its part and class. */
-export function heading(level: number, part: string, className: string, content: unknown): TemplateResult {
-  const tag = unsafeStatic(`h${Math.min(6, Math.max(1, Math.trunc(level) || DEFAULT_HEADING_LEVEL))}`);
-  // eslint-disable-next-line lit/binding-positions, lit/no-invalid-html -- a static tag (lit/static-html.js), one of h1…h6
-  return html`<${tag} part=${part} class=${className} dir="auto">${content}</${tag}>`;
+/**
+ * An `<h1>`…`<h6>` whose part and class are `name` (a level outside 1 to 6 gives the default). One plain
+ * template per level: smaller than building the tag with lit's static templates.
+ */
+export function heading(level: number, name: string, content: unknown): TemplateResult {
+  switch (level) {
+    case 1:
+      return html`<h1 part=${name} class=${name} dir="auto">${content}</h1>`;
+    case 3:
+      return html`<h3 part=${name} class=${name} dir="auto">${content}</h3>`;
+    case 4:
+      return html`<h4 part=${name} class=${name} dir="auto">${content}</h4>`;
+    case 5:
+      return html`<h5 part=${name} class=${name} dir="auto">${content}</h5>`;
+    case 6:
+      return html`<h6 part=${name} class=${name} dir="auto">${content}</h6>`;
+    default:
+      return html`<h2 part=${name} class=${name} dir="auto">${content}</h2>`;
+  }
 }

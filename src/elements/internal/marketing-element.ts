@@ -1,4 +1,4 @@
-import { property } from 'lit/decorators.js';
+import type { PropertyDeclarations } from 'lit';
 import { LoyaltyElement } from './loyalty-element.ts';
 import { marketingMessages } from './messages.ts';
 
@@ -6,7 +6,9 @@ import { marketingMessages } from './messages.ts';
 export class MarketingElement extends LoyaltyElement {
   /** @internal */
   protected static override messages = marketingMessages;
+  /** @internal The reactive properties, each documented at its field. */
+  static override properties: PropertyDeclarations = { endpoint: {} };
 
   /** URL of the merchant's Marketing proxy; defaults to the page's `<meta name="loyalty-endpoint">`, then `/api/marketing`. */
-  @property() endpoint?: string;
+  declare endpoint?: string;
 }

@@ -38,23 +38,22 @@ export function isWaiting(task: Task): boolean {
 
 /** Aborts the running tasks when the host is disconnected and runs them again when it is reconnected. */
 export class AbortOnDisconnect implements ReactiveController {
-  private interrupted: Task[] = [];
+  #interrupted: Task[] = [];
+  readonly #tasks: Task[];
 
-  constructor(
-    host: ReactiveControllerHost,
-    private readonly tasks: Task[],
-  ) {
+  constructor(host: ReactiveControllerHost, tasks: Task[]) {
+    this.#tasks = tasks;
     host.addController(this);
   }
 
   hostConnected(): void {
-    for (const task of this.interrupted.splice(0)) void task.run();
+    for (const task of this.#interrupted.splice(0)) void task.run();
   }
 
   hostDisconnected(): void {
-    for (const task of this.tasks) {
+    for (const task of this.#tasks) {
       if (task.status !== TaskStatus.PENDING) continue;
-      this.interrupted.push(task);
+      this.#interrupted.push(task);
       task.abort();
     }
   }
@@ -113,7 +112,7 @@ export class PagedList<const A extends ReadonlyArray<unknown>, T> {
   searching = false;
   readonly first: Task<A, void>;
   readonly more: Task<readonly [], void>;
-  private args: A | undefined;
+  #args: A | undefined;
 
   constructor(
     host: ReactiveControllerHost,
@@ -129,7 +128,7 @@ export class PagedList<const A extends ReadonlyArray<unknown>, T> {
       args,
       task: async (current, { signal }) => {
         this.more.abort();
-        this.args = current;
+        this.#args = current;
         this.items = [];
         this.nextToken = null;
         this.searching = false;
@@ -143,7 +142,8 @@ export class PagedList<const A extends ReadonlyArray<unknown>, T> {
     this.more = new Task<readonly [], void>(host, {
       autoRun: false,
       task: async (_, { signal }) => {
-        const { args: current, nextToken } = this;
+        const current = this.#args;
+        const { nextToken } = this;
         if (!current || !nextToken) return;
         let page: Page<T>;
         try {
@@ -151,7 +151,7 @@ export class PagedList<const A extends ReadonlyArray<unknown>, T> {
         } catch (error) {
           // The proxy no longer takes this cursor (its key or secret changed): a retry would fail the same
           // way, so the list starts again from its first page.
-          if (error instanceof MarketingError && error.code === 'invalid_cursor' && current === this.args) {
+          if (error instanceof MarketingError && error.code === 'invalid_cursor' && current === this.#args) {
             queueMicrotask(() => void this.first.run());
             return;
           }
@@ -159,7 +159,7 @@ export class PagedList<const A extends ReadonlyArray<unknown>, T> {
         } finally {
           this.searching = false;
         }
-        if (current !== this.args) return; // The list was reloaded meanwhile.
+        if (current !== this.#args) return; // The list was reloaded meanwhile.
         this.items = [...this.items, ...page.items];
         this.nextToken = page.nextToken;
       },

@@ -1,5 +1,4 @@
-import { html, type PropertyValues } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
+import { html, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { warnOnce } from '../../shared/warn.ts';
 import {
   captureSignInResponse,
@@ -111,52 +110,64 @@ export class LoyaltySigninButton extends LoyaltyElement {
   static override styles = signinButtonStyles;
   /** @internal */
   protected static override messages = signinButtonMessages;
+  /** @internal The reactive properties, each documented at its field. */
+  static override properties: PropertyDeclarations = {
+    authority: {},
+    clientId: { attribute: 'client-id' },
+    redirectUri: { attribute: 'redirect-uri' },
+    scope: {},
+    mode: {},
+    storage: {},
+    pendingLabel: { attribute: 'pending-label' },
+    program: {},
+    unavailable: { type: Boolean, reflect: true },
+    unavailableReason: { attribute: 'unavailable-reason' },
+    expired: { state: true },
+    configProblem: { state: true },
+  };
 
   /**
    * `{connect_url}`, the Connect provider; discovery is read from `{authority}/.well-known/openid-configuration`.
    * Defaults to the head's `<meta name="loyalty-authority">`, which pins the page's sign-in: a button
    * naming another provider shows the set-up error and is never the page's sign-in.
    */
-  @property() authority = '';
+  authority = '';
 
   /** The registered app's `app_id`. Defaults to (and must match) the head's `<meta name="loyalty-client-id">`. */
-  @property({ attribute: 'client-id' }) clientId = '';
+  clientId = '';
 
   /**
    * One of the app's registered redirect URIs, on this site. Defaults to the head's
    * `<meta name="loyalty-redirect-uri">`, else the shipped `callback.html` beside the script tag when
    * this site serves `dist/` itself (not bundled), else the current page (origin and path).
    */
-  @property({ attribute: 'redirect-uri' }) redirectUri = '';
+  redirectUri = '';
 
   /** Space-separated scopes; `openid` is always included. */
-  @property() scope = 'openid profile';
+  scope = 'openid profile';
 
   /** `popup` (falls back to a full-page redirect when the popup is blocked), `popup-only`, or `redirect`. */
-  @property() mode: SignInMode = 'popup';
+  mode: SignInMode = 'popup';
 
   /** Where the session is kept between page loads: `session` (sessionStorage), `local` (localStorage) or `memory`. */
-  @property() storage: SessionStorageKind = 'session';
+  storage: SessionStorageKind = 'session';
 
   /** What screen readers announce while the sign-in runs (defaults to a localized "Signing in…"). */
-  @property({ attribute: 'pending-label' }) pendingLabel = '';
+  pendingLabel = '';
 
   /** The loyalty program's name, shown in the reason when it is `unavailable`. */
-  @property() program = '';
+  program = '';
 
   /** The program is not available for Connect yet: the button is disabled and says why. */
-  @property({ type: Boolean, reflect: true }) unavailable = false;
+  unavailable = false;
 
   /** Why the program is unavailable, replacing the default sentence. */
-  @property({ attribute: 'unavailable-reason' }) unavailableReason = '';
+  unavailableReason = '';
 
   /** The session ran out (or the proxy refused its tokens) while nobody was looking: said once, by one button. */
-  @state() private expired = false;
+  private expired = false;
   /** What is wrong with `authority`, `client-id` or `redirect-uri`, shown before anyone clicks. */
-  @state() private configProblem: string | undefined;
-
-  @query('[part~="button"]') private signinButton?: HTMLButtonElement;
-  @query('[part~="signout"]') private signoutButton?: HTMLButtonElement;
+  declare private configProblem: string | undefined;
 
   private readonly launch = new SignInLaunch(
     this,
@@ -308,7 +319,10 @@ export class LoyaltySigninButton extends LoyaltyElement {
     const reporting = (actingButton ?? buttons[0]) === this;
     this.expired = !user && reason === 'expired' && reporting;
     this.requestUpdate();
-    if (hadFocus) void this.updateComplete.then(() => (user ? this.signoutButton : this.signinButton)?.focus());
+    if (hadFocus)
+      void this.updateComplete.then(() =>
+        this.renderRoot.querySelector<HTMLElement>(user ? '[part~="signout"]' : '[part~="button"]')?.focus(),
+      );
     if (!reporting) return;
     if (user) {
       const profile = user.scope.split(' ').includes('profile');

@@ -38,6 +38,18 @@ describe('heading levels', () => {
     expect(tags(await directory('heading-level="3"'), 'name')).to.deep.equal(['h3', 'h3']);
   });
 
+  it('each level from 1 to 6 gives its own heading, with the part, class and text direction', async () => {
+    for (const level of [1, 2, 3, 4, 5, 6]) {
+      const el = await directory(`heading-level="${level}"`);
+      expect(tags(el, 'name'), String(level)).to.deep.equal([`h${level}`, `h${level}`]);
+      for (const name of parts(el, 'name')) {
+        expect(name.className, String(level)).to.equal('name');
+        expect(name.getAttribute('dir'), String(level)).to.equal('auto');
+      }
+      script?.restore();
+    }
+  });
+
   it('a level outside 1 to 6 gives the default', async () => {
     for (const level of ['0', '7', 'two', '2.5']) {
       expect(tags(await carousel(`heading-level="${level}"`), 'title'), level).to.deep.equal(['h2', 'h2']);

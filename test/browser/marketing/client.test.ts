@@ -1,6 +1,12 @@
 import { expect } from '@open-wc/testing';
 import { clientFor, MarketingClient, MarketingError } from '../../../src/marketing/index.ts';
-import { parseRetryAfter, toBusinessAccount, toCampaign } from '../../../src/marketing/responses.ts';
+import {
+  parseBusinessAccountPage,
+  parseCampaignPage,
+  parseRetryAfter,
+  toBusinessAccount,
+  toCampaign,
+} from '../../../src/marketing/responses.ts';
 import { hangFetch, recordFetches, stubFetch } from './helpers.ts';
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -259,6 +265,98 @@ describe('mapping the wire shape', () => {
       MarketingError,
       /pending should be a boolean/,
     );
+  });
+
+  it('reads every field of a well-formed campaign and business account', () => {
+    expect(
+      toCampaign({
+        id: 'c',
+        businessAccountId: null,
+        content: {
+          title: 'T',
+          subtitle: null,
+          description: 'D',
+          img640: { url: 'https://cdn.example/640.png' },
+          img320: { url: 'https://cdn.example/320.png' },
+          objective: { __typename: 'CouponObjective', price: 4.5 },
+        },
+      }),
+    ).to.deep.equal({
+      id: 'c',
+      businessAccountId: '',
+      title: 'T',
+      subtitle: '',
+      description: 'D',
+      images: [
+        { width: 320, url: 'https://cdn.example/320.png' },
+        { width: 640, url: 'https://cdn.example/640.png' },
+      ],
+      objective: { kind: 'coupon', price: '4.5' },
+    });
+    expect(
+      toBusinessAccount({
+        id: 'b',
+        name: 'N',
+        category: 'Cafe',
+        phoneNumber: null,
+        websiteUrl: 'https://shop.example/',
+        logo: { url: 'https://cdn.example/logo.png' },
+        address: { streetAddress: '1 Main St', postalCode: null, city: 'Town' },
+        pending: false,
+        customProperties: [{ key: 'hours', value: null }],
+      }),
+    ).to.deep.equal({
+      id: 'b',
+      name: 'N',
+      description: '',
+      category: 'Cafe',
+      phoneNumber: '',
+      websiteUrl: 'https://shop.example/',
+      logoUrl: 'https://cdn.example/logo.png',
+      address: { streetAddress: '1 Main St', postalCode: '', city: 'Town' },
+      pending: false,
+      customProperties: [{ key: 'hours', value: '' }],
+    });
+  });
+
+  it('names the offending field wherever it is in the answer', () => {
+    const cases: [() => unknown, string][] = [
+      [() => parseCampaignPage({ campaigns: { items: {} } }), 'campaigns.items should be a list'],
+      [() => parseCampaignPage({ campaigns: { items: [], nextToken: 7 } }), 'campaigns.nextToken should be a string'],
+      [
+        () => parseCampaignPage({ campaigns: { items: [{ id: 'a', content: {} }, 'b'] } }),
+        'campaigns.items[1] should be an object',
+      ],
+      [() => toCampaign({ id: 1, content: {} }), 'campaign.id should be a string'],
+      [() => toCampaign({ id: 'c' }), 'campaign.content should be an object'],
+      [() => toCampaign({ id: 'c', content: { img320: 'x' } }), 'campaign.content.img320 should be an object'],
+      [
+        () => toCampaign({ id: 'c', content: { objective: { __typename: 'CouponObjective', price: true } } }),
+        'campaign.content.objective.price should be a string',
+      ],
+      [
+        () => toCampaign({ id: 'c', content: { objective: { __typename: 3 } } }),
+        'campaign.content.objective.__typename should be a string',
+      ],
+      [() => toBusinessAccount({ name: 'n', address: { city: 5 } }), 'businessAccount.address.city should be a string'],
+      [() => toBusinessAccount({ name: 'n', address: 'x' }), 'businessAccount.address should be an object'],
+      [() => toBusinessAccount({}), 'businessAccount.name should be a string'],
+      [() => toBusinessAccount({ name: 'n', websiteUrl: 1 }), 'businessAccount.websiteUrl should be a string'],
+      [
+        () =>
+          parseBusinessAccountPage({
+            businessAccounts: { items: [{ name: 'n', customProperties: [{ key: 'k' }, {}] }] },
+          }),
+        'businessAccounts.items[0].customProperties[1].key should be a string',
+      ],
+      [
+        () => toBusinessAccount({ name: 'n', customProperties: {} }),
+        'businessAccount.customProperties should be a list',
+      ],
+    ];
+    for (const [read, message] of cases) {
+      expect(read, message).to.throw(MarketingError, `The Marketing response is not usable: ${message}.`);
+    }
   });
 
   it('names the offending field', () => {
