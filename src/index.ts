@@ -16,10 +16,9 @@ import { loadBuiltInMessages, resolveLang } from './shared/i18n.ts';
 import { reservedSpaceCss } from './reserved-space.ts';
 import { reportDefinedElsewhere } from './shared/define.ts';
 import { recordShippedCallbackPage } from './shared/callback-page.ts';
-import { ELEMENT_TAGS, type ElementTag } from './shared/tags.ts';
+import { ELEMENT_TAGS, MOUNT_ATTRIBUTE, mountedTag, type ElementTag } from './shared/tags.ts';
 import { VERSION } from './shared/version.ts';
-import { mountSelector, watchMounts } from './mounts.ts';
-import { prefetchFirstPage } from './first-pages.ts';
+import { prefetchFirstPage, prefetchMountFirstPage } from './first-pages.ts';
 
 const elementLoaders: Record<ElementTag, () => Promise<unknown>> = {
   'loyalty-signin-button': () => import('./elements/loyalty-signin-button/index.ts'),
@@ -28,8 +27,10 @@ const elementLoaders: Record<ElementTag, () => Promise<unknown>> = {
   'business-directory': () => import('./elements/business-directory/index.ts'),
 };
 const tags: readonly string[] = ELEMENT_TAGS;
-const selector = tags.join(',');
+const selector = [...tags, `[${MOUNT_ATTRIBUTE}]`].join(',');
 const requested = new Set<string>();
+/** The mounts' code (src/mounts.ts), loaded once the page has a mount. */
+let mounts: Promise<void> | undefined;
 
 /**
  * For each element, the files its module imports beyond this script's own, written here by the
@@ -77,9 +78,30 @@ function prepare(element: Element): void {
   void loadBuiltInMessages(resolveLang(element));
 }
 
-function defineWithin(root: Element | Document): void {
-  if (root instanceof Element && tags.includes(root.localName)) prepare(root);
-  for (const element of root.querySelectorAll(selector)) prepare(element);
+/**
+ * A mount's element is prepared as the element itself is, from the `data-` attributes it will be
+ * given, while the mounts' code that turns it into the element loads.
+ */
+function prepareMount(mount: Element): void {
+  const tag = mountedTag(mount);
+  if (tag) {
+    prefetchMountFirstPage(mount, tag);
+    load(tag);
+    void loadBuiltInMessages(mount.getAttribute('data-lang')?.trim() || resolveLang(mount));
+  }
+  mounts ??= import('./mounts.ts').then(
+    ({ watchMounts }) => watchMounts(load),
+    (error: unknown) => console.error(`loyalty-widgets: the ${MOUNT_ATTRIBUTE} mounts could not be loaded.`, error),
+  );
+}
+
+function prepareWithin(root: Element | Document): void {
+  for (const element of root instanceof Element
+    ? [root, ...root.querySelectorAll(selector)]
+    : root.querySelectorAll(selector)) {
+    if (tags.includes(element.localName)) prepare(element);
+    if (element.hasAttribute(MOUNT_ATTRIBUTE)) prepareMount(element);
+  }
 }
 
 /**
@@ -96,16 +118,22 @@ function reserveSpace(): void {
 
 function start(): void {
   reserveSpace();
-  defineWithin(document);
-  watchMounts(load);
+  prepareWithin(document);
+  // Elements and mounts added later, and a `div` given the mount attribute later.
   const observer = new MutationObserver((records) => {
     for (const record of records) {
-      for (const node of record.addedNodes) if (node instanceof Element) defineWithin(node);
+      if (record.type === 'attributes') prepareWithin(record.target as Element);
+      else for (const node of record.addedNodes) if (node instanceof Element) prepareWithin(node);
     }
-    // Once every element is defined there is nothing left to watch for.
-    if (tags.every((tag) => customElements.get(tag))) observer.disconnect();
+    // Once every element is defined, and the mounts' code watches for mounts, nothing is left to watch for.
+    if (mounts && tags.every((tag) => customElements.get(tag))) observer.disconnect();
   });
-  observer.observe(document.documentElement, { childList: true, subtree: true });
+  observer.observe(document.documentElement, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: [MOUNT_ATTRIBUTE],
+  });
 }
 
 /**
@@ -114,7 +142,7 @@ function start(): void {
  * shopper goes back to the page that started it.
  */
 function finishRedirectWithoutButton(): void {
-  if (document.querySelector(`loyalty-signin-button, ${mountSelector('loyalty-signin-button')}`)) return;
+  if (document.querySelector(`loyalty-signin-button, [${MOUNT_ATTRIBUTE}="loyalty-signin-button" i]`)) return;
   const response = takeCapturedResponse();
   if (!response) return;
   import('./connect/redirect-return.ts')

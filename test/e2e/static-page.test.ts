@@ -144,6 +144,35 @@ describe('the script tag on a static page', () => {
     await page.close();
   });
 
+  it('fetches the mounts’ code only once the page has a mount, one given the attribute after every element is defined included', async () => {
+    const manifest = JSON.parse(await readFile('dist/.vite/manifest.json', 'utf8')) as Record<string, { file: string }>;
+    const mountsFile = `/dist/${manifest['src/mounts.ts']!.file}`;
+    const { page, requests, errors } = await open(`${stack.sites.plain.origin}/plain.html`);
+    await firstSlideTitle(page);
+    await page.waitForLoadState('networkidle');
+    const fetchedMounts = (): boolean => requests.some((url) => new URL(url).pathname === mountsFile);
+    assert.equal(fetchedMounts(), false, 'a page with no mount fetched the mounts’ code');
+    // The fourth element too: the script tag has every element defined, and still sees a mount come.
+    await page.evaluate(async () => {
+      document.body.insertAdjacentHTML('beforeend', '<coupon-claim campaign-id="camp-harbor-beans"></coupon-claim>');
+      await customElements.whenDefined('coupon-claim');
+    });
+    await page.evaluate(() => {
+      const div = document.createElement('div');
+      div.id = 'later';
+      div.setAttribute('data-limit', '2');
+      document.body.append(div);
+    });
+    const mountsAsked = page.waitForRequest((request) => new URL(request.url()).pathname === mountsFile);
+    await page.evaluate(() =>
+      document.getElementById('later')!.setAttribute('data-loyalty-widget', 'business-directory'),
+    );
+    await mountsAsked;
+    await page.locator('#later > business-directory[limit="2"] [part~="name"]').first().waitFor({ timeout: 15_000 });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   it('fetches the sign-in chunk only on intent: never without a button, and not at load with one', async () => {
     const fetchedChunk = await signInChunkFetched();
     const { page, requests } = await open(`${stack.sites.plain.origin}/campaigns-only.html`);
