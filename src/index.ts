@@ -11,7 +11,7 @@
  * Elements inside another component's shadow root are not seen: import the per-element entry
  * (`loyalty-widgets/elements/<tag>`) there instead.
  */
-import { captureSignInResponse, takeCapturedResponse } from './connect/callback.ts';
+import { captureResponseFromAddress } from './connect/response-capture.ts';
 import { loadBuiltInMessages, resolveLang } from './shared/i18n.ts';
 import { reservedSpaceCss } from './reserved-space.ts';
 import { reportDefinedElsewhere } from './shared/define.ts';
@@ -117,7 +117,6 @@ function reserveSpace(): void {
 }
 
 function start(): void {
-  reserveSpace();
   prepareWithin(document);
   // Elements and mounts added later, and a `div` given the mount attribute later.
   const observer = new MutationObserver((records) => {
@@ -136,24 +135,6 @@ function start(): void {
   });
 }
 
-/**
- * A full-page redirect sign-in may come back to any page of the site registered as redirect URI. A
- * page with a sign-in button finishes it there; on a page without one it is finished here, and the
- * shopper goes back to the page that started it.
- */
-function finishRedirectWithoutButton(): void {
-  if (document.querySelector(`loyalty-signin-button, [${MOUNT_ATTRIBUTE}="loyalty-signin-button" i]`)) return;
-  const response = takeCapturedResponse();
-  if (!response) return;
-  import('./connect/redirect-return.ts')
-    .then(({ finishRedirectSignIn }) => finishRedirectSignIn(response))
-    .then((outcome) => {
-      if (outcome?.kind === 'failed')
-        console.warn(`loyalty-widgets: the sign-in that came back to this page was refused (${outcome.code}).`);
-    })
-    .catch((error: unknown) => console.error('loyalty-widgets: the sign-in could not be finished.', error));
-}
-
 // The built script tag ships callback.html beside it: served from this site, that page is where a
 // sign-in comes back by default, so no other script of the shop's pages sees the tokens.
 if (built)
@@ -163,11 +144,19 @@ if (built)
     [...document.scripts].map((script) => script.src),
   );
 
-// A popup that carried a sign-in response hands it to its opener and closes: nothing else to do.
-if (!captureSignInResponse()) {
-  start();
-  finishRedirectWithoutButton();
-}
+reserveSpace();
+// The tokens of a sign-in response leave the address bar at once; what to do with the response is
+// loaded only on such a page. A popup hands it to its opener and closes: nothing else to do there.
+const addressResponse = captureResponseFromAddress();
+if (!addressResponse) start();
+else
+  import('./sign-in-return.ts')
+    .then(({ returnFromSignIn }) => returnFromSignIn(addressResponse))
+    .catch((error: unknown) => {
+      console.error('loyalty-widgets: the sign-in response in this page’s address could not be handled.', error);
+      return false;
+    })
+    .then((handedOver) => handedOver || start());
 
 /** Add or override strings for any language, e.g. `registerMessages({ de: { 'signin.label': '…' } })`. */
 export { registerMessages, type Messages } from './shared/i18n.ts';

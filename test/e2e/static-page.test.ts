@@ -173,6 +173,39 @@ describe('the script tag on a static page', () => {
     await page.close();
   });
 
+  it('takes a sign-in response out of the address at once, and fetches the code that handles it only then', async () => {
+    const manifest = JSON.parse(await readFile('dist/.vite/manifest.json', 'utf8')) as Record<string, { file: string }>;
+    const returnFile = `/dist/${manifest['src/sign-in-return.ts']!.file}`;
+    const plain = await open(`${stack.sites.plain.origin}/plain.html`);
+    await firstSlideTitle(plain.page);
+    await plain.page.waitForLoadState('networkidle');
+    assert.equal(
+      plain.requests.some((url) => new URL(url).pathname === returnFile),
+      false,
+      'a page with no sign-in response fetched the code that handles one',
+    );
+    await plain.page.close();
+
+    // A response nobody here asked for, the code that handles it held back: the address is clean already.
+    const page = await stack.browser.newPage();
+    let release: () => void = () => {};
+    const releasing = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**${returnFile}`, async (route) => {
+      await releasing;
+      await route.continue();
+    });
+    const asked = page.waitForRequest((request) => new URL(request.url()).pathname === returnFile);
+    await page.goto(`${stack.sites.plain.origin}/plain.html#access_token=leaked&state=made-up`, {
+      waitUntil: 'commit',
+    });
+    await asked;
+    assert.equal(await page.evaluate(() => location.href), `${stack.sites.plain.origin}/plain.html`);
+    release();
+    // Not a popup of a waiting opener: the page starts as usual.
+    assert.notEqual(await firstSlideTitle(page), '');
+    await page.close();
+  });
+
   it('fetches the sign-in chunk only on intent: never without a button, and not at load with one', async () => {
     const fetchedChunk = await signInChunkFetched();
     const { page, requests } = await open(`${stack.sites.plain.origin}/campaigns-only.html`);
