@@ -6,8 +6,7 @@
  * finishes it there; on a page without one it is finished here, and the shopper goes back to the page
  * that started it.
  */
-import { handOverSignInResponse } from './connect/callback.ts';
-import { takeCapturedResponse } from './connect/response-capture.ts';
+import { handOverSignInResponse, takeCapturedResponse } from './connect/callback.ts';
 import { MOUNT_ATTRIBUTE } from './shared/tags.ts';
 
 /** Returns true when this page is a popup that handed `response` to its opener: nothing else to do. */

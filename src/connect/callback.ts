@@ -12,13 +12,53 @@
 import { POPUP_REQUEST_TYPE, REDIRECT_REQUEST_TYPE, STATE_STORAGE_PREFIX } from './options.ts';
 import {
   captureResponseFromAddress,
-  pendingRequest,
+  capturedResponse,
+  forgetCapturedResponse,
   signInResponseParams,
-  takeCapturedResponse,
-  type PendingRequest,
 } from './response-capture.ts';
 
-export { pendingRequest, signInResponseParams, takeCapturedResponse, type PendingRequest };
+export { signInResponseParams };
+
+/** A pending request as oidc-client-ts's SigninState keeps it in sessionStorage (read-only here). */
+export interface PendingRequest {
+  request_type?: string;
+  authority?: string;
+  client_id?: string;
+  redirect_uri?: string;
+  scope?: string;
+  data?: unknown;
+}
+
+/** The pending request a response answers, if this tab started it. */
+export function pendingRequest(responseUrl: string): PendingRequest | undefined {
+  const state = signInResponseParams(responseUrl)?.get('state');
+  try {
+    const stored = state ? sessionStorage.getItem(STATE_STORAGE_PREFIX + state) : null;
+    return stored ? (JSON.parse(stored) as PendingRequest) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Takes the sign-in response captured at load, once. With `accept`, only when it accepts the pending
+ * request the response answers (undefined for a response nobody here was waiting for): a page with
+ * buttons of several apps hands each its own.
+ *
+ * @example
+ * ```ts
+ * import { takeCapturedResponse } from 'loyalty-widgets/connect';
+ *
+ * // Only a response to a sign-in that this tab started for this app.
+ * const response = takeCapturedResponse((request) => request?.client_id === 'YOUR_APP_ID');
+ * ```
+ */
+export function takeCapturedResponse(accept?: (request: PendingRequest | undefined) => boolean): string | undefined {
+  const response = capturedResponse();
+  if (response === undefined || (accept && !accept(pendingRequest(response)))) return undefined;
+  forgetCapturedResponse();
+  return response;
+}
 
 /**
  * The message oidc-client-ts's popup window waits for (AbstractChildWindow: `source` "oidc-client",
