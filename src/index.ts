@@ -58,7 +58,7 @@ function load(tag: ElementTag): void {
   const defined = customElements.get(tag);
   // Defined by another copy of the widgets: this one's element is never loaded, but a copy of
   // another version (or another library's element) is worth telling the developer about.
-  if (defined && (defined as { version?: unknown }).version !== VERSION) reportDefinedElsewhere(tag, defined);
+  if (defined && (defined as { version?: unknown }).version !== VERSION) void reportDefinedElsewhere(tag, defined);
   if (requested.has(tag) || defined) return;
   requested.add(tag);
   fetchAhead(tag);

@@ -42,7 +42,7 @@ async function signInChunkFetched(): Promise<(requests: string[]) => boolean> {
 
 describe('the script tag on a static page', () => {
   it('works with no build step, loaded twice, and adds nothing to window but the elements', async () => {
-    const { page, errors } = await open(`${stack.sites.plain.origin}/plain.html`);
+    const { page, errors, requests } = await open(`${stack.sites.plain.origin}/plain.html`);
     assert.notEqual(await firstSlideTitle(page), '');
     await page.locator('loyalty-signin-button').getByRole('button').first().waitFor();
     const added = await page.evaluate(() => {
@@ -56,6 +56,14 @@ describe('the script tag on a static page', () => {
       assert.equal(await page.evaluate((t) => customElements.get(t) !== undefined, tag), true, `${tag} is defined`);
     }
     assert.deepEqual(errors, []);
+    // The same version twice is no clash: the warning about another copy's elements is not even loaded.
+    const manifest = JSON.parse(await readFile('dist/.vite/manifest.json', 'utf8')) as Record<string, { file: string }>;
+    const warningFile = `/dist/${manifest['src/shared/defined-elsewhere.ts']!.file}`;
+    assert.equal(
+      requests.some((url) => new URL(url).pathname === warningFile),
+      false,
+      'the page fetched the warning about another copy',
+    );
     await saveScreenshot(page, 'static-page');
     await page.close();
   });
