@@ -4,8 +4,11 @@
  * It defines each element only when its tag is on the page (now or later, for pages that render
  * their HTML with JavaScript), so a page pays only for the elements it uses: lit comes with the
  * first element's files, and each Marketing element's first page of data is asked for alongside
- * them (src/first-pages.ts); it turns the `<div data-loyalty-widget>` mounts CMS editors write
- * into elements (src/mounts.ts), and finishes a Connect sign-in when this page is the redirect URI.
+ * them (src/first-pages.ts). The `<div data-loyalty-widget>` mounts CMS editors write are seen the
+ * same way, their element's code and first page asked for at once, and the code that turns them into
+ * elements (src/mounts.ts) loaded only by a page that has one. On a page whose address carries a
+ * Connect sign-in response, the tokens leave the address bar at once, and only such a page loads what
+ * hands the response to a popup's opener or finishes a redirect sign-in (src/sign-in-return.ts).
  * Loading it twice is harmless: both copies load the same element modules, and a tag already
  * defined is left alone (a copy of another version holding it is reported once in the console).
  * Elements inside another component's shadow root are not seen: import the per-element entry
