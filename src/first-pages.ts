@@ -1,36 +1,39 @@
 /**
  * The first page of data each Marketing element shows, requested by the script tag as soon as it
- * sees the element, in parallel with the element's code (src/marketing/prefetch.ts): the element's
- * own identical request then takes that answer. Only for an element that reads through the
- * merchant's endpoint (the head's `<meta name="loyalty-endpoint">` or the default): an `endpoint`
- * written on the element itself is body content, which decides nothing before the element runs.
+ * sees the element or a mount of it, in parallel with the element's code (src/marketing/prefetch.ts):
+ * the element's own identical request then takes that answer. Only for an element that reads through
+ * the merchant's endpoint (the head's `<meta name="loyalty-endpoint">` or the default): an `endpoint`
+ * written on the element or its mount is body content, which decides nothing before the element runs.
  */
 import { prefetchRead } from './marketing/prefetch.ts';
 import { resolveEndpoint } from './shared/config.ts';
 import { CAROUSEL_PAGE_SIZE, DIRECTORY_PAGE_SIZE, pageSizeAttribute } from './shared/page-size.ts';
 
-const trimmed = (element: Element, name: string): string | undefined => element.getAttribute(name)?.trim() || undefined;
+/** Reads one of the element's attributes by its name on the element: its own, or its mount's `data-` one. */
+type Attributes = (name: string) => string | null;
 
 /** The request an element makes first, exactly as the element will make it; undefined when none. */
 function firstRequest(
-  element: Element,
+  tag: string,
+  read: Attributes,
 ): [operation: string, variables: Record<string, string | number | undefined>] | undefined {
-  switch (element.localName) {
+  const trimmed = (name: string): string | undefined => read(name)?.trim() || undefined;
+  switch (tag) {
     case 'campaign-carousel':
       return [
         'campaigns',
         {
-          businessAccountId: trimmed(element, 'business-account-id'),
-          limit: pageSizeAttribute(element, CAROUSEL_PAGE_SIZE),
+          businessAccountId: trimmed('business-account-id'),
+          limit: pageSizeAttribute(read('limit'), CAROUSEL_PAGE_SIZE),
         },
       ];
     case 'business-directory':
       return [
         'businessAccounts',
-        { category: trimmed(element, 'category'), limit: pageSizeAttribute(element, DIRECTORY_PAGE_SIZE) },
+        { category: trimmed('category'), limit: pageSizeAttribute(read('limit'), DIRECTORY_PAGE_SIZE) },
       ];
     case 'coupon-claim': {
-      const id = trimmed(element, 'campaign-id');
+      const id = trimmed('campaign-id');
       return id ? ['campaign', { id }] : undefined;
     }
     default:
@@ -38,9 +41,22 @@ function firstRequest(
   }
 }
 
-/** Requests the element's first page now, unless its code is already here or it names its own endpoint. */
-export function prefetchFirstPage(element: Element): void {
-  if (customElements.get(element.localName) || trimmed(element, 'endpoint')) return;
-  const request = firstRequest(element);
+/** Requests the first page of a `tag` element now, unless its code is already here or it names its own endpoint. */
+function prefetch(tag: string, read: Attributes): void {
+  if (customElements.get(tag) || read('endpoint')?.trim()) return;
+  const request = firstRequest(tag, read);
   if (request) prefetchRead(resolveEndpoint(undefined), ...request);
+}
+
+/** Requests an element's first page now (see `prefetch`). */
+export function prefetchFirstPage(element: Element): void {
+  prefetch(element.localName, (name) => element.getAttribute(name));
+}
+
+/**
+ * Requests the first page of the `tag` element a mount becomes, from the `data-` attributes it will be
+ * given (src/mounts.ts): `data-limit` is its `limit`.
+ */
+export function prefetchMountFirstPage(mount: Element, tag: string): void {
+  prefetch(tag, (name) => mount.getAttribute(`data-${name}`));
 }

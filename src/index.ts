@@ -4,22 +4,24 @@
  * It defines each element only when its tag is on the page (now or later, for pages that render
  * their HTML with JavaScript), so a page pays only for the elements it uses: lit comes with the
  * first element's files, and each Marketing element's first page of data is asked for alongside
- * them (src/first-pages.ts); it turns the `<div data-loyalty-widget>` mounts CMS editors write
- * into elements (src/mounts.ts), and finishes a Connect sign-in when this page is the redirect URI.
+ * them (src/first-pages.ts). The `<div data-loyalty-widget>` mounts CMS editors write are seen the
+ * same way, their element's code and first page asked for at once, and the code that turns them into
+ * elements (src/mounts.ts) loaded only by a page that has one. On a page whose address carries a
+ * Connect sign-in response, the tokens leave the address bar at once, and only such a page loads what
+ * hands the response to a popup's opener or finishes a redirect sign-in (src/sign-in-return.ts).
  * Loading it twice is harmless: both copies load the same element modules, and a tag already
  * defined is left alone (a copy of another version holding it is reported once in the console).
  * Elements inside another component's shadow root are not seen: import the per-element entry
  * (`loyalty-widgets/elements/<tag>`) there instead.
  */
-import { captureSignInResponse, takeCapturedResponse } from './connect/callback.ts';
+import { captureResponseFromAddress } from './connect/response-capture.ts';
 import { loadBuiltInMessages, resolveLang } from './shared/i18n.ts';
 import { reservedSpaceCss } from './reserved-space.ts';
 import { reportDefinedElsewhere } from './shared/define.ts';
 import { recordShippedCallbackPage } from './shared/callback-page.ts';
-import { ELEMENT_TAGS, type ElementTag } from './shared/tags.ts';
+import { ELEMENT_TAGS, MOUNT_ATTRIBUTE, mountedTag, type ElementTag } from './shared/tags.ts';
 import { VERSION } from './shared/version.ts';
-import { mountSelector, watchMounts } from './mounts.ts';
-import { prefetchFirstPage } from './first-pages.ts';
+import { prefetchFirstPage, prefetchMountFirstPage } from './first-pages.ts';
 
 const elementLoaders: Record<ElementTag, () => Promise<unknown>> = {
   'loyalty-signin-button': () => import('./elements/loyalty-signin-button/index.ts'),
@@ -28,8 +30,10 @@ const elementLoaders: Record<ElementTag, () => Promise<unknown>> = {
   'business-directory': () => import('./elements/business-directory/index.ts'),
 };
 const tags: readonly string[] = ELEMENT_TAGS;
-const selector = tags.join(',');
+const selector = [...tags, `[${MOUNT_ATTRIBUTE}]`].join(',');
 const requested = new Set<string>();
+/** The mounts' code (src/mounts.ts), loaded once the page has a mount. */
+let mounts: Promise<void> | undefined;
 
 /**
  * For each element, the files its module imports beyond this script's own, written here by the
@@ -57,7 +61,7 @@ function load(tag: ElementTag): void {
   const defined = customElements.get(tag);
   // Defined by another copy of the widgets: this one's element is never loaded, but a copy of
   // another version (or another library's element) is worth telling the developer about.
-  if (defined && (defined as { version?: unknown }).version !== VERSION) reportDefinedElsewhere(tag, defined);
+  if (defined && (defined as { version?: unknown }).version !== VERSION) void reportDefinedElsewhere(tag, defined);
   if (requested.has(tag) || defined) return;
   requested.add(tag);
   fetchAhead(tag);
@@ -77,9 +81,30 @@ function prepare(element: Element): void {
   void loadBuiltInMessages(resolveLang(element));
 }
 
-function defineWithin(root: Element | Document): void {
-  if (root instanceof Element && tags.includes(root.localName)) prepare(root);
-  for (const element of root.querySelectorAll(selector)) prepare(element);
+/**
+ * A mount's element is prepared as the element itself is, from the `data-` attributes it will be
+ * given, while the mounts' code that turns it into the element loads.
+ */
+function prepareMount(mount: Element): void {
+  const tag = mountedTag(mount);
+  if (tag) {
+    prefetchMountFirstPage(mount, tag);
+    load(tag);
+    void loadBuiltInMessages(mount.getAttribute('data-lang')?.trim() || resolveLang(mount));
+  }
+  mounts ??= import('./mounts.ts').then(
+    ({ watchMounts }) => watchMounts(load),
+    (error: unknown) => console.error(`loyalty-widgets: the ${MOUNT_ATTRIBUTE} mounts could not be loaded.`, error),
+  );
+}
+
+function prepareWithin(root: Element | Document): void {
+  for (const element of root instanceof Element
+    ? [root, ...root.querySelectorAll(selector)]
+    : root.querySelectorAll(selector)) {
+    if (tags.includes(element.localName)) prepare(element);
+    if (element.hasAttribute(MOUNT_ATTRIBUTE)) prepareMount(element);
+  }
 }
 
 /**
@@ -95,35 +120,22 @@ function reserveSpace(): void {
 }
 
 function start(): void {
-  reserveSpace();
-  defineWithin(document);
-  watchMounts(load);
+  prepareWithin(document);
+  // Elements and mounts added later, and a `div` given the mount attribute later.
   const observer = new MutationObserver((records) => {
     for (const record of records) {
-      for (const node of record.addedNodes) if (node instanceof Element) defineWithin(node);
+      if (record.type === 'attributes') prepareWithin(record.target as Element);
+      else for (const node of record.addedNodes) if (node instanceof Element) prepareWithin(node);
     }
-    // Once every element is defined there is nothing left to watch for.
-    if (tags.every((tag) => customElements.get(tag))) observer.disconnect();
+    // Once every element is defined, and the mounts' code watches for mounts, nothing is left to watch for.
+    if (mounts && tags.every((tag) => customElements.get(tag))) observer.disconnect();
   });
-  observer.observe(document.documentElement, { childList: true, subtree: true });
-}
-
-/**
- * A full-page redirect sign-in may come back to any page of the site registered as redirect URI. A
- * page with a sign-in button finishes it there; on a page without one it is finished here, and the
- * shopper goes back to the page that started it.
- */
-function finishRedirectWithoutButton(): void {
-  if (document.querySelector(`loyalty-signin-button, ${mountSelector('loyalty-signin-button')}`)) return;
-  const response = takeCapturedResponse();
-  if (!response) return;
-  import('./connect/redirect-return.ts')
-    .then(({ finishRedirectSignIn }) => finishRedirectSignIn(response))
-    .then((outcome) => {
-      if (outcome?.kind === 'failed')
-        console.warn(`loyalty-widgets: the sign-in that came back to this page was refused (${outcome.code}).`);
-    })
-    .catch((error: unknown) => console.error('loyalty-widgets: the sign-in could not be finished.', error));
+  observer.observe(document.documentElement, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: [MOUNT_ATTRIBUTE],
+  });
 }
 
 // The built script tag ships callback.html beside it: served from this site, that page is where a
@@ -135,11 +147,19 @@ if (built)
     [...document.scripts].map((script) => script.src),
   );
 
-// A popup that carried a sign-in response hands it to its opener and closes: nothing else to do.
-if (!captureSignInResponse()) {
-  start();
-  finishRedirectWithoutButton();
-}
+reserveSpace();
+// The tokens of a sign-in response leave the address bar at once; what to do with the response is
+// loaded only on such a page. A popup hands it to its opener and closes: nothing else to do there.
+const addressResponse = captureResponseFromAddress();
+if (!addressResponse) start();
+else
+  import('./sign-in-return.ts')
+    .then(({ returnFromSignIn }) => returnFromSignIn(addressResponse))
+    .catch((error: unknown) => {
+      console.error('loyalty-widgets: the sign-in response in this page’s address could not be handled.', error);
+      return false;
+    })
+    .then((handedOver) => handedOver || start());
 
 /** Add or override strings for any language, e.g. `registerMessages({ de: { 'signin.label': '…' } })`. */
 export { registerMessages, type Messages } from './shared/i18n.ts';

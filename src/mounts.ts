@@ -18,25 +18,19 @@
  * says why in the console, once. Mounts added to the page later are turned too.
  */
 import { resolveLang } from './shared/i18n.ts';
-import { ELEMENT_TAGS, type ElementTag } from './shared/tags.ts';
+import { ELEMENT_TAGS, MOUNT_ATTRIBUTE, mountedTag, type ElementTag } from './shared/tags.ts';
 import { warnOnce } from './shared/warn.ts';
-
-/** The attribute that marks a mount; its value is the widget's tag. */
-export const MOUNT_ATTRIBUTE = 'data-loyalty-widget';
 
 /** Global attributes a mount may pass on besides the element's own. */
 const GLOBAL_ATTRIBUTES = ['lang', 'dir'];
 
-const tags: readonly string[] = ELEMENT_TAGS;
 /** Mounts already turned (or refused), so a mount moved in the page is not turned twice. */
 const handled = new WeakSet<Element>();
 
-/** A selector for the mounts of one widget, e.g. to know whether a page has a sign-in button. */
-export const mountSelector = (tag: ElementTag): string => `[${MOUNT_ATTRIBUTE}="${tag}" i]`;
-
 /**
  * Turns every mount on the page into its element, now and whenever one is added (or an existing
- * `div` is given the attribute). `load` starts loading an element's module.
+ * `div` is given the attribute). `load` starts loading an element's module. Loaded by the script tag
+ * once it sees a mount, which has then asked for the element's code and first page already.
  */
 export function watchMounts(load: (tag: ElementTag) => void): void {
   const turnWithin = (root: Element | Document): void => {
@@ -60,13 +54,13 @@ export function watchMounts(load: (tag: ElementTag) => void): void {
 function turn(mount: Element, load: (tag: ElementTag) => void): void {
   if (handled.has(mount)) return;
   handled.add(mount);
-  const name = (mount.getAttribute(MOUNT_ATTRIBUTE) ?? '').trim().toLowerCase();
-  if (!tags.includes(name)) {
-    warnOnce(mount, `${MOUNT_ATTRIBUTE}="${name}" names no widget; use one of ${tags.join(', ')}.`);
+  const tag = mountedTag(mount);
+  if (!tag) {
+    const name = (mount.getAttribute(MOUNT_ATTRIBUTE) ?? '').trim().toLowerCase();
+    warnOnce(mount, `${MOUNT_ATTRIBUTE}="${name}" names no widget; use one of ${ELEMENT_TAGS.join(', ')}.`);
     void import('./mount-error.ts').then(({ showSetupError }) => showSetupError(mount, resolveLang(mount)));
     return;
   }
-  const tag = name as ElementTag;
   load(tag);
   // The element's class says which attributes it reads; only those are carried over.
   void customElements.whenDefined(tag).then((ctor) => {

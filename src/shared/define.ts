@@ -1,36 +1,23 @@
-import { VERSION } from './version.ts';
-
-/** Tags whose clash with another definition was already reported by this copy. */
-const reported = new Set<string>();
-
-/** The version a constructor declares (`static version`, as ours do), if any. */
-function versionOf(ctor: CustomElementConstructor): string | undefined {
-  const version = (ctor as { version?: unknown }).version;
-  return typeof version === 'string' ? version : undefined;
-}
-
 /**
  * Tells the developer, once per tag, that the tag was already defined by another copy of the
- * widgets (or another library), naming both versions: this copy's elements are not used.
+ * widgets (or another library), naming both versions: this copy's elements are not used. The
+ * warning's code loads only when this happens; the promise settles once it is printed (or was
+ * printed before).
  */
-export function reportDefinedElsewhere(tag: string, existing: CustomElementConstructor): void {
-  if (reported.has(tag)) return;
-  reported.add(tag);
-  const other = versionOf(existing);
-  console.warn(
-    `loyalty-widgets: <${tag}> is already defined by ${other ? `loyalty-widgets ${other}` : 'another definition'}; ` +
-      `this copy (loyalty-widgets ${VERSION}) is not used. Load the widgets once per page.`,
-  );
+export function reportDefinedElsewhere(tag: string, existing: CustomElementConstructor): Promise<void> {
+  return import('./defined-elsewhere.ts').then(({ reportOnce }) => reportOnce(tag, existing));
 }
 
 /**
  * Defines a custom element unless the tag is already taken. A merchant's page may load the script
  * twice (a CMS block and a theme both add it); the second copy must be a no-op, not a crash. The
  * same constructor again is silent; a different one (another version, another library) is
- * reported once, since the page then runs code other than this copy's.
+ * reported once, since the page then runs code other than this copy's: the promise returned then
+ * settles once the report is printed.
  */
-export function defineElement(tag: string, ctor: CustomElementConstructor): void {
+export function defineElement(tag: string, ctor: CustomElementConstructor): Promise<void> | undefined {
   const existing = customElements.get(tag);
   if (!existing) customElements.define(tag, ctor);
-  else if (existing !== ctor) reportDefinedElsewhere(tag, existing);
+  else if (existing !== ctor) return reportDefinedElsewhere(tag, existing);
+  return undefined;
 }

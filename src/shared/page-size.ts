@@ -8,9 +8,8 @@ export function isPageSize(value: unknown): value is number {
   return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 50;
 }
 
-/** The page size an element's `limit` attribute gives, as the element reads it (lit's Number converter). */
-export function pageSizeAttribute(element: Element, fallback: number): number {
-  const written = element.getAttribute('limit');
+/** The page size a `limit` attribute's value gives, as the element reads it (lit's Number converter). */
+export function pageSizeAttribute(written: string | null, fallback: number): number {
   const value = written === null ? fallback : Number(written);
   return isPageSize(value) ? value : fallback;
 }

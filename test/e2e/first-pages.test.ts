@@ -2,6 +2,7 @@
  * Code and data at once: the script tag asks for each Marketing element's first page as soon as it
  * sees the element, while the element's code is still on its way, and the element takes that answer
  * instead of asking again. Only the merchant's endpoint is asked early, never one written in the body.
+ * The `<div data-loyalty-widget>` mounts CMS editors write are asked for in the same way.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -79,6 +80,44 @@ describe('first pages of data, asked for with the code', () => {
       posts.map(({ path, body }) => [path, body]),
       [['/api/marketing', { operation: 'businessAccounts', variables: { limit: 12 } }]],
     );
+    await page.close();
+  });
+
+  it("requests mounts' first pages while the code is held back, from the data- attributes their elements get", async () => {
+    const page = await stack.browser.newPage();
+    const posts = recordPosts(page);
+    const tags = ['campaign-carousel', 'business-directory', 'coupon-claim'];
+    const held = await Promise.all(tags.map(elementFile));
+    let release: () => void = () => {};
+    const releasing = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/dist\/elements\//, async (route) => {
+      await releasing;
+      await route.continue();
+    });
+    const asked = held.map((file) => page.waitForRequest((request) => new URL(request.url()).pathname === file));
+    const dataAsked = page.waitForRequest((request) => request.method() === 'POST');
+    await page.goto(`${stack.sites.shop.origin}/mounts.html`);
+    await Promise.all(asked);
+    await dataAsked;
+    assert.deepEqual(
+      posts.map(({ path, body }) => [path, body]),
+      [
+        ['/api/marketing', { operation: 'campaigns', variables: { businessAccountId: 'biz-harbor-coffee', limit: 3 } }],
+        ['/api/marketing', { operation: 'businessAccounts', variables: { category: 'Cafe', limit: 2 } }],
+        ['/api/marketing', { operation: 'campaign', variables: { id: 'camp-harbor-beans' } }],
+      ],
+      'the data asked for before the elements’ code came: one for the tag and the mount alike, none at a mount’s own endpoint',
+    );
+    release();
+    const mounted = (tag: string) => page.locator(`[data-loyalty-widget] ${tag}`);
+    await mounted('campaign-carousel').first().locator('[part~="title"]').first().waitFor({ timeout: 15_000 });
+    await page.locator('body > campaign-carousel [part~="title"]').first().waitFor({ timeout: 15_000 });
+    await mounted('business-directory').locator('[part~="name"]').first().waitFor({ timeout: 15_000 });
+    await mounted('coupon-claim').locator('[part~="title"]').first().waitFor({ timeout: 15_000 });
+    const firstPages = posts.filter(
+      ({ path, body }) => path === '/api/marketing' && !(body.variables as { nextToken?: string }).nextToken,
+    );
+    assert.equal(firstPages.length, 3, `first pages asked for: ${JSON.stringify(firstPages)}`);
     await page.close();
   });
 });

@@ -42,7 +42,7 @@ async function signInChunkFetched(): Promise<(requests: string[]) => boolean> {
 
 describe('the script tag on a static page', () => {
   it('works with no build step, loaded twice, and adds nothing to window but the elements', async () => {
-    const { page, errors } = await open(`${stack.sites.plain.origin}/plain.html`);
+    const { page, errors, requests } = await open(`${stack.sites.plain.origin}/plain.html`);
     assert.notEqual(await firstSlideTitle(page), '');
     await page.locator('loyalty-signin-button').getByRole('button').first().waitFor();
     const added = await page.evaluate(() => {
@@ -56,6 +56,14 @@ describe('the script tag on a static page', () => {
       assert.equal(await page.evaluate((t) => customElements.get(t) !== undefined, tag), true, `${tag} is defined`);
     }
     assert.deepEqual(errors, []);
+    // The same version twice is no clash: the warning about another copy's elements is not even loaded.
+    const manifest = JSON.parse(await readFile('dist/.vite/manifest.json', 'utf8')) as Record<string, { file: string }>;
+    const warningFile = `/dist/${manifest['src/shared/defined-elsewhere.ts']!.file}`;
+    assert.equal(
+      requests.some((url) => new URL(url).pathname === warningFile),
+      false,
+      'the page fetched the warning about another copy',
+    );
     await saveScreenshot(page, 'static-page');
     await page.close();
   });
@@ -141,6 +149,68 @@ describe('the script tag on a static page', () => {
       [],
       `shared files not asked for while the carousel is on its way (asked: ${requested.join(', ')})`,
     );
+    await page.close();
+  });
+
+  it('fetches the mounts’ code only once the page has a mount, one given the attribute after every element is defined included', async () => {
+    const manifest = JSON.parse(await readFile('dist/.vite/manifest.json', 'utf8')) as Record<string, { file: string }>;
+    const mountsFile = `/dist/${manifest['src/mounts.ts']!.file}`;
+    const { page, requests, errors } = await open(`${stack.sites.plain.origin}/plain.html`);
+    await firstSlideTitle(page);
+    await page.waitForLoadState('networkidle');
+    const fetchedMounts = (): boolean => requests.some((url) => new URL(url).pathname === mountsFile);
+    assert.equal(fetchedMounts(), false, 'a page with no mount fetched the mounts’ code');
+    // The fourth element too: the script tag has every element defined, and still sees a mount come.
+    await page.evaluate(async () => {
+      document.body.insertAdjacentHTML('beforeend', '<coupon-claim campaign-id="camp-harbor-beans"></coupon-claim>');
+      await customElements.whenDefined('coupon-claim');
+    });
+    await page.evaluate(() => {
+      const div = document.createElement('div');
+      div.id = 'later';
+      div.setAttribute('data-limit', '2');
+      document.body.append(div);
+    });
+    const mountsAsked = page.waitForRequest((request) => new URL(request.url()).pathname === mountsFile);
+    await page.evaluate(() =>
+      document.getElementById('later')!.setAttribute('data-loyalty-widget', 'business-directory'),
+    );
+    await mountsAsked;
+    await page.locator('#later > business-directory[limit="2"] [part~="name"]').first().waitFor({ timeout: 15_000 });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('takes a sign-in response out of the address at once, and fetches the code that handles it only then', async () => {
+    const manifest = JSON.parse(await readFile('dist/.vite/manifest.json', 'utf8')) as Record<string, { file: string }>;
+    const returnFile = `/dist/${manifest['src/sign-in-return.ts']!.file}`;
+    const plain = await open(`${stack.sites.plain.origin}/plain.html`);
+    await firstSlideTitle(plain.page);
+    await plain.page.waitForLoadState('networkidle');
+    assert.equal(
+      plain.requests.some((url) => new URL(url).pathname === returnFile),
+      false,
+      'a page with no sign-in response fetched the code that handles one',
+    );
+    await plain.page.close();
+
+    // A response nobody here asked for, the code that handles it held back: the address is clean already.
+    const page = await stack.browser.newPage();
+    let release: () => void = () => {};
+    const releasing = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**${returnFile}`, async (route) => {
+      await releasing;
+      await route.continue();
+    });
+    const asked = page.waitForRequest((request) => new URL(request.url()).pathname === returnFile);
+    await page.goto(`${stack.sites.plain.origin}/plain.html#access_token=leaked&state=made-up`, {
+      waitUntil: 'commit',
+    });
+    await asked;
+    assert.equal(await page.evaluate(() => location.href), `${stack.sites.plain.origin}/plain.html`);
+    release();
+    // Not a popup of a waiting opener: the page starts as usual.
+    assert.notEqual(await firstSlideTitle(page), '');
     await page.close();
   });
 

@@ -2,7 +2,7 @@
  * A page that already runs another version of the widgets (a theme bundles an old copy) and then
  * loads this script tag: the other copy keeps its tags, and the developer is told which versions meet.
  */
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { VERSION } from '../../../src/shared/version.ts';
 import { captureWarnings } from './helpers.ts';
 
@@ -22,6 +22,8 @@ describe('the script tag on a page with another copy of the widgets', () => {
       document.body.append(document.createElement('business-directory'), signin);
       await customElements.whenDefined('loyalty-signin-button');
       signin.remove();
+      // The warning's code loads when there is something to warn about.
+      await waitUntil(() => warnings.about('<business-directory>').length > 0, 'no warning about the other copy');
     } finally {
       warnings.restore();
     }

@@ -55,60 +55,65 @@ describe('resolveEndpoint', () => {
 });
 
 describe('defineElement', () => {
-  /** The console warnings printed while `run` runs. */
-  function warningsWhile(run: () => void): string[] {
+  /**
+   * The console warnings printed by the definitions `run` makes, each report awaited (the report's
+   * code loads only when there is something to report).
+   */
+  async function warningsWhile(run: () => (Promise<void> | undefined)[]): Promise<string[]> {
     const warnings = captureWarnings();
     try {
-      run();
+      await Promise.all(run());
     } finally {
       warnings.restore();
     }
     return warnings.messages;
   }
 
-  it('is a no-op when the tag is already defined', () => {
+  it('is a no-op when the tag is already defined', async () => {
     class First extends HTMLElement {}
     class Second extends HTMLElement {}
-    warningsWhile(() => {
-      defineElement('x-define-twice', First);
-      expect(() => defineElement('x-define-twice', Second)).not.to.throw();
+    await warningsWhile(() => {
+      const first = defineElement('x-define-twice', First);
+      let second: Promise<void> | undefined;
+      expect(() => (second = defineElement('x-define-twice', Second))).not.to.throw();
+      return [first, second];
     });
     expect(customElements.get('x-define-twice')).to.equal(First);
   });
 
-  it('stays silent when the same element is defined again', () => {
+  it('stays silent when the same element is defined again', async () => {
     class Same extends HTMLElement {}
-    const warnings = warningsWhile(() => {
-      defineElement('x-define-same', Same);
-      defineElement('x-define-same', Same);
-    });
+    const warnings = await warningsWhile(() => [
+      defineElement('x-define-same', Same),
+      defineElement('x-define-same', Same),
+    ]);
     expect(warnings).to.deep.equal([]);
   });
 
-  it('warns once, naming both versions, when another version holds the tag', () => {
+  it('warns once, naming both versions, when another version holds the tag', async () => {
     class Older extends HTMLElement {
       static version = '0.0.9';
     }
     class Ours extends HTMLElement {
       static version = VERSION;
     }
-    const warnings = warningsWhile(() => {
-      defineElement('x-define-versions', Older);
-      defineElement('x-define-versions', Ours);
-      defineElement('x-define-versions', Ours);
-    });
+    const warnings = await warningsWhile(() => [
+      defineElement('x-define-versions', Older),
+      defineElement('x-define-versions', Ours),
+      defineElement('x-define-versions', Ours),
+    ]);
     expect(warnings).to.have.length(1);
     expect(warnings[0]).to.contain('<x-define-versions>').and.contain('0.0.9').and.contain(VERSION);
     expect(customElements.get('x-define-versions')).to.equal(Older);
   });
 
-  it('names another definition when the element in place has no version', () => {
+  it('names another definition when the element in place has no version', async () => {
     class Foreign extends HTMLElement {}
     class Ours extends HTMLElement {}
-    const warnings = warningsWhile(() => {
-      defineElement('x-define-foreign', Foreign);
-      defineElement('x-define-foreign', Ours);
-    });
+    const warnings = await warningsWhile(() => [
+      defineElement('x-define-foreign', Foreign),
+      defineElement('x-define-foreign', Ours),
+    ]);
     expect(warnings).to.have.length(1);
     expect(warnings[0]).to.contain('another definition').and.contain(VERSION);
   });
