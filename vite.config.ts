@@ -34,7 +34,7 @@ const chunkGroups = [
   {
     name: 'boot',
     test: (id: string) =>
-      /^src\/(shared\/(i18n|define|callback-page|version|tags|warn|loading-sizes|config|merchant|url|safe-url|page-size)|marketing\/prefetch|connect\/(callback|options))\.ts$/.test(
+      /^src\/(shared\/(i18n|define|callback-page|version|tags|warn|loading-sizes|config|merchant|url|safe-url|page-size)|marketing\/prefetch|connect\/response-capture)\.ts$/.test(
         sourcePath(id),
       ),
   },

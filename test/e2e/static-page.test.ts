@@ -68,6 +68,8 @@ describe('the script tag on a static page', () => {
     await page.close();
   });
 
+  // The README's paste: without its stylesheet the space is held only when the module runs before the
+  // first paint, which depends on the machine (see default-paste.test.ts for both orders).
   it('settles in one step: no layout shift as each element arrives', async () => {
     const page = await stack.browser.newPage({ viewport: { width: 390, height: 844 } });
     await page.addInitScript(() => {
