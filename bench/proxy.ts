@@ -12,7 +12,9 @@
  * - Load (throughput, p50/p99 under 20 connections): after a warm-up of each target, LOAD_ROUNDS rounds
  *   in which every target in turn (its order rotated each round) gets 20 connections for one short
  *   run. A target's figures are those of all its runs; the cached/direct throughput ratio is the median
- *   of the ratios within each round, each from two runs a few seconds apart at most.
+ *   of the ratios within each round, each from two runs a few seconds apart at most. Around each run
+ *   the target's server processes report their CPU time: the CPU each answered request cost them, a
+ *   figure that a busy machine changes far less than it changes latencies and rates.
  * - Single connection (what a shopper's one request sees): after a warm-up, SINGLE_ROUNDS rounds of
  *   SINGLE_CYCLES cycles, each cycle one request to each target in turn (order rotated per cycle), one
  *   keep-alive connection per target, timed from the request's start to its answer's last byte. The
@@ -48,6 +50,8 @@ interface Figures {
 export interface ProxyTargetFigures {
   label: string;
   load: Figures;
+  /** CPU time (user + system) of the target's own server processes per answered request under load, in µs. */
+  cpuPerRequestUs: number;
   /** Single connection; requestsPerSecond is not measured there (0). */
   single: Figures;
 }
@@ -84,6 +88,8 @@ interface Target {
   url: string | string[];
   body: string;
   headers: Record<string, string>;
+  /** The server processes whose CPU time answering this target's requests takes (not the upstream's behind a proxy). */
+  servers: ChildProcess[];
 }
 
 /** Runs autocannon against a target; returns the latencies (ms, fractional) of its 200 answers. */
@@ -133,22 +139,51 @@ function rotated<T>(items: readonly T[], by: number): T[] {
   return [...items.slice(shift), ...items.slice(0, shift)];
 }
 
+/** A child's CPU time so far (user + system, all its threads), in µs, as it reads it itself. */
+function cpuTimeOf(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const listener = (message: unknown) => {
+      if (typeof message !== 'object' || message === null || !('cpuMicros' in message)) return;
+      child.off('message', listener);
+      resolve(Number(message.cpuMicros));
+    };
+    child.on('message', listener);
+    child.send('cpu');
+  });
+}
+
+async function cpuTimeOfAll(children: readonly ChildProcess[]): Promise<number> {
+  const times = await Promise.all(children.map(cpuTimeOf));
+  return times.reduce((total, time) => total + time, 0);
+}
+
+interface LoadFigures {
+  latencies: number[][];
+  /** perRound[round][target]: requests per second. */
+  perRound: number[][];
+  /** By target: CPU µs of its servers per answered request, over all its rounds. */
+  cpuPerRequest: number[];
+}
+
 /** Load: every target in each round, so that a round's figures come from the same few seconds. */
-async function measureLoad(targets: readonly Target[]): Promise<{ latencies: number[][]; perRound: number[][] }> {
+async function measureLoad(targets: readonly Target[]): Promise<LoadFigures> {
   for (const target of targets) await run(target, CONNECTIONS, WARMUP_SECONDS);
   const latencies: number[][] = targets.map(() => []);
-  /** perRound[round][target]: requests per second. */
+  const cpu = targets.map(() => 0);
   const perRound: number[][] = [];
   for (let round = 0; round < LOAD_ROUNDS; round += 1) {
     const rates: number[] = [];
     for (const index of rotated([...targets.keys()], round)) {
-      const answered = await run(targets[index]!, CONNECTIONS, LOAD_ROUND_SECONDS);
+      const target = targets[index]!;
+      const cpuBefore = await cpuTimeOfAll(target.servers);
+      const answered = await run(target, CONNECTIONS, LOAD_ROUND_SECONDS);
+      cpu[index]! += (await cpuTimeOfAll(target.servers)) - cpuBefore;
       latencies[index]!.push(...answered);
       rates[index] = answered.length / LOAD_ROUND_SECONDS;
     }
     perRound.push(rates);
   }
-  return { latencies, perRound };
+  return { latencies, perRound, cpuPerRequest: cpu.map((time, index) => time / latencies[index]!.length) };
 }
 
 /** One request on a keep-alive connection, timed from its start to the last byte of a 200 answer, in ms. */
@@ -231,21 +266,33 @@ export async function benchProxy(): Promise<ProxyBenchResult> {
     const proxy = async (...args: string[]) => {
       const started = await startChild('proxy', [marketing.url, ...args]);
       children.push(started.child);
-      return started.url;
+      return started;
     };
     const uncached = await proxy('uncached');
     const cached = await proxy('cached');
-    const onRedis = [await proxy('cached', redis.url), await proxy('cached', redis.url)];
+    const onRedis = [await proxy('cached', redis.url), await proxy('cached', redis.url)] as const;
 
     const query = documentFor(BUILT_IN_OPERATIONS.campaigns!, VARIABLES);
     const direct = JSON.stringify({ query, variables: VARIABLES });
     const proxied = JSON.stringify({ operation: 'campaigns', variables: VARIABLES });
     const list: Target[] = [
-      { label: 'direct upstream', url: marketing.url, body: direct, headers: { 'x-api-key': API_KEY } },
-      { label: 'proxy, uncached', url: uncached, body: proxied, headers: {} },
-      { label: 'cached, memory', url: cached, body: proxied, headers: {} },
-      { label: 'cached, Redis ×1', url: onRedis[0]!, body: proxied, headers: {} },
-      { label: 'cached, Redis ×2', url: onRedis, body: proxied, headers: {} },
+      {
+        label: 'direct upstream',
+        url: marketing.url,
+        body: direct,
+        headers: { 'x-api-key': API_KEY },
+        servers: [marketing.child],
+      },
+      { label: 'proxy, uncached', url: uncached.url, body: proxied, headers: {}, servers: [uncached.child] },
+      { label: 'cached, memory', url: cached.url, body: proxied, headers: {}, servers: [cached.child] },
+      { label: 'cached, Redis ×1', url: onRedis[0].url, body: proxied, headers: {}, servers: [onRedis[0].child] },
+      {
+        label: 'cached, Redis ×2',
+        url: onRedis.map((instance) => instance.url),
+        body: proxied,
+        headers: {},
+        servers: onRedis.map((instance) => instance.child),
+      },
     ];
     const [DIRECT, UNCACHED, CACHED, REDIS_ONE, REDIS_TWO] = [0, 1, 2, 3, 4] as const;
     const load = await measureLoad(list);
@@ -253,6 +300,7 @@ export async function benchProxy(): Promise<ProxyBenchResult> {
     const targets = list.map((target, index) => ({
       label: target.label,
       load: figures(load.latencies[index]!, LOAD_ROUNDS * LOAD_ROUND_SECONDS),
+      cpuPerRequestUs: load.cpuPerRequest[index]!,
       single: figures(
         single.flatMap((round) => round[index]!),
         0,
@@ -369,13 +417,16 @@ export function printProxyFigures(result: ProxyBenchResult): void {
     `\nMarketing proxy: campaigns(limit: 10); load = ${CONNECTIONS} connections, ${LOAD_ROUNDS} rounds of ${LOAD_ROUND_SECONDS} s per target, targets in turn; single = 1 connection, ${SINGLE_ROUNDS} rounds of ${SINGLE_CYCLES} requests per target, one to each in turn`,
   );
   console.log(
-    `${'target'.padEnd(18)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}  | single:${'p50 ms'.padStart(8)}${'p99 ms'.padStart(9)}`,
+    `${'target'.padEnd(18)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'CPU µs'.padStart(9)}  | single:${'p50 ms'.padStart(8)}${'p99 ms'.padStart(9)}`,
   );
-  for (const { label, load, single } of result.targets) {
+  for (const { label, load, cpuPerRequestUs, single } of result.targets) {
     console.log(
-      `${label.padEnd(18)}${Math.round(load.requestsPerSecond).toString().padStart(9)} ${ms(load.p50)} ${ms(load.p99)}  |        ${ms(single.p50)} ${ms(single.p99)}`,
+      `${label.padEnd(18)}${Math.round(load.requestsPerSecond).toString().padStart(9)} ${ms(load.p50)} ${ms(load.p99)} ${Math.round(cpuPerRequestUs).toString().padStart(8)}  |        ${ms(single.p50)} ${ms(single.p99)}`,
     );
   }
+  console.log(
+    "CPU µs = CPU time (user + system) of the target's own server processes per answered request under load: the sandbox's for the direct calls, the proxy instances' alone for the others (an uncached call costs the sandbox its share on top).",
+  );
   const [low, high] = result.p50OverheadRangeMs;
   console.log(
     `proxy p50 overhead over a direct call (single connection, median of ${SINGLE_ROUNDS} rounds' differences): ${signed(result.p50OverheadMs)} ms (rounds ${signed(low)} … ${signed(high)}; aim ≤ 1 ms)`,
@@ -437,6 +488,12 @@ async function serveRole(role: string, args: string[]): Promise<void> {
     process.once('SIGTERM', () => process.exit(0));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/marketing`;
   }
+  // The parent reads each server's CPU time around its load runs.
+  process.on('message', (message) => {
+    if (message !== 'cpu') return;
+    const { user, system } = process.cpuUsage();
+    process.send!({ cpuMicros: user + system });
+  });
   process.send!({ url });
 }
 
