@@ -6,23 +6,40 @@
  * proxy each run in their own child process (this file, started again with a role), so the load
  * generator, the proxy and the upstream do not share one event loop.
  *
- * For each target: requests per second and p50/p99 latency under load (20 connections), then p50/p99
- * of one connection at a time, which is what a shopper's single request sees. The proxy's overhead is
- * the difference of the single-connection p50s; latencies are timed per response in fractional ms.
+ * How it is measured, so that a machine whose load changes during the run (other processes on its
+ * cores) treats every target alike and a figure compares targets measured at the same moments:
+ *
+ * - Load (throughput, p50/p99 under 20 connections): after a warm-up of each target, LOAD_ROUNDS rounds
+ *   in which every target in turn (its order rotated each round) gets 20 connections for one short
+ *   run. A target's figures are those of all its runs; the cached/direct throughput ratio is the median
+ *   of the ratios within each round, each from two runs a few seconds apart at most. Around each run
+ *   the target's server processes report their CPU time: the CPU each answered request cost them, a
+ *   figure that a busy machine changes far less than it changes latencies and rates. The load generator
+ *   runs on the same cores: on a busy machine its own CPU per request (tens of µs, the same for every
+ *   target) weighs on a cache hit's rate far more than on an upstream call's, so the cached/direct
+ *   ratio of rates falls there; the ratio of answers per CPU-second of the serving processes leaves it out.
+ * - Single connection (what a shopper's one request sees): after a warm-up, SINGLE_ROUNDS rounds of
+ *   SINGLE_CYCLES cycles, each cycle one request to each target in turn (order rotated per cycle), one
+ *   keep-alive connection per target, timed from the request's start to its answer's last byte. The
+ *   proxy's overhead is the median over rounds of (the uncached proxy's p50 − the direct p50) within
+ *   the round: each difference is of requests sent moments apart, so a burst of load elsewhere falls
+ *   on both sides of it.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
+import { Agent, createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
-const LOAD_SECONDS = Number(process.env.BENCH_PROXY_SECONDS ?? 5);
-const SINGLE_SECONDS = Number(process.env.BENCH_PROXY_SINGLE_SECONDS ?? 3);
-const WARMUP_SECONDS = 2;
-const SINGLE_ROUNDS = 3;
+const LOAD_ROUNDS = Number(process.env.BENCH_PROXY_LOAD_ROUNDS ?? 5);
+const LOAD_ROUND_SECONDS = Number(process.env.BENCH_PROXY_LOAD_ROUND_SECONDS ?? 1);
+const WARMUP_SECONDS = 1;
+const SINGLE_ROUNDS = Number(process.env.BENCH_PROXY_SINGLE_ROUNDS ?? 15);
+const SINGLE_CYCLES = Number(process.env.BENCH_PROXY_SINGLE_CYCLES ?? 100);
+const SINGLE_WARMUP_CYCLES = 200;
 const CONNECTIONS = 20;
 const VARIABLES = { limit: 10 };
 const API_KEY = 'bench-marketing-key';
@@ -36,15 +53,30 @@ interface Figures {
 export interface ProxyTargetFigures {
   label: string;
   load: Figures;
+  /** CPU time (user + system) of the target's own server processes per answered request under load, in µs. */
+  cpuPerRequestUs: number;
+  /** Single connection; requestsPerSecond is not measured there (0). */
   single: Figures;
 }
 
 export interface ProxyBenchResult {
   targets: ProxyTargetFigures[];
-  /** Proxy (uncached) single-connection p50 minus direct single-connection p50, in ms. */
+  /** Median over rounds of (uncached proxy p50 − direct p50), single connection, in ms. */
   p50OverheadMs: number;
-  /** Cached proxy (memory store) requests/s divided by direct requests/s, under load. */
+  /** The smallest and largest of those per-round differences. */
+  p50OverheadRangeMs: [number, number];
+  /** Median over rounds of cached proxy (memory store) requests/s divided by direct requests/s, under load. */
   cachedThroughputRatio: number;
+  /** The smallest and largest of those per-round ratios. */
+  cachedThroughputRange: [number, number];
+  /**
+   * Answers per CPU-second of the serving processes, cached proxy (memory store) against the direct
+   * upstream: the median of the rounds' ratios of CPU per answer. What one core of each serves, without
+   * the load generator's own CPU, which on one machine takes its share of the same cores (shoppers'
+   * browsers are elsewhere).
+   */
+  cachedPerCoreRatio: number;
+  cachedPerCoreRange: [number, number];
   /** The same with the cache in Redis (one instance). */
   redisThroughputRatio: number;
   /** Two instances on one Redis against one, under the same load. */
@@ -52,10 +84,14 @@ export interface ProxyBenchResult {
   storeCosts: StoreCost[];
 }
 
-function percentile(sorted: number[], fraction: number): number {
+function percentile(sorted: readonly number[], fraction: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
 }
+
+const sortedCopy = (values: readonly number[]) => [...values].sort((a, b) => a - b);
+const median = (values: readonly number[]) => percentile(sortedCopy(values), 0.5);
+const range = (values: readonly number[]): [number, number] => [Math.min(...values), Math.max(...values)];
 
 interface Target {
   label: string;
@@ -63,6 +99,8 @@ interface Target {
   url: string | string[];
   body: string;
   headers: Record<string, string>;
+  /** The server processes whose CPU time answering this target's requests takes (not the upstream's behind a proxy). */
+  servers: ChildProcess[];
 }
 
 /** Runs autocannon against a target; returns the latencies (ms, fractional) of its 200 answers. */
@@ -97,31 +135,121 @@ async function run(target: Target, connections: number, seconds: number): Promis
   return latencies;
 }
 
-function figures(latencies: number[], seconds: number): Figures {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  return { requestsPerSecond: sorted.length / seconds, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) };
+function figures(latencies: readonly number[], seconds: number): Figures {
+  const sorted = sortedCopy(latencies);
+  return {
+    requestsPerSecond: seconds > 0 ? sorted.length / seconds : 0,
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+  };
 }
 
-/**
- * Warm-up and load runs one target after the other; the single-connection runs take turns in
- * rounds, so that a change in the machine's load (other processes) affects every target alike.
- */
-async function measureAll(targets: Target[]): Promise<ProxyTargetFigures[]> {
-  const load: Figures[] = [];
-  for (const target of targets) {
-    await run(target, CONNECTIONS, WARMUP_SECONDS);
-    load.push(figures(await run(target, CONNECTIONS, LOAD_SECONDS), LOAD_SECONDS));
+/** The targets in turn, starting at a different one each time: no target always runs right after another. */
+function rotated<T>(items: readonly T[], by: number): T[] {
+  const shift = by % items.length;
+  return [...items.slice(shift), ...items.slice(0, shift)];
+}
+
+/** A child's CPU time so far (user + system, all its threads), in µs, as it reads it itself. */
+function cpuTimeOf(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const listener = (message: unknown) => {
+      if (typeof message !== 'object' || message === null || !('cpuMicros' in message)) return;
+      child.off('message', listener);
+      resolve(Number(message.cpuMicros));
+    };
+    child.on('message', listener);
+    child.send('cpu');
+  });
+}
+
+async function cpuTimeOfAll(children: readonly ChildProcess[]): Promise<number> {
+  const times = await Promise.all(children.map(cpuTimeOf));
+  return times.reduce((total, time) => total + time, 0);
+}
+
+interface LoadFigures {
+  latencies: number[][];
+  /** perRound[round][target]: requests per second. */
+  perRound: number[][];
+  /** cpuPerRound[round][target]: CPU µs of the target's servers per answered request in that round's run. */
+  cpuPerRound: number[][];
+  /** By target: CPU µs of its servers per answered request, over all its rounds. */
+  cpuPerRequest: number[];
+}
+
+/** Load: every target in each round, so that a round's figures come from the same few seconds. */
+async function measureLoad(targets: readonly Target[]): Promise<LoadFigures> {
+  for (const target of targets) await run(target, CONNECTIONS, WARMUP_SECONDS);
+  const latencies: number[][] = targets.map(() => []);
+  const cpu = targets.map(() => 0);
+  const perRound: number[][] = [];
+  const cpuPerRound: number[][] = [];
+  for (let round = 0; round < LOAD_ROUNDS; round += 1) {
+    const rates: number[] = [];
+    const costs: number[] = [];
+    for (const index of rotated([...targets.keys()], round)) {
+      const target = targets[index]!;
+      const cpuBefore = await cpuTimeOfAll(target.servers);
+      const answered = await run(target, CONNECTIONS, LOAD_ROUND_SECONDS);
+      const spent = (await cpuTimeOfAll(target.servers)) - cpuBefore;
+      cpu[index]! += spent;
+      latencies[index]!.push(...answered);
+      rates[index] = answered.length / LOAD_ROUND_SECONDS;
+      costs[index] = spent / answered.length;
+    }
+    perRound.push(rates);
+    cpuPerRound.push(costs);
   }
-  const single: number[][] = targets.map(() => []);
-  for (let round = 0; round < SINGLE_ROUNDS; round += 1) {
-    for (const [index, target] of targets.entries())
-      single[index]!.push(...(await run(target, 1, SINGLE_SECONDS / SINGLE_ROUNDS)));
+  return { latencies, perRound, cpuPerRound, cpuPerRequest: cpu.map((time, index) => time / latencies[index]!.length) };
+}
+
+/** One request on a keep-alive connection, timed from its start to the last byte of a 200 answer, in ms. */
+function timeOne(target: Target, url: string, agent: Agent): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const request = httpRequest(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', ...target.headers } },
+      (response) => {
+        response.resume();
+        response.once('end', () => {
+          if (response.statusCode !== 200) reject(new Error(`${target.label}: HTTP ${response.statusCode}`));
+          else resolve(performance.now() - started);
+        });
+        response.once('error', reject);
+      },
+    );
+    request.once('error', reject);
+    request.end(target.body);
+  });
+}
+
+/** Single connection: one request to each target in turn, cycle after cycle; latencies by round and target. */
+async function measureSingle(targets: readonly Target[]): Promise<number[][][]> {
+  const agents = targets.map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
+  const urls = targets.map((target) => (typeof target.url === 'string' ? [target.url] : target.url));
+  let sent = 0;
+  const cycle = async (into?: number[][]) => {
+    for (const index of rotated([...targets.keys()], sent)) {
+      const choices = urls[index]!;
+      const latency = await timeOne(targets[index]!, choices[sent % choices.length]!, agents[index]!);
+      into?.[index]!.push(latency);
+    }
+    sent += 1;
+  };
+  try {
+    for (let warm = 0; warm < SINGLE_WARMUP_CYCLES; warm += 1) await cycle();
+    const rounds: number[][][] = [];
+    for (let round = 0; round < SINGLE_ROUNDS; round += 1) {
+      const latencies = targets.map((): number[] => []);
+      for (let index = 0; index < SINGLE_CYCLES; index += 1) await cycle(latencies);
+      rounds.push(latencies);
+    }
+    return rounds;
+  } finally {
+    for (const agent of agents) agent.destroy();
   }
-  return targets.map((target, index) => ({
-    label: target.label,
-    load: load[index]!,
-    single: figures(single[index]!, SINGLE_SECONDS),
-  }));
 }
 
 /** Starts this file again in a child process with a role; resolves with the URL it reports. */
@@ -156,36 +284,60 @@ export async function benchProxy(): Promise<ProxyBenchResult> {
     const proxy = async (...args: string[]) => {
       const started = await startChild('proxy', [marketing.url, ...args]);
       children.push(started.child);
-      return started.url;
+      return started;
     };
     const uncached = await proxy('uncached');
     const cached = await proxy('cached');
-    const onRedis = [await proxy('cached', redis.url), await proxy('cached', redis.url)];
+    const onRedis = [await proxy('cached', redis.url), await proxy('cached', redis.url)] as const;
 
     const query = documentFor(BUILT_IN_OPERATIONS.campaigns!, VARIABLES);
     const direct = JSON.stringify({ query, variables: VARIABLES });
     const proxied = JSON.stringify({ operation: 'campaigns', variables: VARIABLES });
-    const targets = await measureAll([
-      { label: 'direct upstream', url: marketing.url, body: direct, headers: { 'x-api-key': API_KEY } },
-      { label: 'proxy, uncached', url: uncached, body: proxied, headers: {} },
-      { label: 'cached, memory', url: cached, body: proxied, headers: {} },
-      { label: 'cached, Redis ×1', url: onRedis[0]!, body: proxied, headers: {} },
-      { label: 'cached, Redis ×2', url: onRedis, body: proxied, headers: {} },
-    ]);
-    const [directFigures, uncachedFigures, cachedFigures, redisOne, redisTwo] = targets as [
-      ProxyTargetFigures,
-      ProxyTargetFigures,
-      ProxyTargetFigures,
-      ProxyTargetFigures,
-      ProxyTargetFigures,
+    const list: Target[] = [
+      {
+        label: 'direct upstream',
+        url: marketing.url,
+        body: direct,
+        headers: { 'x-api-key': API_KEY },
+        servers: [marketing.child],
+      },
+      { label: 'proxy, uncached', url: uncached.url, body: proxied, headers: {}, servers: [uncached.child] },
+      { label: 'cached, memory', url: cached.url, body: proxied, headers: {}, servers: [cached.child] },
+      { label: 'cached, Redis ×1', url: onRedis[0].url, body: proxied, headers: {}, servers: [onRedis[0].child] },
+      {
+        label: 'cached, Redis ×2',
+        url: onRedis.map((instance) => instance.url),
+        body: proxied,
+        headers: {},
+        servers: onRedis.map((instance) => instance.child),
+      },
     ];
-    const perSecond = (figures: ProxyTargetFigures) => figures.load.requestsPerSecond;
+    const [DIRECT, UNCACHED, CACHED, REDIS_ONE, REDIS_TWO] = [0, 1, 2, 3, 4] as const;
+    const load = await measureLoad(list);
+    const single = await measureSingle(list);
+    const targets = list.map((target, index) => ({
+      label: target.label,
+      load: figures(load.latencies[index]!, LOAD_ROUNDS * LOAD_ROUND_SECONDS),
+      cpuPerRequestUs: load.cpuPerRequest[index]!,
+      single: figures(
+        single.flatMap((round) => round[index]!),
+        0,
+      ),
+    }));
+    const overheads = single.map((round) => median(round[UNCACHED]!) - median(round[DIRECT]!));
+    const ratios = (of: number, to: number) => load.perRound.map((rates) => rates[of]! / rates[to]!);
+    const cachedRatios = ratios(CACHED, DIRECT);
+    const perCore = load.cpuPerRound.map((costs) => costs[DIRECT]! / costs[CACHED]!);
     return {
       targets,
-      p50OverheadMs: uncachedFigures.single.p50 - directFigures.single.p50,
-      cachedThroughputRatio: perSecond(cachedFigures) / perSecond(directFigures),
-      redisThroughputRatio: perSecond(redisOne) / perSecond(directFigures),
-      twoInstancesRatio: perSecond(redisTwo) / perSecond(redisOne),
+      p50OverheadMs: median(overheads),
+      p50OverheadRangeMs: range(overheads),
+      cachedThroughputRatio: median(cachedRatios),
+      cachedThroughputRange: range(cachedRatios),
+      cachedPerCoreRatio: median(perCore),
+      cachedPerCoreRange: range(perCore),
+      redisThroughputRatio: median(ratios(REDIS_ONE, DIRECT)),
+      twoInstancesRatio: median(ratios(REDIS_TWO, REDIS_ONE)),
       storeCosts: await measureStoreCosts(marketing.url, redis.url),
     };
   } finally {
@@ -281,21 +433,33 @@ async function measureStoreCosts(upstreamUrl: string, redisUrl: string): Promise
 
 export function printProxyFigures(result: ProxyBenchResult): void {
   const ms = (value: number) => value.toFixed(2).padStart(8);
+  const signed = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(2)}`;
   console.log(
-    `\nMarketing proxy: campaigns(limit: 10); load = ${CONNECTIONS} connections for ${LOAD_SECONDS} s, single = 1 connection, ${SINGLE_SECONDS} s in ${SINGLE_ROUNDS} interleaved rounds`,
+    `\nMarketing proxy: campaigns(limit: 10); load = ${CONNECTIONS} connections, ${LOAD_ROUNDS} rounds of ${LOAD_ROUND_SECONDS} s per target, targets in turn; single = 1 connection, ${SINGLE_ROUNDS} rounds of ${SINGLE_CYCLES} requests per target, one to each in turn`,
   );
   console.log(
-    `${'target'.padEnd(18)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}  | single:${'p50 ms'.padStart(8)}${'p99 ms'.padStart(9)}`,
+    `${'target'.padEnd(18)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'CPU µs'.padStart(9)}  | single:${'p50 ms'.padStart(8)}${'p99 ms'.padStart(9)}`,
   );
-  for (const { label, load, single } of result.targets) {
+  for (const { label, load, cpuPerRequestUs, single } of result.targets) {
     console.log(
-      `${label.padEnd(18)}${Math.round(load.requestsPerSecond).toString().padStart(9)} ${ms(load.p50)} ${ms(load.p99)}  |        ${ms(single.p50)} ${ms(single.p99)}`,
+      `${label.padEnd(18)}${Math.round(load.requestsPerSecond).toString().padStart(9)} ${ms(load.p50)} ${ms(load.p99)} ${Math.round(cpuPerRequestUs).toString().padStart(8)}  |        ${ms(single.p50)} ${ms(single.p99)}`,
     );
   }
   console.log(
-    `proxy p50 overhead over a direct call (single connection): ${result.p50OverheadMs >= 0 ? '+' : ''}${result.p50OverheadMs.toFixed(2)} ms (aim ≤ 1 ms)`,
+    "CPU µs = CPU time (user + system) of the target's own server processes per answered request under load: the sandbox's for the direct calls, the proxy instances' alone for the others (an uncached call costs the sandbox its share on top).",
   );
-  console.log(`cached proxy throughput / direct throughput: ${result.cachedThroughputRatio.toFixed(1)}× (aim ≥ 5×)`);
+  const [low, high] = result.p50OverheadRangeMs;
+  console.log(
+    `proxy p50 overhead over a direct call (single connection, median of ${SINGLE_ROUNDS} rounds' differences): ${signed(result.p50OverheadMs)} ms (rounds ${signed(low)} … ${signed(high)}; aim ≤ 1 ms)`,
+  );
+  const [fewest, most] = result.cachedThroughputRange;
+  console.log(
+    `cached proxy throughput / direct throughput (median of ${LOAD_ROUNDS} rounds' ratios): ${result.cachedThroughputRatio.toFixed(1)}× (rounds ${fewest.toFixed(1)}× … ${most.toFixed(1)}×; aim ≥ 5×)`,
+  );
+  const [leastPerCore, mostPerCore] = result.cachedPerCoreRange;
+  console.log(
+    `  per core of the serving process (answers per CPU-second; the load generator's own CPU left out): ${result.cachedPerCoreRatio.toFixed(1)}× (rounds ${leastPerCore.toFixed(1)}× … ${mostPerCore.toFixed(1)}×)`,
+  );
   console.log(
     `cached on Redis / direct: ${result.redisThroughputRatio.toFixed(1)}×; two instances on one Redis / one: ${result.twoInstancesRatio.toFixed(2)}× (one machine: the instances share its cores)`,
   );
@@ -349,6 +513,12 @@ async function serveRole(role: string, args: string[]): Promise<void> {
     process.once('SIGTERM', () => process.exit(0));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/marketing`;
   }
+  // The parent reads each server's CPU time around its load runs.
+  process.on('message', (message) => {
+    if (message !== 'cpu') return;
+    const { user, system } = process.cpuUsage();
+    process.send!({ cpuMicros: user + system });
+  });
   process.send!({ url });
 }
 

@@ -152,6 +152,38 @@ describe('Marketing proxy towards the upstream', () => {
     });
   });
 
+  it('createNodeTransport sends each request to its own URL, path and query included, when one transport serves several', async () => {
+    const seen: string[] = [];
+    const upstreams = await Promise.all(
+      ['a', 'b'].map((name) =>
+        startFakeUpstream((req, res) => {
+          void readBody(req).then((body) => {
+            seen.push(`${name} ${req.method} ${req.url} ${req.headers['x-api-key']} ${body}`);
+            res.writeHead(200, { 'content-type': 'application/json' }).end(`{"data":{"from":"${name}"}}`);
+          });
+        }),
+      ),
+    );
+    const transport = createNodeTransport();
+    try {
+      const [a, b] = upstreams.map((server) => server.url) as [string, string];
+      const send = (url: string, body: string) =>
+        transport({ url, body, headers: { 'content-type': 'application/json', 'x-api-key': 'k' }, timeoutMs: 5_000 });
+      const replies = [await send(a, '1'), await send(`${b}?v=2`, '2'), await send(a, '3')];
+      assert.deepEqual(
+        replies.map((reply) => [reply.status, reply.text]),
+        [
+          [200, '{"data":{"from":"a"}}'],
+          [200, '{"data":{"from":"b"}}'],
+          [200, '{"data":{"from":"a"}}'],
+        ],
+      );
+      assert.deepEqual(seen, ['a POST /graphql k 1', 'b POST /graphql?v=2 k 2', 'a POST /graphql k 3']);
+    } finally {
+      await Promise.all(upstreams.map((server) => server.close()));
+    }
+  });
+
   const transports: [string, UpstreamTransport | undefined][] = [
     ['fetch (default)', undefined],
     ['createNodeTransport', createNodeTransport()],

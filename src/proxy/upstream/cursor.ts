@@ -42,8 +42,11 @@ interface Header {
   s: number;
 }
 
-function toBase64Url(bytes: Uint8Array): string {
-  return toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+function portableToBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let index = 0; index < bytes.length; index += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
+  return btoa(binary);
 }
 
 function fromBase64(text: string): Uint8Array {
@@ -58,11 +61,50 @@ function fromBase64Url(text: string): Uint8Array {
   return fromBase64(text.replace(/-/g, '+').replace(/_/g, '/'));
 }
 
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let index = 0; index < bytes.length; index += 0x8000)
-    binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
-  return btoa(binary);
+/** How a cursor's bytes are written: base64 (standard and URL-safe, unpadded) and UTF-8. */
+export interface CursorEncoding {
+  toBase64(bytes: Uint8Array): string;
+  toBase64Url(bytes: Uint8Array): string;
+  /** Decodes text that is valid, padded standard base64 (checked before). */
+  fromBase64(text: string): Uint8Array;
+  utf8(text: string): Uint8Array;
+}
+
+/** For every runtime: btoa, atob and TextEncoder. */
+export const PORTABLE_ENCODING: CursorEncoding = {
+  toBase64: portableToBase64,
+  toBase64Url: (bytes) => portableToBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
+  fromBase64,
+  utf8: (text) => encoder.encode(text),
+};
+
+interface NodeBuffer {
+  from(text: string, encoding: 'base64' | 'utf8'): Uint8Array;
+  from(
+    buffer: ArrayBufferLike,
+    byteOffset: number,
+    length: number,
+  ): { toString(encoding: 'base64' | 'base64url'): string };
+}
+
+/**
+ * Where the runtime has node:buffer (found without an import, as node:crypto below), its native
+ * base64 writes a page's cursor in a fraction of the time btoa over a binary string takes. The text is
+ * the same.
+ */
+export function encodingFor(
+  buffer: NodeBuffer | null = (
+    globalThis as { process?: { getBuiltinModule?: (id: string) => { Buffer?: NodeBuffer } | undefined } }
+  ).process?.getBuiltinModule?.('node:buffer')?.Buffer ?? null,
+): CursorEncoding {
+  if (!buffer) return PORTABLE_ENCODING;
+  const view = (bytes: Uint8Array) => buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return {
+    toBase64: (bytes) => view(bytes).toString('base64'),
+    toBase64Url: (bytes) => view(bytes).toString('base64url'),
+    fromBase64: (text) => buffer.from(text, 'base64'),
+    utf8: (text) => buffer.from(text, 'utf8'),
+  };
 }
 
 function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
@@ -127,14 +169,16 @@ export function signerFor(secret: string, node: NodeHmac | null = nodeCrypto ?? 
 
 export class PageCursors {
   private readonly sign: Signer;
+  private readonly encoding: CursorEncoding;
 
   /** @param secret shared by every instance that must accept the others' cursors. */
-  constructor(secret: string, sign: Signer = signerFor(secret)) {
+  constructor(secret: string, sign: Signer = signerFor(secret), encoding: CursorEncoding = encodingFor()) {
     this.sign = sign;
+    this.encoding = encoding;
   }
 
   private async mac(scope: string, payload: Uint8Array): Promise<Uint8Array> {
-    return (await this.sign(concat(encoder.encode(`${scope}\n`), payload))).subarray(0, MAC_BYTES);
+    return (await this.sign(concat(this.encoding.utf8(`${scope}\n`), payload))).subarray(0, MAC_BYTES);
   }
 
   /**
@@ -142,15 +186,16 @@ export class PageCursors {
    * An upstream token too long to fit the protocol's nextToken is the upstream's failure (502).
    */
   async seal(scope: string, position: PagePosition): Promise<string> {
+    const { toBase64, toBase64Url, utf8 } = this.encoding;
     const header: Header = { v: 1, l: position.limit, s: position.skip };
     let tokenBytes: Uint8Array = new Uint8Array();
     if (position.token !== null) {
-      const decoded = BASE64.test(position.token) ? fromBase64(position.token) : undefined;
+      const decoded = BASE64.test(position.token) ? this.encoding.fromBase64(position.token) : undefined;
       // Only a token that decodes and encodes back to itself is stored decoded (padding bits may differ).
       header.e = decoded && toBase64(decoded) === position.token ? 'b' : 'u';
-      tokenBytes = header.e === 'b' ? decoded! : encoder.encode(position.token);
+      tokenBytes = header.e === 'b' ? decoded! : utf8(position.token);
     }
-    const payload = concat(encoder.encode(`${JSON.stringify(header)}\n`), tokenBytes);
+    const payload = concat(utf8(`${JSON.stringify(header)}\n`), tokenBytes);
     const cursor = `${toBase64Url(payload)}.${toBase64Url(await this.mac(scope, payload))}`;
     if (cursor.length > MAX_NEXT_TOKEN_LENGTH) {
       throw new UpstreamError(502, 'upstream_error', 'The Marketing API gave a page token too long to pass on.', true);
@@ -177,7 +222,8 @@ export class PageCursors {
       const header = JSON.parse(decoder.decode(payload.subarray(0, newline))) as Header;
       const tokenBytes = payload.subarray(newline + 1);
       if (header.v !== 1 || !Number.isSafeInteger(header.l) || !Number.isSafeInteger(header.s)) throw invalidCursor();
-      const token = header.e === 'b' ? toBase64(tokenBytes) : header.e === 'u' ? decoder.decode(tokenBytes) : null;
+      const token =
+        header.e === 'b' ? this.encoding.toBase64(tokenBytes) : header.e === 'u' ? decoder.decode(tokenBytes) : null;
       return { token, limit: header.l, skip: header.s };
     } catch {
       throw invalidCursor();

@@ -4,7 +4,8 @@
  * small JSON answers; on that path Node's global fetch costs about four times the CPU of http.request
  * (measured on loopback: ~730 µs against ~175 µs per call), which was most of the proxy's own overhead.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { urlToHttpOptions } from 'node:url';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { AnswerTooLargeError, MAX_UPSTREAM_RESPONSE_BYTES, type UpstreamTransport } from './transport.ts';
 
@@ -18,12 +19,25 @@ export function createNodeTransport(options: NodeTransportOptions = {}): Upstrea
   const httpAgent = new HttpAgent({ keepAlive: true });
   const httpsAgent = new HttpsAgent({ keepAlive: true });
 
+  // A proxy sends to one URL: it is read once, not on every request.
+  let target: { url: string; secure: boolean; options: RequestOptions } | undefined;
+  const targetOf = (url: string) => {
+    if (target?.url !== url) {
+      const parsed = new URL(url);
+      const secure = parsed.protocol === 'https:';
+      target = {
+        url,
+        secure,
+        options: { ...urlToHttpOptions(parsed), method: 'POST', agent: secure ? httpsAgent : httpAgent },
+      };
+    }
+    return target;
+  };
+
   return ({ url, body, headers, timeoutMs }) =>
     new Promise((resolve, reject) => {
-      const target = new URL(url);
-      const secure = target.protocol === 'https:';
-      const send = secure ? httpsRequest : httpRequest;
-      const request = send(target, { method: 'POST', headers, agent: secure ? httpsAgent : httpAgent });
+      const { secure, options } = targetOf(url);
+      const request = (secure ? httpsRequest : httpRequest)({ ...options, headers });
       // A plain timer rather than an AbortSignal: on Node 20 AbortSignal.timeout costs tens of µs a call.
       let timeout: Error | undefined;
       const timer = setTimeout(() => {
