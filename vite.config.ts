@@ -3,6 +3,7 @@ import { demoSitePlugins } from './demo/vite-plugins.ts';
 import { dropLitGlobals } from './scripts/vite-lit-globals.ts';
 import { elementFiles } from './scripts/vite-element-files.ts';
 import { minifyLiterals } from './scripts/vite-minify-literals.ts';
+import { scriptTagCopies } from './scripts/vite-entry-copies.ts';
 import { reservedSpaceCss } from './src/reserved-space.ts';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -18,12 +19,11 @@ const elementTags = readdirSync(new URL('./src/elements', import.meta.url), { wi
  * Fewer, larger shared chunks than the automatic split: every file is gzipped on its own, so a
  * page that fetches ten small files pays for ten compression contexts and ten requests. A group
  * also takes in what its modules import, unless an earlier group already has it.
- * - `boot`: what the script tag needs to run, none of it lit: the element tags, strings and their
- *   registry, where the Marketing endpoint is, the first pages it requests before an element's code
- *   arrives (marketing/prefetch.ts), the sign-in response capture, and what those import (a file
- *   of its own would cost one more round trip before any element starts). The script tag's only static
- *   import, so it starts the elements' code and data one small file after it arrives; the Marketing
- *   client takes the early answers from it.
+ * - `boot`: the plumbing every element uses, none of it lit: the element tags, strings and their
+ *   registry, where the Marketing endpoint is, the early answers (marketing/prefetch.ts), the sign-in
+ *   response capture, and what those import. The script tag imports none of it: it carries its own
+ *   copy of what it uses (scripts/vite-entry-copies.ts), so that it starts the elements' code and
+ *   data as soon as it runs; boot comes with the elements' files.
  * - `core`: lit and the element base every element uses, fetched with each element's own files.
  * - `client`: the Marketing client, shared by the Marketing elements and the headless
  *   `loyalty-widgets/marketing` entry, which therefore never loads lit.
@@ -95,6 +95,7 @@ export default defineConfig(({ command }) =>
         plugins: [
           dropLitGlobals(),
           minifyLiterals(),
+          scriptTagCopies(`${root}src/index.ts`),
           elementFiles('loyalty-widgets.js'),
           signInCallbackPage(),
           reservedSpaceStylesheet(),

@@ -6,15 +6,16 @@
  * - "script tag alone": what every page loads before it knows which elements it has (the loader,
  *   the element plumbing, the early data requests). Budget: 6 kB.
  * - one row per element: what a page with only that element fetches at load, the script tag and
- *   lit included. Budget: 25 kB, a little above what the largest (the coupon's) needs today, so
- *   that no change grows a page unnoticed. The aim is 15 kB; lit and @lit/task are 7 kB of it.
+ *   lit included. Budget: 26 kB, a little above what the largest (the coupon's) needs today, so
+ *   that no change grows a page unnoticed. The aim is 15 kB; lit and @lit/task are 7 kB of it, and
+ *   the script tag's own copies of what it shares with the elements 1.3 kB.
  * - the sign-in page after the click: the sign-in chunk (oidc-client-ts, jose), fetched on the
  *   shopper's intent, on top of what the page fetched at load. Budget: the page's plus 28 kB.
  * - a page with every element, and each built-in language other than English (fetched only by pages
  *   that speak it), for information.
  * - the stylesheet that holds the elements' space, which the README's paste links.
- * Fails when a budget is exceeded, or when the script tag's imports import further files (each is one
- * more round trip before any element starts). Every file is counted gzipped on its own, as it is served.
+ * Fails when a budget is exceeded, or when the script tag imports any file (one more round trip before
+ * any element starts). Every file is counted gzipped on its own, as it is served.
  */
 import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
@@ -22,7 +23,7 @@ import { ELEMENT_FILES_MARKER } from './vite-element-files.ts';
 import { gzipSync } from 'node:zlib';
 import { ELEMENT_TAGS } from '../src/shared/tags.ts';
 
-const BUDGETS = { scriptTag: 6_000, elementPage: 25_000, signInChunk: 28_000 };
+const BUDGETS = { scriptTag: 6_000, elementPage: 26_000, signInChunk: 28_000 };
 const ENTRY = 'src/index.ts';
 const SIGN_IN = 'src/connect/client.ts';
 const ELEMENTS = ELEMENT_TAGS;
@@ -140,19 +141,13 @@ for (const [tag, keys] of elementPages) {
     process.exitCode = 1;
   }
 }
-// The script tag starts the elements' code and data once its own imports have run: each file more in
-// that chain (an import of an import) is one more round trip before any element starts.
-const chained = [...scriptTag].filter((key) => key !== ENTRY && (chunk(key).imports ?? []).length > 0);
-if (chained.length) {
+// The script tag starts the elements' code and data as soon as it runs, which is only once its own
+// imports have arrived: any file it imports is one more round trip before any element starts
+// (scripts/vite-entry-copies.ts gives it its own copies instead).
+const imported = chunk(ENTRY).imports ?? [];
+if (imported.length) {
   console.error(
-    `The script tag's imports import more files, one round trip after them: ${chained
-      .map(
-        (key) =>
-          `${chunk(key).file} imports ${chunk(key)
-            .imports!.map((k) => chunk(k).file)
-            .join(', ')}`,
-      )
-      .join('; ')}`,
+    `The script tag imports ${imported.map((key) => chunk(key).file).join(', ')}: one round trip before its elements start.`,
   );
   process.exitCode = 1;
 }

@@ -9,6 +9,8 @@
  * elements (src/mounts.ts) loaded only by a page that has one. On a page whose address carries a
  * Connect sign-in response, the tokens leave the address bar at once, and only such a page loads what
  * hands the response to a popup's opener or finishes a redirect sign-in (src/sign-in-return.ts).
+ * Built, it imports no other file (it carries its own copy of the small modules it uses, see
+ * scripts/vite-entry-copies.ts), so each element's code and first page are asked for as soon as it runs.
  * Loading it twice is harmless: both copies load the same element modules, and a tag already
  * defined is left alone (a copy of another version holding it is reported once in the console).
  * Elements inside another component's shadow root are not seen: import the per-element entry

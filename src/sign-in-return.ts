@@ -7,10 +7,17 @@
  * that started it.
  */
 import { handOverSignInResponse, takeCapturedResponse } from './connect/callback.ts';
+import { keepCapturedResponse } from './connect/response-capture.ts';
 import { MOUNT_ATTRIBUTE } from './shared/tags.ts';
 
-/** Returns true when this page is a popup that handed `response` to its opener: nothing else to do. */
+/**
+ * Returns true when this page is a popup that handed `response` to its opener: nothing else to do.
+ * Otherwise the response is kept where the page's sign-in button takes it: the built script tag
+ * captured it with its own copy of the capture module, so it is handed over by this call, never
+ * through the page.
+ */
 export function returnFromSignIn(response: string): boolean {
+  keepCapturedResponse(response);
   if (handOverSignInResponse(window, response)) return true;
   if (!document.querySelector(`loyalty-signin-button, [${MOUNT_ATTRIBUTE}="loyalty-signin-button" i]`))
     finishRedirectWithoutButton();

@@ -33,6 +33,11 @@ export function captureResponseFromAddress(win: Window = window): string | undef
 /** The response kept at load, left kept; undefined when none (or once taken). */
 export const capturedResponse = (): string | undefined => captured;
 
+/** Keeps a response captured by the script tag's own copy of this module (src/sign-in-return.ts). */
+export function keepCapturedResponse(href: string): void {
+  captured = href;
+}
+
 /** Forgets the response kept at load: it was taken. */
 export function forgetCapturedResponse(): void {
   captured = undefined;

@@ -2,17 +2,21 @@
  * First pages asked for early: the script tag requests an element's first page of data as soon as it
  * sees the element, while the element's code is still on its way, and the element's own identical
  * request (same endpoint, same body, no credentials) takes that answer instead of asking again. An
- * answer nobody takes is dropped soon after it arrives, so a later request reads fresh data.
+ * answer not taken is dropped soon after it arrives, so a later request reads fresh data.
  */
 import { HTTP_PROTOCOLS, parseUrl } from '../shared/url.ts';
+import { pageRegistry } from '../shared/page-registry.ts';
 
 type Variables = Record<string, string | number | null | undefined>;
 
 /** How long an answer that arrived waits for its element before it is dropped. */
 const KEPT_MS = 10_000;
 
-/** Early answers by endpoint + body, each taken at most once (a response body is read once). */
-const early = new Map<string, Promise<Response>>();
+/**
+ * Early answers by endpoint + body, each taken once by each element it was asked for: kept on the
+ * page, since the script tag that asks and the client that takes are separate copies.
+ */
+const { early } = pageRegistry();
 
 const keyOf = (endpoint: string, body: string): string => JSON.stringify([endpoint, body]);
 
@@ -62,21 +66,31 @@ export function prefetchRead(endpoint: string, operation: string, variables: Var
   if (!url) return;
   const body = requestBody(operation, variables);
   const key = keyOf(url.href, body);
-  if (early.has(key)) return;
-  const answer = post(url.href, body);
-  early.set(key, answer);
+  const asked = early.get(key);
+  if (asked) {
+    asked.takers++;
+    return;
+  }
+  const entry = { answer: post(url.href, body), takers: 1 };
+  early.set(key, entry);
   const drop = (): void => {
     setTimeout(() => {
-      if (early.get(key) === answer) early.delete(key);
+      if (early.get(key) === entry) early.delete(key);
     }, KEPT_MS);
   };
-  answer.then(drop, drop);
+  entry.answer.then(drop, drop);
 }
 
-/** The early answer to this exact request (absolute endpoint, body), taken once; undefined when none. */
+/**
+ * The early answer to this exact request (absolute endpoint, body), once for each element it was
+ * asked for: two elements that need the same page share one request, whenever each asks for it.
+ * Undefined when none is left.
+ */
 export function takePrefetched(endpoint: string, body: string): Promise<Response> | undefined {
   const key = keyOf(endpoint, body);
-  const answer = early.get(key);
-  early.delete(key);
-  return answer;
+  const entry = early.get(key);
+  if (!entry) return undefined;
+  if (--entry.takers <= 0) early.delete(key);
+  // Each taker reads a body of its own.
+  return entry.answer.then((response) => response.clone());
 }

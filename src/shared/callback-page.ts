@@ -3,8 +3,9 @@
  * script tag, loaded from this site, records the one beside it. A sign-in button with no
  * `redirect-uri` and no `<meta name="loyalty-redirect-uri">` comes back there, a page where no other
  * script runs, rather than to the current page, where every script of the page could read the tokens.
+ * The built script tag carries its own copy of this module, so the page keeps what it found.
  */
-let shipped: string | undefined;
+import { pageRegistry } from './page-registry.ts';
 
 /**
  * Records `callback.html` beside the script at `scriptUrl` as the default redirect URI when that
@@ -21,10 +22,11 @@ export function recordShippedCallbackPage(
   const script = new URL(scriptUrl);
   const page = new URL('./callback.html', script);
   const shippedScriptTag = script.pathname.endsWith('/loyalty-widgets.js') && scriptSources.includes(scriptUrl);
-  shipped = shippedScriptTag && page.origin === pageOrigin ? `${page.origin}${page.pathname}` : undefined;
+  pageRegistry().callbackPage =
+    shippedScriptTag && page.origin === pageOrigin ? `${page.origin}${page.pathname}` : undefined;
 }
 
 /** The shipped callback page of this site, when the script tag found one; else undefined. */
 export function shippedCallbackPage(): string | undefined {
-  return shipped;
+  return pageRegistry().callbackPage;
 }

@@ -1,21 +1,20 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Messages } from './messages.ts';
+import { pageRegistry } from './page-registry.ts';
 
 export type { Messages };
 
 /**
- * The elements' own strings, by lowercase language: English registered by each element as it loads,
- * the other built-in languages loaded on demand from `src/locales/`.
+ * The elements' own strings, by lowercase language (English registered by each element as it loads,
+ * the other built-in languages loaded on demand from `src/locales/`), and the merchant's, which win
+ * over them whenever they arrive: kept on the page, which the script tag's copy of this module
+ * shares with the elements'.
  */
-const builtIn = new Map<string, Messages>();
-/** The merchant's strings, which win over the built-in ones whenever they arrive. */
-const overrides = new Map<string, Messages>();
+const { builtIn, overrides, loading, listeners } = pageRegistry();
 const builtInLocales = new Map<string, () => Promise<{ default: Messages }>>([
   ['fr', () => import('../locales/fr.ts')],
   ['ar', () => import('../locales/ar.ts')],
 ]);
-const loading = new Map<string, Promise<void>>();
-const listeners = new Set<() => void>();
 let observer: MutationObserver | undefined;
 let inlineMessagesRead = false;
 

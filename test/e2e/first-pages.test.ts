@@ -7,7 +7,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import type { Page, Request } from 'playwright-core';
+import type { Page, Request, Route } from 'playwright-core';
 import { useE2eStack } from '../support/e2e.ts';
 
 const stack = useE2eStack({ staticSites: { shop: {} } });
@@ -29,18 +29,21 @@ function recordPosts(page: Page): { path: string; body: { operation: string; var
 }
 
 describe('first pages of data, asked for with the code', () => {
-  it("requests a carousel's first page while its code is held back, and two alike share one request", async () => {
+  it("requests a carousel's first page while every other file is held back, and two alike share one request", async () => {
     const page = await stack.browser.newPage();
     const posts = recordPosts(page);
     const held = await elementFile('campaign-carousel');
     const heldAsked = page.waitForRequest((request) => new URL(request.url()).pathname === held);
-    // The carousel's code never arrives while this route holds it.
+    // Neither the carousel's code nor any shared file arrives while these routes hold them: the script
+    // tag alone asks for the data, so data and code start together, one round trip after it.
     let release: () => void = () => {};
     const releasing = new Promise<void>((resolve) => (release = resolve));
-    await page.route(`**${held}`, async (route) => {
+    const hold = async (route: Route): Promise<void> => {
       await releasing;
       await route.continue();
-    });
+    };
+    await page.route(`**${held}`, hold);
+    await page.route('**/dist/chunks/**', hold);
     const dataAsked = page.waitForRequest(
       (request) => request.method() === 'POST' && new URL(request.url()).pathname === '/api/marketing',
     );
@@ -53,7 +56,7 @@ describe('first pages of data, asked for with the code', () => {
         ['/api/marketing', { operation: 'campaigns', variables: { limit: 4 } }],
         ['/api/marketing', { operation: 'campaign', variables: { id: 'camp-harbor-beans' } }],
       ],
-      'the data asked for before the carousel code came',
+      'the data asked for before the carousel code or any shared file came',
     );
     release();
     const titles = page.locator('campaign-carousel [part~="title"]');

@@ -1,6 +1,6 @@
 /**
  * The first pages the script tag asks for early (src/marketing/prefetch.ts): the client's identical
- * request takes the answer, once; a request that differs in anything, or carries the shopper's
+ * request takes the answer, once for each element it was asked for; a request that differs in anything, or carries the shopper's
  * tokens, never does and goes to the proxy itself.
  */
 import { expect } from '@open-wc/testing';
@@ -23,6 +23,18 @@ describe('first pages asked for early', () => {
     // Taken once: the same request again goes to the proxy.
     await client.campaign('camp-peak-rental');
     expect(fetches.of('campaign')).to.have.length(2);
+  });
+
+  it('gives it once to each element it was asked for, even after the first one has read it', async () => {
+    // A tag and a CMS mount for the same page: the second asks when the first has long finished.
+    prefetchRead('/api/marketing', 'campaign', { id: 'camp-harbor-beans' });
+    prefetchRead('/api/marketing', 'campaign', { id: 'camp-harbor-beans' });
+    const first = await new MarketingClient('/api/marketing').campaign('camp-harbor-beans');
+    const second = await new MarketingClient('/api/marketing').campaign('camp-harbor-beans');
+    expect([first.title, second.title]).to.deep.equal([first.title, first.title]);
+    expect(fetches.of('campaign'), 'one request for both').to.have.length(1);
+    await new MarketingClient('/api/marketing').campaign('camp-harbor-beans');
+    expect(fetches.of('campaign'), 'a third, not asked for early, asks itself').to.have.length(2);
   });
 
   it('never gives it to a request with the shopper’s tokens', async () => {
