@@ -38,12 +38,17 @@ async function messagesFromCallback(origin: string): Promise<unknown[]> {
   });
   const opener = document.createElement('button');
   opener.textContent = 'Open the callback';
+  let pressed = false;
   opener.addEventListener('click', () => {
+    pressed = true;
     popup = window.open(`${origin}/test/browser/fixtures/callback-probe.html${RESPONSE}`, '_blank', 'popup');
   });
   document.body.append(opener);
   try {
     await pressForReal(opener);
+    // The key went to another window (an earlier test's popup still closing): press again, once.
+    if (!pressed) await pressForReal(opener);
+    if (!pressed) throw new Error('The key press never reached the button that opens the callback popup.');
     if (!popup) throw new Error('The browser did not open the callback popup (its popup blocker refused it).');
     await ran;
     return received;
