@@ -128,7 +128,7 @@ export function handOverSignInResponse(win: Window, href: string): boolean {
   const opener = sameOriginOpener(win);
   if (opener && openerAwaitsPopup(opener)) {
     // Handed over, so not kept here. Posted to our own origin only; the opener checks the origin too.
-    takeCapturedResponse();
+    forgetCapturedResponse();
     opener.postMessage(message, win.location.origin);
     setTimeout(() => win.close(), SELF_CLOSE_DELAY_MS);
     return true;
