@@ -47,9 +47,14 @@ describe('first pages of data, asked for with the code', () => {
     const dataAsked = page.waitForRequest(
       (request) => request.method() === 'POST' && new URL(request.url()).pathname === '/api/marketing',
     );
+    // The coupon's request, made by the script tag in the same run as the carousels' one.
+    const couponAsked = page.waitForRequest(
+      (request) => request.method() === 'POST' && request.postDataJSON()?.operation === 'campaign',
+    );
     await page.goto(`${stack.sites.shop.origin}/two-carousels.html`);
     await heldAsked;
     await dataAsked;
+    await couponAsked;
     assert.deepEqual(
       posts.map(({ path, body }) => [path, body]),
       [

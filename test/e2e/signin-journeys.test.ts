@@ -86,6 +86,8 @@ describe('sign-in journeys on the demo site', () => {
 
       await page.reload();
       await shownUser(page).filter({ hasText: 'Signed in as demo' }).waitFor();
+      // The event may come a task after the button shows the shopper: wait for it, not for the clock.
+      await page.waitForFunction(() => (window as unknown as { __signinEvents: unknown[] }).__signinEvents.length > 0);
       const [restored] = await recordedEvents(page);
       assert.equal(restored?.detail.reason, 'restored');
 
