@@ -4,7 +4,8 @@
  * the README's paste and one `<campaign-carousel>`, and the same article with the same campaigns as
  * static HTML (the titles, and the images with the very `<img>` attributes the carousel rendered) and
  * no script. Median over cold loads of the time until the campaign titles are painted and until the
- * first campaign image is, and the widget page's ratio to the floor.
+ * first campaign image is, and the widget page's ratio to the floor; then when the widget page's HTML,
+ * script tag, first page of data and code had arrived, against the floor's titles.
  */
 import type { Browser, Page } from 'playwright-core';
 import { startStaticShop } from '../test/support/e2e.ts';
@@ -18,9 +19,29 @@ const THROTTLING = {
   uploadBytesPerSecond: (750 * 1024) / 8,
 };
 
+interface PaintTimes {
+  titlesMs: number;
+  imageMs: number;
+}
+
+/**
+ * When each thing the titles wait for had arrived on the widget page (ms from the navigation's start):
+ * what no rendering on the page itself can come before.
+ */
+interface Arrivals {
+  /** The page's HTML. */
+  htmlMs: number;
+  /** The script tag, `loyalty-widgets.js`. */
+  scriptTagMs: number;
+  /** The carousel's first page of data (`POST …/api/marketing`). */
+  dataMs: number;
+  /** The last file of the carousel's code. */
+  codeMs: number;
+}
+
 export interface FloorFigures {
-  widget: { titlesMs: number; imageMs: number };
-  floor: { titlesMs: number; imageMs: number };
+  widget: PaintTimes & Arrivals;
+  floor: PaintTimes & Pick<Arrivals, 'htmlMs'>;
   runs: number;
 }
 
@@ -69,11 +90,24 @@ const PAINT_TIMES = `new Promise((resolve) => {
   requestAnimationFrame(frame);
 })`;
 
-function timings(page: Page, deep: boolean): Promise<{ titlesMs: number; imageMs: number }> {
+function timings(page: Page, deep: boolean): Promise<PaintTimes> {
   return page.evaluate(PAINT_TIMES.replace('DEEP', String(deep)));
 }
 
-async function measure(browser: Browser, url: string, deep: boolean): Promise<{ titlesMs: number; imageMs: number }> {
+/** From the page's Resource Timing entries, read once its titles are painted. */
+const ARRIVALS = `(() => {
+  const [navigation] = performance.getEntriesByType('navigation');
+  const resources = performance.getEntriesByType('resource');
+  const end = (test) => Math.max(0, ...resources.filter((entry) => test(new URL(entry.name))).map((entry) => entry.responseEnd));
+  return {
+    htmlMs: navigation ? navigation.responseEnd : 0,
+    scriptTagMs: end((url) => url.pathname.endsWith('/loyalty-widgets.js')),
+    dataMs: end((url) => url.pathname.endsWith('/api/marketing')),
+    codeMs: end((url) => url.pathname.endsWith('.js') && !url.pathname.endsWith('/loyalty-widgets.js')),
+  };
+})()`;
+
+async function measure(browser: Browser, url: string, deep: boolean): Promise<PaintTimes & Arrivals> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
@@ -89,8 +123,9 @@ async function measure(browser: Browser, url: string, deep: boolean): Promise<{ 
   // Measured from the navigation's start (performance.now()'s origin), whatever the test driver does.
   await page.goto(url, { waitUntil: 'commit' });
   const figures = await timings(page, deep);
+  const arrivals = (await page.evaluate(ARRIVALS)) as Arrivals;
   await context.close();
-  return figures;
+  return { ...figures, ...arrivals };
 }
 
 export async function benchAgainstFloor(): Promise<FloorFigures> {
@@ -98,8 +133,8 @@ export async function benchAgainstFloor(): Promise<FloorFigures> {
   const { site, browser, close } = await startStaticShop(pages);
   try {
     pages.set('/article-floor.html', await floorPage(browser, site.origin));
-    const widget: { titlesMs: number; imageMs: number }[] = [];
-    const floor: { titlesMs: number; imageMs: number }[] = [];
+    const widget: (PaintTimes & Arrivals)[] = [];
+    const floor: (PaintTimes & Arrivals)[] = [];
     // Taken in turns, so that a busy moment of the machine falls on both pages alike.
     for (let run = 0; run < RUNS; run++) {
       widget.push(await measure(browser, `${site.origin}/article.html`, true));
@@ -108,6 +143,10 @@ export async function benchAgainstFloor(): Promise<FloorFigures> {
     const summary = (runs: typeof widget) => ({
       titlesMs: median(runs.map((r) => r.titlesMs)),
       imageMs: median(runs.map((r) => r.imageMs)),
+      htmlMs: median(runs.map((r) => r.htmlMs)),
+      scriptTagMs: median(runs.map((r) => r.scriptTagMs)),
+      dataMs: median(runs.map((r) => r.dataMs)),
+      codeMs: median(runs.map((r) => r.codeMs)),
     });
     return { widget: summary(widget), floor: summary(floor), runs: RUNS };
   } finally {
@@ -124,4 +163,14 @@ export function printFloorFigures({ widget, floor, runs }: FloorFigures): void {
   console.log(`${''.padEnd(34)} ${'widget'.padStart(9)} ${'floor'.padStart(9)} ${'ratio'.padStart(7)}`);
   console.log(row('campaign titles painted', widget.titlesMs, floor.titlesMs));
   console.log(row('first campaign image painted', widget.imageMs, floor.imageMs));
+  // What the widget's titles wait for, against the floor's titles: the script tag comes one round
+  // trip after the HTML, and the data and the code one more after the script tag, however small.
+  const arrival = (what: string, ms: number): string =>
+    `  ${what.padEnd(32)} ${`${ms.toFixed(0)} ms`.padStart(9)} ${''.padStart(9)} ${`${(ms / floor.titlesMs).toFixed(2)}x`.padStart(7)}`;
+  console.log(`widget page, arrived (ratio to the floor's titles):`);
+  console.log(arrival('the HTML', widget.htmlMs));
+  console.log(arrival('the script tag', widget.scriptTagMs));
+  console.log(arrival('the first page of data', widget.dataMs));
+  console.log(arrival("the last of the carousel's files", widget.codeMs));
+  console.log(`floor page: the HTML arrived at ${floor.htmlMs.toFixed(0)} ms`);
 }
