@@ -2,35 +2,64 @@
  * The space each element takes before its code arrives: the size of what it first shows (its
  * loading skeleton), so the page below does not jump when it appears. Shipped as
  * dist/loyalty-widgets.css for pages to link before any paint; the script tag applies the same
- * rules when it runs before the first paint. `:where()` keeps them at zero specificity, so any rule
- * of the page about these elements wins, and they stop applying once an element is defined. The
- * skeletons live in the elements' styles; an end-to-end test checks that the two agree.
+ * rules when it runs before the first paint. A CMS mount (`<div data-loyalty-widget="…">`) holds the
+ * same space until its element is put inside it. Whatever is inside meanwhile (a mount's fallback
+ * text, an editor's `&nbsp;`) is still shown but takes no space: it sits in rows of no height, so the
+ * box is the skeleton's size, neither more nor less. `:where()` keeps the rules at zero specificity,
+ * so any rule of the page about these elements or its own `div`s wins, and they stop applying once an
+ * element is defined or a mount turned. The skeletons live in the elements' styles; an end-to-end
+ * test checks that the two agree.
  */
 import { COUPON_CLAIM_HEIGHT, slideBodyHeight } from './shared/loading-sizes.ts';
-import { ELEMENT_TAGS, type ElementTag } from './shared/tags.ts';
+import { ELEMENT_TAGS, MOUNT_ATTRIBUTE, type ElementTag } from './shared/tags.ts';
 
-/** Each element's rules: every tag has an entry, so a new element cannot be forgotten here. */
-const rulesByTag: Record<ElementTag, string[]> = {
-  'loyalty-signin-button': [
-    // Aligned by its middle, as the button is: an empty box's baseline is its bottom edge, a button's
-    // is its text's, and the line around it would change height when the button arrives.
-    ':where(loyalty-signin-button:not(:defined, [hidden])) { display: inline-block; vertical-align: middle; min-block-size: 2.75rem; min-inline-size: min(100%, 16rem); }',
-  ],
-  'campaign-carousel': [
-    // The controls, then one slide (a 16:9 image over the text block) in the scroller's 4px padding.
-    `:where(campaign-carousel:not(:defined, [hidden])) { display: block; padding: calc(2.75rem + var(--loyalty-spacing, 1rem) / 2 + 5px) 5px calc(${slideBodyHeight(false)} + 5px); }`,
-    `:where(campaign-carousel[claim]:not(:defined, [hidden])) { padding-block-end: calc(${slideBodyHeight(true)} + 5px); }`,
-    ':where(campaign-carousel:not(:defined, [hidden]))::before { content: ""; display: block; inline-size: var(--loyalty-carousel-slide-width, min(85%, 20rem)); aspect-ratio: 16 / 9; }',
-  ],
-  'coupon-claim': [
-    // The title and price lines, then the claim button.
-    `:where(coupon-claim:not(:defined, [hidden])) { display: block; min-block-size: ${COUPON_CLAIM_HEIGHT}; }`,
-    ':where(coupon-claim[compact]:not(:defined, [hidden])) { min-block-size: 2.75rem; }',
-  ],
-  'business-directory': [
-    // One row of cards.
-    ':where(business-directory:not(:defined, [hidden])) { display: block; min-block-size: 18rem; }',
-  ],
+/** The size of an element's first view. */
+interface Space {
+  /** Declarations for its box. */
+  size: string;
+  /** With an attribute that changes the first view (a mount's `data-` form of it), what changes. */
+  shapes?: Record<string, string>;
+  /** A box drawn first inside it. */
+  before?: string;
+}
+
+/** Each element's space: every tag has an entry, so a new element cannot be forgotten here. */
+const spaceByTag: Record<ElementTag, Space> = {
+  // Its element is aligned by its middle, as the button is: an empty box's baseline is its bottom
+  // edge, a button's is its text's, and the line around it would change height when the button arrives.
+  'loyalty-signin-button': { size: 'min-block-size: 2.75rem; min-inline-size: min(100%, 16rem);' },
+  // The controls, then one slide (a 16:9 image over the text block) in the scroller's 4px padding.
+  'campaign-carousel': {
+    size: `grid-template-rows: auto; padding: calc(2.75rem + var(--loyalty-spacing, 1rem) / 2 + 5px) 5px calc(${slideBodyHeight(false)} + 5px);`,
+    shapes: { claim: `padding-block-end: calc(${slideBodyHeight(true)} + 5px);` },
+    before: 'content: ""; inline-size: var(--loyalty-carousel-slide-width, min(85%, 20rem)); aspect-ratio: 16 / 9;',
+  },
+  // The title and price lines, then the claim button.
+  'coupon-claim': {
+    size: `min-block-size: ${COUPON_CLAIM_HEIGHT};`,
+    shapes: { compact: 'min-block-size: 2.75rem;' },
+  },
+  // One row of cards.
+  'business-directory': { size: 'min-block-size: 18rem;' },
 };
 
-export const reservedSpaceCss = [...ELEMENT_TAGS.flatMap((tag) => rulesByTag[tag]), ''].join('\n');
+function rules(tag: ElementTag, mount: boolean): string[] {
+  // What is not shown yet: an element not defined, or a mount of it not yet turned. A hidden one holds nothing.
+  const pending = (attribute?: string): string =>
+    mount
+      ? `:where([${MOUNT_ATTRIBUTE}="${tag}" i]${attribute ? `[data-${attribute}]` : ''}:not([hidden], :has(> ${tag})))`
+      : `:where(${tag}${attribute ? `[${attribute}]` : ''}:not(:defined, [hidden]))`;
+  const { size, shapes = {}, before } = spaceByTag[tag];
+  const display = tag === 'loyalty-signin-button' && !mount ? 'inline-grid; vertical-align: middle' : 'grid';
+  return [
+    `${pending()} { display: ${display}; grid-auto-rows: 0; ${size} }`,
+    ...Object.entries(shapes).map(([attribute, change]) => `${pending(attribute)} { ${change} }`),
+    ...(before ? [`${pending()}::before { ${before} }`] : []),
+  ];
+}
+
+export const reservedSpaceCss = [
+  ...ELEMENT_TAGS.flatMap((tag) => rules(tag, false)),
+  ...ELEMENT_TAGS.flatMap((tag) => rules(tag, true)),
+  '',
+].join('\n');
