@@ -25,8 +25,7 @@ interface Space {
 
 /** Each element's space: every tag has an entry, so a new element cannot be forgotten here. */
 const spaceByTag: Record<ElementTag, Space> = {
-  // Its element is aligned by its middle, as the button is: an empty box's baseline is its bottom
-  // edge, a button's is its text's, and the line around it would change height when the button arrives.
+  // The button (in a mount, on a line of its own).
   'loyalty-signin-button': { size: 'min-block-size: 2.75rem; min-inline-size: min(100%, 16rem);' },
   // The controls, then one slide (a 16:9 image over the text block) in the scroller's 4px padding.
   'campaign-carousel': {
@@ -50,6 +49,9 @@ function rules(tag: ElementTag, mount: boolean): string[] {
       ? `:where([${MOUNT_ATTRIBUTE}="${tag}" i]${attribute ? `[data-${attribute}]` : ''}:not([hidden], :has(> ${tag})))`
       : `:where(${tag}${attribute ? `[${attribute}]` : ''}:not(:defined, [hidden]))`;
   const { size, shapes = {}, before } = spaceByTag[tag];
+  // The sign-in button is inline and aligned by its middle, as the button is: an empty box's baseline
+  // is its bottom edge, a button's is its text's, and the line around it would change height when the
+  // button arrives. A mount is the block it is.
   const display = tag === 'loyalty-signin-button' && !mount ? 'inline-grid; vertical-align: middle' : 'grid';
   return [
     `${pending()} { display: ${display}; grid-auto-rows: 0; ${size} }`,
