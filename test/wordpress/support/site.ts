@@ -94,11 +94,18 @@ export async function publishWithBlockEditor(
   return id;
 }
 
-/** Waits until every element of these tags on the page shows its loaded part. */
+/**
+ * Waits until `count` elements of each of these tags are on the page (a mount becomes its element
+ * only once the mounts' code has arrived, after the blocks' elements may have settled) and each shows
+ * its loaded part.
+ */
 export async function widgetsSettle(page: Page, tags: readonly (typeof TAGS)[number][], count = 1): Promise<void> {
   for (const tag of tags) {
-    const settled = page.locator(`${tag} [part~="${SETTLED_PART[tag]}"]`);
-    await settled.first().waitFor({ timeout: 15_000 });
+    await page
+      .waitForFunction(([tag, count]) => document.querySelectorAll(tag).length >= count, [tag, count] as const, {
+        timeout: 15_000,
+      })
+      .catch(() => undefined);
     const elements = await page.locator(tag).count();
     assert.equal(elements, count, `${count} <${tag}> on the page`);
     for (let index = 0; index < elements; index++) {
