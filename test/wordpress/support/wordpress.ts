@@ -64,20 +64,37 @@ async function waitUntil(check: () => boolean | Promise<boolean>, what: string, 
   }
 }
 
-function stopped(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+/**
+ * Stops a child and waits for it to exit. A child started `detached` leads a process group of its
+ * own, and the whole group is stopped: PHP's server forks its workers, which outlive their parent.
+ */
+function stopped(child: ChildProcess, group = false): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    if (group) killGroup(child);
+    return Promise.resolve();
+  }
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
-    child.kill('SIGTERM');
+    if (group) killGroup(child);
+    else child.kill('SIGTERM');
   });
+}
+
+function killGroup(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, 'SIGTERM');
+  } catch {
+    // The group is gone already.
+  }
 }
 
 /** Starts MariaDB and WordPress, installs WordPress with its three users, and serves it. */
 export async function startWordPress(): Promise<RunningWordPress> {
   const folder = await mkdtemp(join(tmpdir(), 'loyalty-wp-'));
   const children: ChildProcess[] = [];
+  const groups = new WeakSet<ChildProcess>();
   const close = async (): Promise<void> => {
-    for (const child of children.reverse()) await stopped(child);
+    for (const child of children.reverse()) await stopped(child, groups.has(child));
     await rm(folder, { recursive: true, force: true });
   };
   try {
@@ -228,8 +245,10 @@ eval( stream_get_contents( STDIN ) );
     const server = spawn('php', [...PHP_SETTINGS, '-S', `127.0.0.1:${port}`, '-t', site, router], {
       stdio: 'ignore',
       env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' },
+      detached: true,
     });
     children.push(server);
+    groups.add(server);
     await waitUntil(
       () =>
         fetch(`${url}/wp-login.php`).then(
