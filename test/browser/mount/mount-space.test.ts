@@ -53,7 +53,10 @@ describe('the space held before the code arrives', () => {
     expect(customElements.get('campaign-carousel'), 'no element is defined while the held space is measured').to.equal(
       undefined,
     );
-    const held = boxes().map((column) => column.map((box) => box.getBoundingClientRect().height));
+    // The boxes stay: a mount keeps its place and gets its element inside it.
+    const columns = boxes();
+    const heights = () => columns.map((column) => column.map((box) => box.getBoundingClientRect().height));
+    const held = heights();
 
     const network = hangFetch();
     try {
@@ -66,19 +69,15 @@ describe('the space held before the code arrives', () => {
       watchMounts(() => {});
       await waitUntil(
         () =>
-          boxes()
+          columns
             .flat()
             .every((box) => elementOf(box)?.shadowRoot?.querySelector('[part~="skeleton"], [part~="button"]')),
         'every element shows its loading view',
         { timeout: 8000 },
       );
-      await Promise.all(
-        boxes()
-          .flat()
-          .map((box) => elementOf(box)!.updateComplete),
-      );
-      const shown = boxes().map((column) => column.map((box) => box.getBoundingClientRect().height));
-      boxes().forEach((column, c) =>
+      await Promise.all(columns.flat().map((box) => elementOf(box)!.updateComplete));
+      const shown = heights();
+      columns.forEach((column, c) =>
         column.forEach((_, s) => {
           const what = `${SHAPES[s]} at ${WIDTHS[c]}px`;
           expect(held[c]![s], `${what} holds no space`).to.be.greaterThan(0);
