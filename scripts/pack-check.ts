@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { startRedis, type RunningRedis } from '../test/node/support/redis.ts';
 import { launchChromium } from '../test/support/e2e.ts';
 import { checkTypes } from './pack-check-types.ts';
+import { packedFilename } from './npm-pack.ts';
 
 const TAGS = ['loyalty-signin-button', 'campaign-carousel', 'coupon-claim', 'business-directory'];
 const AUDIENCES = [
@@ -112,10 +113,7 @@ async function pack(): Promise<string> {
   // The build (npm pack's prepack) on its own, so that pack's standard output is only its JSON.
   await run('npm', ['run', 'build'], process.cwd());
   const packArgs = ['pack', '--json', '--ignore-scripts', '--pack-destination', work];
-  const [packed] = JSON.parse(await run('npm', packArgs, process.cwd())) as {
-    filename: string;
-  }[];
-  return join(work, packed!.filename);
+  return join(work, packedFilename(await run('npm', packArgs, process.cwd())));
 }
 
 async function describeTarball(tarball: string): Promise<void> {

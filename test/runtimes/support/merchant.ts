@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { packedFilename } from '../../../scripts/npm-pack.ts';
 
 const exec = promisify(execFile);
 export const ROOT = resolve(import.meta.dirname, '../../..');
@@ -71,8 +72,7 @@ export async function packedTarball(into: string): Promise<string> {
   const { stdout } = await exec('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', into], {
     cwd: ROOT,
   });
-  const [packed] = JSON.parse(stdout) as { filename: string }[];
-  return join(into, packed!.filename);
+  return join(into, packedFilename(stdout));
 }
 
 export interface MerchantProject {
