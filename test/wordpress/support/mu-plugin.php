@@ -16,22 +16,15 @@ add_action(
 // The classic editor (TinyMCE), as the Classic Editor plugin gives it, while a test asks for it.
 add_filter( 'use_block_editor_for_post', static fn( $use ) => get_option( 'test_classic_editor' ) ? false : $use );
 
-// An offline site: WordPress's update checks get "unavailable" from here instead of trying
-// wordpress.org (which WP_HTTP_BLOCK_EXTERNAL blocks, with a warning each time).
+// An offline site, as a host without a network answers: WordPress's HTTP API gives every request to
+// wordpress.org (update checks, the dashboard's news feeds, translations) the error it gives when the
+// host cannot be resolved, and WordPress answers that as it does offline.
 add_filter(
 	'pre_http_request',
 	static function ( $response, $args, $url ) {
 		$host = wp_parse_url( $url, PHP_URL_HOST );
 		if ( is_string( $host ) && preg_match( '/(^|\.)wordpress\.org$/', $host ) ) {
-			return array(
-				'headers'  => array(),
-				'body'     => '',
-				'response' => array(
-					'code'    => 503,
-					'message' => 'Service Unavailable',
-				),
-				'cookies'  => array(),
-			);
+			return new WP_Error( 'http_request_failed', sprintf( 'cURL error 6: Could not resolve host: %s', $host ) );
 		}
 		return $response;
 	},

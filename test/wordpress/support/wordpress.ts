@@ -51,7 +51,12 @@ export function missingPrograms(): string[] {
     if (!existsSync(join(WORDPRESS, 'wp-content/themes', theme))) missing.push(`wordpress-theme-${theme}`);
   }
   if (spawnSync('php', ['-v']).status !== 0) missing.push('php-cli');
-  else if (!/mysqli/.test(spawnSync('php', ['-m'], { encoding: 'utf8' }).stdout)) missing.push('php-mysql');
+  else {
+    const modules = spawnSync('php', ['-m'], { encoding: 'utf8' }).stdout;
+    if (!/^mysqli$/m.test(modules)) missing.push('php-mysql');
+    // What every WordPress host has (Site Health asks for it): feeds and the block parser need it.
+    if (!/^xml$/m.test(modules)) missing.push('php-xml');
+  }
   if (spawnSync('mariadb-install-db', ['--help']).error) missing.push('mariadb-server');
   return missing;
 }
