@@ -2,13 +2,16 @@
  * Builds the WordPress plugin (integrations/wordpress/) into an installable zip,
  * build/wordpress/loyalty-widgets.zip (Plugins → Add New → Upload): the plugin's PHP, block.json
  * files and readme, its block editor script compiled from TypeScript to a plain script, and the
- * script tag's files from dist/ (run after `vite build`). The plugin's version must be the package's.
+ * script tag's files from dist/ (run after `vite build`) without their source maps, which the
+ * readme's link to the package's source replaces, and its translation template. The plugin's version
+ * must be the package's, in the readme's source link too.
  */
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { potFile } from './wordpress-pot.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const plugin = join(root, 'integrations/wordpress');
@@ -28,6 +31,7 @@ const stated = [
   main.match(/^ \* Version:\s+(\S+)/m)?.[1],
   main.match(/'LOYALTY_WIDGETS_VERSION', '([^']+)'/)?.[1],
   readme.match(/^Stable tag:\s+(\S+)/m)?.[1],
+  readme.match(/npmjs\.com\/package\/loyalty-widgets\/v\/(\S+?)[?\s]/)?.[1],
 ];
 if (stated.some((value) => value !== version)) {
   throw new Error(`The WordPress plugin states version ${stated.join(', ')}; package.json says ${version}.`);
@@ -52,12 +56,21 @@ const editor = ts.transpileModule(editorSource, {
 // Wrapped, so its constants never meet another script's in the page's global scope.
 add('editor/blocks.js', strToU8(`(() => {\n${editor.outputText}})();\n`));
 
-// What the script tag and the sign-in callback load; not the server, type or source-map files.
+// What the script tag and the sign-in callback load; not the server, type or source-map files, and
+// no comment naming a map the zip does not hold.
 for (const path of filesUnder(dist)) {
   const name = relative(dist, path).replaceAll('\\', '/');
   if (/^(server|types|\.vite)\//.test(name) || name.endsWith('.map')) continue;
-  add(`dist/${name}`, readFileSync(path));
+  const data = readFileSync(path);
+  add(
+    `dist/${name}`,
+    /\.(js|css)$/.test(name)
+      ? strToU8(data.toString('utf8').replace(/\n?\/[/*]# sourceMappingURL=\S+(?: \*\/)?\s*$/, '\n'))
+      : data,
+  );
 }
+// `Domain Path: /languages` in the header names this folder.
+add('languages/loyalty-widgets.pot', strToU8(potFile(plugin, version)));
 add('LICENSE', readFileSync(join(root, 'LICENSE')));
 
 mkdirSync(join(root, 'build/wordpress'), { recursive: true });

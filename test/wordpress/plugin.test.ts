@@ -211,8 +211,11 @@ describe('the WordPress plugin', { skip: missing.length > 0 }, () => {
   });
 
   test('the head carries the settings as metas: the proxy on another origin may receive tokens, sign-in is pinned', async () => {
+    const id = wp.php(
+      "echo wp_insert_post( array( 'post_type' => 'page', 'post_status' => 'publish', 'post_title' => 'Sign in', 'post_author' => 1, 'post_content' => '[loyalty_signin_button]' ) );",
+    );
     const page = await shopper();
-    await page.goto(`${wp.url}/`);
+    await page.goto(`${wp.url}/?page_id=${id}`);
     const metas = await page.evaluate(() =>
       Object.fromEntries(
         [...document.head.querySelectorAll(':scope > meta[name^="loyalty-"]')].map((meta) => [

@@ -16,27 +16,117 @@ function loyalty_widgets_register_assets(): void {
 }
 add_action( 'init', 'loyalty_widgets_register_assets' );
 
-/** Every front-end page gets them: any post may hold a block, a shortcode or a mount. */
+/** Loads the script and stylesheet; early enough, they are printed in <head>, later in the footer. */
 function loyalty_widgets_enqueue_assets(): void {
 	wp_enqueue_script( 'loyalty-widgets' );
 	wp_enqueue_style( 'loyalty-widgets' );
 }
-add_action( 'wp_enqueue_scripts', 'loyalty_widgets_enqueue_assets' );
 add_action( 'enqueue_block_editor_assets', 'loyalty_widgets_enqueue_assets' );
 
 /**
- * WordPress before 6.5 has no module scripts: the script tag is made one (`type="module"`, which
- * also defers it).
+ * Whether some HTML holds a widget: a block, a shortcode, a mount or an element.
  *
- * @param string $tag    The script tag WordPress built.
+ * @param string $html Post content, or a widget's HTML.
+ */
+function loyalty_widgets_has_widget( string $html ): bool {
+	$definitions = loyalty_widgets_definitions();
+	$tags        = implode( '|', array_keys( $definitions ) );
+	$shortcodes  = implode( '|', array_column( $definitions, 'shortcode' ) );
+	return 1 === preg_match( "~<!-- wp:loyalty-widgets/|\\[(?:{$shortcodes})[\\s\\]/]|data-loyalty-widget|<(?:{$tags})[\\s>/]~i", $html );
+}
+
+/**
+ * Only pages with a widget load the script and stylesheet. What the page's posts hold is known
+ * before <head> is printed; a block or shortcode rendered later (a classic theme's template, a
+ * sidebar) loads them itself, and a widget's HTML in the content or a text widget through
+ * loyalty_widgets_content(). The metas stay on every page: sign-in is pinned by the head.
+ */
+function loyalty_widgets_enqueue_for_page(): void {
+	global $wp_query;
+	$found = false;
+	$posts = isset( $wp_query->posts ) && is_array( $wp_query->posts ) ? $wp_query->posts : array();
+	foreach ( $posts as $post ) {
+		if ( $post instanceof WP_Post && loyalty_widgets_has_widget( $post->post_content ) ) {
+			$found = true;
+			break;
+		}
+	}
+	/**
+	 * Filters whether this page loads the widgets' script and stylesheet in its head: true for a
+	 * template that prints a widget's markup itself.
+	 *
+	 * @param bool $found Whether the page's posts hold a widget.
+	 */
+	if ( apply_filters( 'loyalty_widgets_page_has_widgets', $found ) ) {
+		loyalty_widgets_enqueue_assets();
+	}
+}
+add_action( 'wp_enqueue_scripts', 'loyalty_widgets_enqueue_for_page' );
+
+/**
+ * Mounts in content take the settings' currency and language, as blocks do, unless the editor gave
+ * the mount its own (`data-currency`, `data-lang` or `lang`); and HTML with a widget loads the assets.
+ *
+ * @param mixed $html Post content or a widget's HTML.
+ * @return mixed The HTML.
+ */
+function loyalty_widgets_content( $html ) {
+	if ( ! is_string( $html ) || ! loyalty_widgets_has_widget( $html ) ) {
+		return $html;
+	}
+	loyalty_widgets_enqueue_assets();
+	$settings = loyalty_widgets_settings();
+	if ( false === stripos( $html, 'data-loyalty-widget' ) || ( '' === $settings['currency'] && '' === $settings['language'] ) ) {
+		return $html;
+	}
+	// A start tag and its attributes, quoted values included (they may hold ">").
+	$start_tag = '~(<[a-z][a-z0-9-]*)((?:\s+[^\s"\'<>/=]+(?:\s*=\s*(?:"[^"]*"|\'[^\']*\'|[^\s"\'>]+))?)*)(\s*/?>)~i';
+	return preg_replace_callback(
+		$start_tag,
+		static function ( array $match ) use ( $settings ): string {
+			preg_match_all( '~([^\s"\'<>/=]+)(?:\s*=\s*("[^"]*"|\'[^\']*\'|[^\s"\'>]+))?~', $match[2], $found, PREG_SET_ORDER );
+			$attributes = array();
+			foreach ( $found as $attribute ) {
+				$attributes[ strtolower( $attribute[1] ) ] = html_entity_decode( trim( $attribute[2] ?? '', '"\'' ), ENT_QUOTES, 'UTF-8' );
+			}
+			$tag = strtolower( trim( $attributes['data-loyalty-widget'] ?? '' ) );
+			if ( ! isset( loyalty_widgets_definitions()[ $tag ] ) ) {
+				return $match[0];
+			}
+			$added = '';
+			if ( '' !== $settings['currency'] && ! isset( $attributes['data-currency'] ) && isset( loyalty_widgets_definitions()[ $tag ]['attributes']['currency'] ) ) {
+				$added .= sprintf( ' data-currency="%s"', esc_attr( $settings['currency'] ) );
+			}
+			if ( '' !== $settings['language'] && ! isset( $attributes['data-lang'] ) && ! isset( $attributes['lang'] ) ) {
+				$added .= sprintf( ' data-lang="%s"', esc_attr( $settings['language'] ) );
+			}
+			return $match[1] . $match[2] . $added . $match[3];
+		},
+		$html
+	);
+}
+foreach ( array( 'the_content', 'widget_text_content', 'widget_custom_html_content', 'widget_block_content' ) as $loyalty_widgets_filter ) {
+	add_filter( $loyalty_widgets_filter, 'loyalty_widgets_content', 20 );
+}
+
+/**
+ * WordPress before 6.5 has no module scripts: the bundle's tag is made one (`type="module"`, which
+ * also defers it). The filter gets the tag with any inline script added before or after it; only
+ * the bundle's own tag, found by its id, changes.
+ *
+ * @param string $tag    The script tags WordPress built.
  * @param string $handle The script's handle.
  */
 function loyalty_widgets_module_tag( string $tag, string $handle ): string {
 	if ( 'loyalty-widgets' !== $handle ) {
 		return $tag;
 	}
-	$tag = preg_replace( '/\stype=([\'"])[^\'"]*\1/', '', $tag );
-	return preg_replace( '/<script(?=\s)/', '<script type="module"', $tag, 1 );
+	return preg_replace_callback(
+		'~<script\b([^>]*\sid=([\'"])loyalty-widgets-js\2[^>]*)>~',
+		static fn( array $match ): string => '<script type="module"' . preg_replace( '~\stype=([\'"])[^\'"]*\1~', '', $match[1] ) . '>',
+		$tag,
+		1
+	);
 }
 add_filter( 'script_loader_tag', 'loyalty_widgets_module_tag', 10, 2 );
 

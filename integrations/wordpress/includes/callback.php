@@ -10,10 +10,25 @@
 
 defined( 'ABSPATH' ) || exit;
 
+/**
+ * Whether this request is for the callback: the parameter on the home path itself, never on another
+ * of WordPress's entry points (wp-login.php, xmlrpc.php, the REST API), which keep their own answers.
+ */
+function loyalty_widgets_is_callback_request(): bool {
+	// phpcs:disable WordPress.Security.NonceVerification.Recommended -- a read-only page, no state changes here.
+	if ( ! isset( $_GET['loyalty-widgets-callback'] ) || isset( $_GET['rest_route'] ) || is_admin() || wp_doing_ajax() ) {
+		return false;
+	}
+	// phpcs:enable
+	$uri  = isset( $_SERVER['REQUEST_URI'] ) ? wp_unslash( $_SERVER['REQUEST_URI'] ) : ''; // phpcs:ignore WordPress.Security.ValidatedSanitizedInput.InputNotSanitized -- only compared.
+	$path = wp_parse_url( $uri, PHP_URL_PATH );
+	$home = wp_parse_url( home_url( '/' ), PHP_URL_PATH );
+	return is_string( $path ) && untrailingslashit( $path ) === untrailingslashit( is_string( $home ) ? $home : '/' );
+}
+
 /** Answers the callback address, then stops. */
 function loyalty_widgets_answer_callback(): void {
-	// phpcs:ignore WordPress.Security.NonceVerification.Recommended -- a read-only page, no state changes here.
-	if ( ! isset( $_GET['loyalty-widgets-callback'] ) || is_admin() || wp_doing_ajax() ) {
+	if ( ! loyalty_widgets_is_callback_request() ) {
 		return;
 	}
 	if ( ! defined( 'DONOTCACHEPAGE' ) ) {
@@ -21,9 +36,10 @@ function loyalty_widgets_answer_callback(): void {
 	}
 	load_plugin_textdomain( 'loyalty-widgets', false, dirname( plugin_basename( LOYALTY_WIDGETS_FILE ) ) . '/languages' );
 	$script = add_query_arg( 'ver', LOYALTY_WIDGETS_VERSION, plugins_url( 'dist/connect-callback.js', LOYALTY_WIDGETS_FILE ) );
-	$parts  = wp_parse_url( $script );
-	$origin = $parts['scheme'] . '://' . $parts['host'] . ( isset( $parts['port'] ) ? ':' . $parts['port'] : '' );
-	$lang   = loyalty_widgets_settings()['language'];
+	// A fresh nonce for each answer (it is never cached): the script it marks, and the modules that one
+	// imports, are the only scripts that run here, wherever plugins_url() points (a CDN, a relative URL).
+	$nonce = bin2hex( random_bytes( 16 ) );
+	$lang  = loyalty_widgets_settings()['language'];
 
 	status_header( 200 );
 	nocache_headers();
@@ -31,8 +47,10 @@ function loyalty_widgets_answer_callback(): void {
 	header( 'Content-Type: text/html; charset=utf-8' );
 	header( 'Referrer-Policy: no-referrer' );
 	header( 'X-Robots-Tag: noindex, nofollow' );
-	// Only the callback's own script may run here, whatever else the server adds to pages.
-	header( "Content-Security-Policy: script-src {$origin}; object-src 'none'; base-uri 'none'" );
+	// Only the callback's own script may run here, whatever else the server adds to pages, and no page
+	// may frame it (X-Frame-Options for browsers without frame-ancestors).
+	header( "Content-Security-Policy: script-src 'nonce-{$nonce}'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'" );
+	header( 'X-Frame-Options: DENY' );
 	?>
 <!doctype html>
 <html lang="<?php echo esc_attr( '' !== $lang ? $lang : str_replace( '_', '-', determine_locale() ) ); ?>">
@@ -42,7 +60,7 @@ function loyalty_widgets_answer_callback(): void {
 <meta name="robots" content="noindex">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title><?php echo esc_html__( 'Signing in…', 'loyalty-widgets' ); ?></title>
-<script type="module" src="<?php echo esc_url( $script ); ?>"></script>
+<script type="module" nonce="<?php echo esc_attr( $nonce ); ?>" src="<?php echo esc_url( $script ); ?>"></script>
 </head>
 <body>
 <p data-loyalty-callback-status data-loyalty-callback-orphan="<?php echo esc_attr__( 'There is no sign-in in progress. You can close this window.', 'loyalty-widgets' ); ?>" data-loyalty-callback-failed="<?php echo esc_attr__( 'The sign-in was not completed', 'loyalty-widgets' ); ?>"><?php echo esc_html__( 'Signing in… This window closes by itself.', 'loyalty-widgets' ); ?></p>

@@ -65,7 +65,9 @@ function loyalty_widgets_web_url( string $value ): ?string {
 }
 
 /**
- * The origin (scheme://host[:port]) of an absolute URL, or null.
+ * The origin of an absolute URL as a browser writes it (scheme://host[:port]: the host lowercased
+ * and, when not ASCII, in punycode; no default port), so it matches the page's `location.origin`;
+ * or null.
  *
  * @param string $value A URL or an origin.
  */
@@ -74,8 +76,168 @@ function loyalty_widgets_origin( string $value ): ?string {
 	if ( null === $url ) {
 		return null;
 	}
-	$parts = wp_parse_url( $url );
-	return strtolower( $parts['scheme'] . '://' . $parts['host'] ) . ( isset( $parts['port'] ) ? ':' . (int) $parts['port'] : '' );
+	$parts  = wp_parse_url( $url );
+	$scheme = strtolower( $parts['scheme'] );
+	$host   = loyalty_widgets_ascii_host( $parts['host'] );
+	$port   = isset( $parts['port'] ) ? (int) $parts['port'] : null;
+	if ( null === $host ) {
+		return null;
+	}
+	return $scheme . '://' . $host . ( null !== $port && ( 'https' === $scheme ? 443 : 80 ) !== $port ? ':' . $port : '' );
+}
+
+/**
+ * A host as a browser's URL parser gives it: lowercased, each label that is not ASCII in punycode
+ * (`BÜCHER.example` → `xn--bcher-kva.example`). Through intl's idn_to_ascii() where PHP has it;
+ * otherwise lowercased here (mbstring where present, else the Latin, Greek, Cyrillic and Armenian
+ * letters) and encoded per RFC 3492. Null for a host this cannot write as a browser would (a capital
+ * letter left, or intl refusing it): the merchant is then asked for the host in lowercase or punycode.
+ *
+ * @param string $host The host of a parsed URL.
+ */
+function loyalty_widgets_ascii_host( string $host ): ?string {
+	if ( ! preg_match( '/[^\x00-\x7f]/', $host ) ) {
+		return strtolower( $host );
+	}
+	if ( function_exists( 'idn_to_ascii' ) ) {
+		$ascii = idn_to_ascii( $host, IDNA_NONTRANSITIONAL_TO_ASCII, INTL_IDNA_VARIANT_UTS46 );
+		return is_string( $ascii ) ? strtolower( $ascii ) : null;
+	}
+	$lower = function_exists( 'mb_strtolower' ) ? mb_strtolower( $host, 'UTF-8' ) : preg_replace_callback(
+		'/\p{Lu}/u',
+		static fn( array $letter ): string => html_entity_decode( '&#' . loyalty_widgets_lowercase_letter( loyalty_widgets_code_points( $letter[0] )[0] ) . ';', ENT_QUOTES | ENT_HTML5, 'UTF-8' ),
+		$host
+	);
+	if ( ! is_string( $lower ) || preg_match( '/[\p{Lu}\p{Lt}]/u', $lower ) ) {
+		return null;
+	}
+	$labels = array();
+	foreach ( explode( '.', $lower ) as $label ) {
+		$labels[] = preg_match( '/[^\x00-\x7f]/', $label ) ? 'xn--' . loyalty_widgets_punycode( loyalty_widgets_code_points( $label ) ) : $label;
+	}
+	return implode( '.', $labels );
+}
+
+/**
+ * The code points of a UTF-8 string.
+ *
+ * @param string $text Valid UTF-8.
+ * @return int[]
+ */
+function loyalty_widgets_code_points( string $text ): array {
+	preg_match_all( '/./us', $text, $characters );
+	$points = array();
+	foreach ( $characters[0] as $character ) {
+		$bytes = array_values( unpack( 'C*', $character ) );
+		$point = $bytes[0] & ( 0xff >> ( count( $bytes ) > 1 ? count( $bytes ) + 1 : 1 ) );
+		foreach ( array_slice( $bytes, 1 ) as $byte ) {
+			$point = ( $point << 6 ) | ( $byte & 0x3f );
+		}
+		$points[] = $point;
+	}
+	return $points;
+}
+
+/**
+ * The lowercase of a capital letter of the Latin, Greek, Cyrillic or Armenian alphabets (Unicode's
+ * simple case mapping), or the letter itself when it is none of those.
+ *
+ * @param int $point A code point.
+ */
+function loyalty_widgets_lowercase_letter( int $point ): int {
+	// First, last, what to add, and whether only every other letter (from the first) is a capital.
+	$ranges = array(
+		array( 0x41, 0x5a, 32, false ),
+		array( 0xc0, 0xde, 32, false ),
+		array( 0x100, 0x12e, 1, true ),
+		array( 0x132, 0x136, 1, true ),
+		array( 0x139, 0x147, 1, true ),
+		array( 0x14a, 0x176, 1, true ),
+		array( 0x179, 0x17d, 1, true ),
+		array( 0x386, 0x386, 38, false ),
+		array( 0x388, 0x38a, 37, false ),
+		array( 0x38c, 0x38c, 64, false ),
+		array( 0x38e, 0x38f, 63, false ),
+		array( 0x391, 0x3ab, 32, false ),
+		array( 0x400, 0x40f, 80, false ),
+		array( 0x410, 0x42f, 32, false ),
+		array( 0x460, 0x480, 1, true ),
+		array( 0x48a, 0x4be, 1, true ),
+		array( 0x4c1, 0x4cd, 1, true ),
+		array( 0x4d0, 0x52e, 1, true ),
+		array( 0x531, 0x556, 48, false ),
+		array( 0x1e00, 0x1e94, 1, true ),
+		array( 0x1ea0, 0x1efe, 1, true ),
+	);
+	if ( 0xd7 === $point || 0x3a2 === $point ) {
+		return $point; // × and an unassigned code point, amid the capitals.
+	}
+	if ( 0x178 === $point ) {
+		return 0xff; // Ÿ.
+	}
+	if ( 0x1e9e === $point ) {
+		return 0xdf; // ẞ.
+	}
+	foreach ( $ranges as list( $first, $last, $add, $alternate ) ) {
+		if ( $point >= $first && $point <= $last && ( ! $alternate || 0 === ( $point - $first ) % 2 ) ) {
+			return $point + $add;
+		}
+	}
+	return $point;
+}
+
+/**
+ * One label's code points in punycode (RFC 3492), without the `xn--` prefix.
+ *
+ * @param int[] $input The label's code points.
+ */
+function loyalty_widgets_punycode( array $input ): string {
+	$digit  = static fn( int $value ): string => chr( $value < 26 ? 97 + $value : 22 + $value );
+	$adapt  = static function ( int $delta, int $points, bool $first ): int {
+		$delta  = intdiv( $delta, $first ? 700 : 2 );
+		$delta += intdiv( $delta, $points );
+		$k      = 0;
+		// 455 is ((36 - 1) * 26) / 2: base, tmin and tmax of RFC 3492.
+		while ( $delta > 455 ) {
+			$delta = intdiv( $delta, 35 );
+			$k    += 36;
+		}
+		return $k + intdiv( 36 * $delta, $delta + 38 );
+	};
+	$output = implode( '', array_map( 'chr', array_filter( $input, static fn( int $point ): bool => $point < 0x80 ) ) );
+	$basic  = strlen( $output );
+	$done   = $basic;
+	$output = $basic > 0 ? $output . '-' : $output;
+	$n      = 0x80;
+	$delta  = 0;
+	$bias   = 72;
+	while ( $done < count( $input ) ) {
+		$next   = min( array_filter( $input, static fn( int $point ): bool => $point >= $n ) );
+		$delta += ( $next - $n ) * ( $done + 1 );
+		$n      = $next;
+		foreach ( $input as $point ) {
+			if ( $point < $n ) {
+				++$delta;
+			} elseif ( $point === $n ) {
+				$q = $delta;
+				for ( $k = 36; ; $k += 36 ) {
+					$t = $k <= $bias ? 1 : ( $k >= $bias + 26 ? 26 : $k - $bias );
+					if ( $q < $t ) {
+						break;
+					}
+					$output .= $digit( $t + ( $q - $t ) % ( 36 - $t ) );
+					$q       = intdiv( $q - $t, 36 - $t );
+				}
+				$output .= $digit( $q );
+				$bias    = $adapt( $delta, $done + 1, $done === $basic );
+				$delta   = 0;
+				++$done;
+			}
+		}
+		++$delta;
+		++$n;
+	}
+	return $output;
 }
 
 /**

@@ -74,7 +74,8 @@ function loyalty_widgets_attribute_value( string $kind, $value ): ?string {
 		case 'mode':
 			return in_array( $value, array( 'popup', 'redirect' ), true ) ? $value : null;
 		default:
-			return '' === $value ? null : substr( sanitize_text_field( $value ), 0, 200 );
+			// Cut by characters, never inside one (a cut UTF-8 sequence makes esc_attr() print nothing).
+			return '' === $value ? null : mb_substr( sanitize_text_field( $value ), 0, 200, 'UTF-8' );
 	}
 }
 
@@ -88,6 +89,7 @@ function loyalty_widgets_attribute_value( string $kind, $value ): ?string {
 function loyalty_widgets_markup( string $tag, array $values, string $wrapper ): string {
 	$definition = loyalty_widgets_definitions()[ $tag ];
 	$settings   = loyalty_widgets_settings();
+	loyalty_widgets_enqueue_assets(); // Also for a widget a template prints after <head>: then in the footer.
 	$attributes = array();
 	if ( 'loyalty-signin-button' === $tag ) {
 		$attributes['authority'] = $settings['authority'];
