@@ -11,7 +11,13 @@ import { randomUUID } from 'node:crypto';
 import { createMemoryStore, type ProxyStore } from '../../src/proxy/index.ts';
 import { createRedisStore } from '../../src/proxy/redis-store.ts';
 import { createClient } from 'redis';
-import { startRedis, startRedisCluster, type RunningCluster, type RunningRedis } from './support/redis.ts';
+import {
+  holdingRelay,
+  startRedis,
+  startRedisCluster,
+  type RunningCluster,
+  type RunningRedis,
+} from './support/redis.ts';
 import { storeConformance } from '../support/store-conformance.ts';
 import { post, serveProxy, startUpstream, type ProxyUnderTest, type Upstream } from './support/proxy-server.ts';
 
@@ -262,6 +268,44 @@ describe('Redis Cluster, three masters', () => {
       } finally {
         await store.close();
       }
+    }
+  });
+
+  it('sends no claim before it knows it is on a cluster: claims made while it asks wait for the cluster client', async () => {
+    // The node answers the store's first question (INFO) only once the claims have been made.
+    const relay = await holdingRelay(cluster.nodes[0]!, 'INFO');
+    const errors: Error[] = [];
+    const store = createRedisStore({
+      url: relay.url,
+      keyPrefix: `early-${randomUUID()}:`,
+      onError: (error) => errors.push(error),
+    });
+    try {
+      const first = store.get('cache:first');
+      await relay.holding;
+      const counters = ['rate:addr:198.51.100.7', 'rate:shopper:early'].map((key) => ({
+        key,
+        windowMs: 60_000,
+        limit: 10,
+      }));
+      const claims = Array.from({ length: 10 }, (_, index) =>
+        store.claim!(`idem:early-${index}`, 'pending', 60_000, counters).then(
+          (result) => result.kind,
+          (error: Error) => error.message,
+        ),
+      );
+      // Long enough for a claim sent on the connection asking INFO to be on its way behind it.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      relay.release();
+      await first;
+      assert.deepEqual(await Promise.all(claims), Array<string>(10).fill('taken'));
+      assert.deepEqual(
+        errors.map((error) => error.message),
+        [],
+      );
+    } finally {
+      await store.close();
+      await relay.close();
     }
   });
 
