@@ -1,7 +1,8 @@
 /**
  * The in-process layer in front of the shared cache: hits on one instance read the shared store at
  * most once per LOCAL_TTL_MS, each instance keeps its own copy, and a copy is read again from the
- * store once it is older than that (so another instance's refresh is seen).
+ * store once it is older than that (so another instance's refresh is seen), by one read for all the
+ * requests that find it gone at once.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -75,5 +76,25 @@ describe('in-process cache layer', () => {
     assert.deepEqual(await here.get('k', async () => 'unused'), { body: 'second', state: 'HIT' }, 'read again');
     assert.deepEqual(await elsewhere.get('k', async () => 'unused'), { body: 'second', state: 'HIT' });
     assert.equal(cacheReads(), 3);
+  });
+
+  it('shares one store read among the requests that find its copy gone at once', async () => {
+    const { store, cacheReads } = countingStore();
+    let time = 1_000_000;
+    const settings = { ttlSeconds: 30, staleWhileRevalidateSeconds: 120 };
+    const fail = (error: unknown) => assert.fail(String(error));
+    const here = new ResponseCache(store, settings, fail, fail, () => time);
+    const elsewhere = new ResponseCache(store, settings, fail, fail, () => time);
+    assert.equal((await elsewhere.get('k', async () => 'answer')).state, 'MISS');
+    assert.equal(cacheReads(), 1, 'the miss elsewhere');
+    const burst = () => Promise.all(Array.from({ length: 50 }, () => here.get('k', async () => 'unused')));
+    assert.deepEqual(
+      (await burst()).map(({ body, state }) => `${state} ${body}`),
+      Array<string>(50).fill('HIT answer'),
+    );
+    assert.equal(cacheReads(), 2, 'one read for the first 50 requests here');
+    time += LOCAL_TTL_MS;
+    assert.equal((await burst()).length, 50);
+    assert.equal(cacheReads(), 3, 'one read once the copy expired');
   });
 });

@@ -5,7 +5,8 @@
  *
  * In front of the store, each instance keeps what it read or wrote for LOCAL_TTL_MS, bounded in
  * entries and bytes: a hot answer costs the shared store one read per instance per second, not one
- * per request. (An answer refreshed by another instance is seen here up to that second later.)
+ * per request, since the requests that find its copy gone share one read. (An answer refreshed by
+ * another instance is seen here up to that second later.)
  */
 import { SingleFlight } from '../shared/single-flight.ts';
 import type { ProxyStore } from '../stores/memory.ts';
@@ -39,6 +40,8 @@ const LOCAL_MAX_CHARS = 8 * 1024 * 1024;
 
 export class ResponseCache {
   private readonly loads = new SingleFlight<string>();
+  /** Reads of the shared store: the requests that find a copy expired together wait for one. */
+  private readonly reads = new SingleFlight<string | undefined>();
   /** The in-process layer: store key → the stored entry and when this copy stops being used. */
   private readonly local = new Map<string, { entry: string; until: number }>();
   private localChars = 0;
@@ -67,10 +70,7 @@ export class ResponseCache {
     const storeKey = `cache:${key}`;
     let entry = this.fromLocal(storeKey);
     try {
-      if (entry === undefined) {
-        entry = await this.store.get(storeKey);
-        if (entry !== undefined) this.keepLocal(storeKey, entry);
-      }
+      entry ??= await this.reads.run(storeKey, () => this.readShared(storeKey));
     } catch (error) {
       // A cache that cannot be read must not stop queries: they go upstream, shared as usual.
       this.onStoreError(error);
@@ -93,6 +93,12 @@ export class ResponseCache {
     }
     if (!this.loads.has(storeKey)) await beforeMiss?.();
     return { body: await this.refresh(storeKey, load), state: 'MISS' };
+  }
+
+  private async readShared(storeKey: string): Promise<string | undefined> {
+    const entry = await this.store.get(storeKey);
+    if (entry !== undefined) this.keepLocal(storeKey, entry);
+    return entry;
   }
 
   private refresh(storeKey: string, load: () => Promise<string>): Promise<string> {
