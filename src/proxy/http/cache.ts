@@ -10,6 +10,7 @@
  */
 import { SingleFlight } from '../shared/single-flight.ts';
 import type { ProxyStore } from '../stores/memory.ts';
+import type { StoreReports } from './log.ts';
 
 export interface CacheSettings {
   /** Seconds a response is served as fresh. */
@@ -51,8 +52,8 @@ export class ResponseCache {
     readonly settings: CacheSettings,
     /** A background refresh that failed (the stale entry stays until it expires). */
     private readonly onRefreshError: (error: unknown) => void,
-    /** The store failed; the response is served without the cache. */
-    private readonly onStoreError: (error: unknown) => void,
+    /** Each store operation's outcome: when it failed, the response is served without the cache. */
+    private readonly storeReports: StoreReports,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -73,7 +74,7 @@ export class ResponseCache {
       entry ??= await this.reads.run(storeKey, () => this.readShared(storeKey));
     } catch (error) {
       // A cache that cannot be read must not stop queries: they go upstream, shared as usual.
-      this.onStoreError(error);
+      this.storeReports.failed(error);
       if (!this.loads.has(storeKey)) await beforeMiss?.();
       return { body: await this.loads.run(storeKey, load), state: 'MISS' };
     }
@@ -97,6 +98,7 @@ export class ResponseCache {
 
   private async readShared(storeKey: string): Promise<string | undefined> {
     const entry = await this.store.get(storeKey);
+    this.storeReports.answered();
     if (entry !== undefined) this.keepLocal(storeKey, entry);
     return entry;
   }
@@ -107,7 +109,10 @@ export class ResponseCache {
       const lifetimeMs = (this.settings.ttlSeconds + this.settings.staleWhileRevalidateSeconds) * 1000;
       const entry = `${this.now()}\n${body}`;
       this.keepLocal(storeKey, entry);
-      await this.store.set(storeKey, entry, lifetimeMs).catch(this.onStoreError);
+      await this.store.set(storeKey, entry, lifetimeMs).then(
+        () => this.storeReports.answered(),
+        (error: unknown) => this.storeReports.failed(error),
+      );
       return body;
     });
   }
