@@ -10,7 +10,6 @@
  */
 import { SingleFlight } from '../shared/single-flight.ts';
 import type { ProxyStore } from '../stores/memory.ts';
-import type { StoreReports } from './log.ts';
 
 export interface CacheSettings {
   /** Seconds a response is served as fresh. */
@@ -27,6 +26,12 @@ export type CacheState = 'HIT' | 'MISS' | 'STALE';
 export interface CachedBody {
   body: string;
   state: CacheState;
+}
+
+/** How a read's use of the store went: it failed (the read goes on without it), or it answered. */
+export interface StoreReports {
+  failed(error: unknown): void;
+  answered(): void;
 }
 
 export interface CacheHooks {

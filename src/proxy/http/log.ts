@@ -1,13 +1,8 @@
 /** The proxy's log: the request lines the access-log stage writes, and the events beside them. */
 import { ProxyError, scrub } from '../shared/errors.ts';
 import { isoTime, type AccessLogEntry } from './access-log.ts';
+import type { StoreReports } from './cache.ts';
 import type { Stage } from './compose.ts';
-
-/** How a read's use of the store went: it failed (the read goes on without it), or it answered. */
-export interface StoreReports {
-  failed(error: unknown): void;
-  answered(): void;
-}
 
 /** Where the proxy's log lines go: the host's logger, which may fail without failing a request. */
 export class ProxyLog {
