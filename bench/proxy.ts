@@ -2,7 +2,9 @@
  * Marketing proxy benchmark: the same `campaigns` query sent to the Marketing sandbox directly, through
  * the proxy with its cache switched off, and through the proxy with its cache on: in memory, in a real
  * Redis (redis-server on a free port) for one instance, and for two instances sharing it. Then what each
- * kind of request (cache miss, cache hit, claim, replay) costs that Redis, read from its own counters. The sandbox and the
+ * kind of request (cache miss, cache hit, claim, replay) costs that Redis, read from its own counters;
+ * the Redis reads per second one instance sends for one hot answer under 50 connections; and the CPU
+ * the default access log takes per line. The sandbox and the
  * proxy each run in their own child process (this file, started again with a role), so the load
  * generator, the proxy and the upstream do not share one event loop.
  *
@@ -82,6 +84,10 @@ export interface ProxyBenchResult {
   /** Two instances on one Redis against one, under the same load. */
   twoInstancesRatio: number;
   storeCosts: StoreCost[];
+  /** Redis GETs per second one instance sent for one hot answer under HOT_CONNECTIONS connections. */
+  hotAnswerReadsPerSecond: number;
+  /** The default access log alone, in a process of its own: CPU µs per line (entry made, line written). */
+  accessLogLineUs: number;
 }
 
 function percentile(sorted: readonly number[], fraction: number): number {
@@ -339,6 +345,8 @@ export async function benchProxy(): Promise<ProxyBenchResult> {
       redisThroughputRatio: median(ratios(REDIS_ONE, DIRECT)),
       twoInstancesRatio: median(ratios(REDIS_TWO, REDIS_ONE)),
       storeCosts: await measureStoreCosts(marketing.url, redis.url),
+      hotAnswerReadsPerSecond: await measureHotReads(list[REDIS_ONE]!, redis.url),
+      accessLogLineUs: await measureAccessLog(),
     };
   } finally {
     await Promise.all(children.map(stopChild));
@@ -431,6 +439,73 @@ async function measureStoreCosts(upstreamUrl: string, redisUrl: string): Promise
   }
 }
 
+const HOT_CONNECTIONS = 50;
+const HOT_SECONDS = Number(process.env.BENCH_PROXY_HOT_SECONDS ?? 3);
+
+/**
+ * One instance on Redis, one hot answer, HOT_CONNECTIONS connections for HOT_SECONDS: the GETs Redis
+ * ran (INFO commandstats, reset after a warm-up that cached the answer), per second. Every request is
+ * a hit: the instance reads Redis only when its own copy (LOCAL_TTL_MS) has gone.
+ */
+async function measureHotReads(target: Target, redisUrl: string): Promise<number> {
+  const { createClient } = await import('redis');
+  const admin = await createClient({ url: redisUrl }).connect();
+  try {
+    await run(target, HOT_CONNECTIONS, WARMUP_SECONDS);
+    await admin.configResetStat();
+    await run(target, HOT_CONNECTIONS, HOT_SECONDS);
+    const gets = /^cmdstat_get:calls=(\d+)/m.exec(await admin.info('commandstats'))?.[1];
+    return Number(gets ?? 0) / HOT_SECONDS;
+  } finally {
+    await admin.close();
+  }
+}
+
+const ACCESS_LOG_LINES = 200_000;
+
+/**
+ * The default access log's CPU per line, in a process of its own (stdout discarded, as the proxies'
+ * above): what it adds to each answer. Measured alone since a difference of two proxies' CPU per
+ * answer, one logging and one not, is lost in the noise of a shared machine.
+ */
+async function measureAccessLog(): Promise<number> {
+  const writer = fork(fileURLToPath(import.meta.url), ['access-log'], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const cpuMicros = await new Promise<number>((resolve, reject) => {
+    writer.once('message', (message) => resolve(Number((message as { cpuMicros: number }).cpuMicros)));
+    writer.once('exit', (code) => reject(new Error(`bench access-log exited with code ${code}`)));
+  });
+  await stopChild(writer);
+  return cpuMicros / ACCESS_LOG_LINES;
+}
+
+/** The default access log alone: ACCESS_LOG_LINES lines of cached answers, 50 per turn of the event loop. */
+async function writeAccessLog(): Promise<void> {
+  const { ProxyLog } = await import('../src/proxy/http/log.ts');
+  const { jsonLineWriter } = await import('../src/proxy/http/access-log.ts');
+  const log = new ProxyLog(jsonLineWriter(), API_KEY);
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+  const lines = async (count: number) => {
+    for (let index = 0; index < count; index += 1) {
+      if (index % 50 === 0) await turn();
+      const entry = log.entry('POST');
+      entry.operation = 'campaigns';
+      entry.status = 200;
+      entry.cache = 'HIT';
+      entry.durationMs = Math.round(index % 997) / 100;
+      log.write(entry);
+    }
+    await turn();
+  };
+  await lines(ACCESS_LOG_LINES / 4);
+  const before = process.cpuUsage();
+  await lines(ACCESS_LOG_LINES);
+  const { user, system } = process.cpuUsage(before);
+  process.send!({ cpuMicros: user + system });
+}
+
 export function printProxyFigures(result: ProxyBenchResult): void {
   const ms = (value: number) => value.toFixed(2).padStart(8);
   const signed = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(2)}`;
@@ -473,6 +548,13 @@ export function printProxyFigures(result: ProxyBenchResult): void {
       .join(', ');
     console.log(`${kind.padEnd(26)}${roundTrips.toFixed(2).padStart(12)}  ${list || '(none)'}`);
   }
+  console.log(
+    `\nOne hot answer, one instance on Redis, ${HOT_CONNECTIONS} connections for ${HOT_SECONDS} s: ${result.hotAnswerReadsPerSecond.toFixed(1)} Redis reads per second (aim: 1, its copy's second)`,
+  );
+  const cached = result.targets.find(({ label }) => label === 'cached, memory')!.cpuPerRequestUs;
+  console.log(
+    `Access log (the default JSON lines, ${ACCESS_LOG_LINES} in a process of their own): ${result.accessLogLineUs.toFixed(2)} CPU µs per line, ${((result.accessLogLineUs / cached) * 100).toFixed(1)}% of a cached answer's ${Math.round(cached)} µs above`,
+  );
 }
 
 async function serveRole(role: string, args: string[]): Promise<void> {
@@ -523,7 +605,9 @@ async function serveRole(role: string, args: string[]): Promise<void> {
 }
 
 const [role, ...roleArgs] = process.argv.slice(2);
-if (role === 'marketing' || role === 'proxy') {
+if (role === 'access-log') {
+  await writeAccessLog();
+} else if (role === 'marketing' || role === 'proxy') {
   await serveRole(role, roleArgs);
 } else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   printProxyFigures(await benchProxy());

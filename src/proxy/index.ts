@@ -140,13 +140,13 @@ export function createMarketingProxy(
   };
 }
 
-/** The query cache; its failures (a refresh, the store) are logged and leave the request served. */
+/** The query cache; its failures (a refresh, the store's state) are logged and leave the request served. */
 function responseCache(store: ProxyStore, cacheSettings: CacheSettings, log: ProxyLog): ResponseCache {
   return new ResponseCache(
     store,
     cacheSettings,
     (error) => log.event('REVALIDATE', { status: 0, error: errorCode(error) }),
-    (error) => log.event('CACHE', { status: 0, error: errorCode(error) }),
+    log.storeReads,
   );
 }
 

@@ -1,7 +1,8 @@
 /**
  * The in-process layer in front of the shared cache: hits on one instance read the shared store at
  * most once per LOCAL_TTL_MS, each instance keeps its own copy, and a copy is read again from the
- * store once it is older than that (so another instance's refresh is seen).
+ * store once it is older than that (so another instance's refresh is seen), by one read for all the
+ * requests that find it gone at once.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,6 +20,18 @@ function countingStore(): { store: ProxyStore; cacheReads: () => number } {
   };
 }
 
+/** An instance's cache on `store`, its clock `now`; any failure fails the test. */
+function cacheOn(store: ProxyStore, now: () => number): ResponseCache {
+  const fail = (error: unknown) => assert.fail(String(error));
+  return new ResponseCache(
+    store,
+    { ttlSeconds: 30, staleWhileRevalidateSeconds: 120 },
+    fail,
+    { failed: fail, answered() {} },
+    now,
+  );
+}
+
 describe('in-process cache layer', () => {
   let upstream: Upstream;
   before(async () => {
@@ -30,9 +43,7 @@ describe('in-process cache layer', () => {
     const { store, cacheReads } = countingStore();
     // A clock held still: the copies never age, however slow the machine.
     const time = 1_000_000;
-    const settings = { ttlSeconds: 30, staleWhileRevalidateSeconds: 120 };
-    const fail = (error: unknown) => assert.fail(String(error));
-    const [here, elsewhere] = [0, 1].map(() => new ResponseCache(store, settings, fail, fail, () => time));
+    const [here, elsewhere] = [0, 1].map(() => cacheOn(store, () => time));
     assert.deepEqual(await here!.get('k', async () => 'answer'), { body: 'answer', state: 'MISS' });
     const hits = [];
     for (let index = 0; index < 20; index += 1) hits.push((await here!.get('k', async () => 'unused')).state);
@@ -62,10 +73,8 @@ describe('in-process cache layer', () => {
   it('reads the store again once its copy is older than LOCAL_TTL_MS', async () => {
     const { store, cacheReads } = countingStore();
     let time = 1_000_000;
-    const settings = { ttlSeconds: 30, staleWhileRevalidateSeconds: 120 };
-    const fail = (error: unknown) => assert.fail(String(error));
-    const here = new ResponseCache(store, settings, fail, fail, () => time);
-    const elsewhere = new ResponseCache(store, settings, fail, fail, () => time);
+    const here = cacheOn(store, () => time);
+    const elsewhere = cacheOn(store, () => time);
     assert.deepEqual(await here.get('k', async () => 'first'), { body: 'first', state: 'MISS' });
     time += LOCAL_TTL_MS / 2;
     // Another instance writes a newer answer (as its own refresh would).
@@ -75,5 +84,23 @@ describe('in-process cache layer', () => {
     assert.deepEqual(await here.get('k', async () => 'unused'), { body: 'second', state: 'HIT' }, 'read again');
     assert.deepEqual(await elsewhere.get('k', async () => 'unused'), { body: 'second', state: 'HIT' });
     assert.equal(cacheReads(), 3);
+  });
+
+  it('shares one store read among the requests that find its copy gone at once', async () => {
+    const { store, cacheReads } = countingStore();
+    let time = 1_000_000;
+    const here = cacheOn(store, () => time);
+    const elsewhere = cacheOn(store, () => time);
+    assert.equal((await elsewhere.get('k', async () => 'answer')).state, 'MISS');
+    assert.equal(cacheReads(), 1, 'the miss elsewhere');
+    const burst = () => Promise.all(Array.from({ length: 50 }, () => here.get('k', async () => 'unused')));
+    assert.deepEqual(
+      (await burst()).map(({ body, state }) => `${state} ${body}`),
+      Array<string>(50).fill('HIT answer'),
+    );
+    assert.equal(cacheReads(), 2, 'one read for the first 50 requests here');
+    time += LOCAL_TTL_MS;
+    assert.equal((await burst()).length, 50);
+    assert.equal(cacheReads(), 3, 'one read once the copy expired');
   });
 });

@@ -11,7 +11,13 @@ import { randomUUID } from 'node:crypto';
 import { createMemoryStore, type ProxyStore } from '../../src/proxy/index.ts';
 import { createRedisStore } from '../../src/proxy/redis-store.ts';
 import { createClient } from 'redis';
-import { startRedis, startRedisCluster, type RunningCluster, type RunningRedis } from './support/redis.ts';
+import {
+  holdingRelay,
+  startRedis,
+  startRedisCluster,
+  type RunningCluster,
+  type RunningRedis,
+} from './support/redis.ts';
 import { storeConformance } from '../support/store-conformance.ts';
 import { post, serveProxy, startUpstream, type ProxyUnderTest, type Upstream } from './support/proxy-server.ts';
 
@@ -122,8 +128,17 @@ describe('Redis', () => {
   it('while Redis is down: coupons get 503 store_unavailable at once and mint nothing, queries skip the cache', async () => {
     const own = await startRedis();
     const upstream = await startUpstream();
-    const store = createRedisStore({ url: own.url, connectWaitMs: 500, onError: () => {} });
+    let reconnected!: () => void;
+    const back = new Promise<void>((resolve) => (reconnected = resolve));
+    const store = createRedisStore({
+      url: own.url,
+      connectWaitMs: 500,
+      onError: () => {},
+      onStateChange: (message) => /connected again/.test(message) && reconnected(),
+    });
     const proxy = await serveProxy({ upstreamUrl: upstream.marketingUrl, store });
+    let restarted: RunningRedis | undefined;
+    const storeLines = () => proxy.logs.filter((entry) => entry.method !== 'POST');
     try {
       assert.equal((await post(proxy.url, { operation: 'campaigns', variables: { limit: 1 } })).status, 200);
       await own.stop();
@@ -137,18 +152,31 @@ describe('Redis', () => {
       assert.equal(down.body.error.code, 'store_unavailable');
       assert.ok(Number(down.headers.get('retry-after')) > 0);
       assert.equal(upstream.stats().couponsMinted, minted);
-      const query = await post(proxy.url, { operation: 'campaigns', variables: { limit: 2 } });
-      assert.equal(query.status, 200, 'queries go upstream without the cache');
-      assert.equal(query.headers.get('x-cache'), 'MISS');
-      assert.ok(
-        proxy.logs.some((entry) => entry.method === 'RATE_LIMIT' && entry.error === 'store_unavailable'),
-        'the uncounted query is logged',
+      for (let index = 0; index < 30; index += 1) {
+        const query = await post(proxy.url, { operation: 'campaign', variables: { id: `down-${index}` } });
+        assert.equal(query.status, 200, 'queries go upstream without the cache');
+        assert.equal(query.headers.get('x-cache'), 'MISS');
+      }
+      // Each read failed twice (the cache read, the miss's count): one line for all.
+      assert.deepEqual(
+        storeLines().map(({ method, error }) => ({ method, error })),
+        [{ method: 'STORE', error: 'store_unavailable' }],
       );
+      restarted = await startRedis({ port: own.port });
+      await back;
+      assert.equal((await post(proxy.url, { operation: 'campaign', variables: { id: 'back' } })).status, 200);
+      const lines = storeLines();
+      assert.equal(lines.length, 2, JSON.stringify(lines));
+      assert.equal(lines[1]!.method, 'STORE');
+      assert.equal(lines[1]!.error, undefined);
+      assert.equal(lines[1]!.failures, 60);
+      assert.match(lines[1]!.detail ?? '', /answers again/);
     } finally {
       await proxy.close();
       await store.close();
       await upstream.dispose();
       await own.stop();
+      await restarted?.stop();
     }
   });
 
@@ -262,6 +290,44 @@ describe('Redis Cluster, three masters', () => {
       } finally {
         await store.close();
       }
+    }
+  });
+
+  it('sends no claim before it knows it is on a cluster: claims made while it asks wait for the cluster client', async () => {
+    // The node answers the store's first question (INFO) only once the claims have been made.
+    const relay = await holdingRelay(cluster.nodes[0]!, 'INFO');
+    const errors: Error[] = [];
+    const store = createRedisStore({
+      url: relay.url,
+      keyPrefix: `early-${randomUUID()}:`,
+      onError: (error) => errors.push(error),
+    });
+    try {
+      const first = store.get('cache:first');
+      await relay.holding;
+      const counters = ['rate:addr:198.51.100.7', 'rate:shopper:early'].map((key) => ({
+        key,
+        windowMs: 60_000,
+        limit: 10,
+      }));
+      const claims = Array.from({ length: 10 }, (_, index) =>
+        store.claim!(`idem:early-${index}`, 'pending', 60_000, counters).then(
+          (result) => result.kind,
+          (error: Error) => error.message,
+        ),
+      );
+      // Long enough for a claim sent on the connection asking INFO to be on its way behind it.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      relay.release();
+      await first;
+      assert.deepEqual(await Promise.all(claims), Array<string>(10).fill('taken'));
+      assert.deepEqual(
+        errors.map((error) => error.message),
+        [],
+      );
+    } finally {
+      await store.close();
+      await relay.close();
     }
   });
 

@@ -5,7 +5,8 @@
  *
  * In front of the store, each instance keeps what it read or wrote for LOCAL_TTL_MS, bounded in
  * entries and bytes: a hot answer costs the shared store one read per instance per second, not one
- * per request. (An answer refreshed by another instance is seen here up to that second later.)
+ * per request, since the requests that find its copy gone share one read. (An answer refreshed by
+ * another instance is seen here up to that second later.)
  */
 import { SingleFlight } from '../shared/single-flight.ts';
 import type { ProxyStore } from '../stores/memory.ts';
@@ -27,6 +28,12 @@ export interface CachedBody {
   state: CacheState;
 }
 
+/** How a read's use of the store went: it failed (the read goes on without it), or it answered. */
+export interface StoreReports {
+  failed(error: unknown): void;
+  answered(): void;
+}
+
 export interface CacheHooks {
   beforeMiss?: () => Promise<void>;
   waitUntil?: (work: Promise<unknown>) => void;
@@ -39,6 +46,8 @@ const LOCAL_MAX_CHARS = 8 * 1024 * 1024;
 
 export class ResponseCache {
   private readonly loads = new SingleFlight<string>();
+  /** Reads of the shared store: the requests that find a copy expired together wait for one. */
+  private readonly reads = new SingleFlight<string | undefined>();
   /** The in-process layer: store key → the stored entry and when this copy stops being used. */
   private readonly local = new Map<string, { entry: string; until: number }>();
   private localChars = 0;
@@ -48,8 +57,8 @@ export class ResponseCache {
     readonly settings: CacheSettings,
     /** A background refresh that failed (the stale entry stays until it expires). */
     private readonly onRefreshError: (error: unknown) => void,
-    /** The store failed; the response is served without the cache. */
-    private readonly onStoreError: (error: unknown) => void,
+    /** Each store operation's outcome: when it failed, the response is served without the cache. */
+    private readonly storeReports: StoreReports,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -67,13 +76,10 @@ export class ResponseCache {
     const storeKey = `cache:${key}`;
     let entry = this.fromLocal(storeKey);
     try {
-      if (entry === undefined) {
-        entry = await this.store.get(storeKey);
-        if (entry !== undefined) this.keepLocal(storeKey, entry);
-      }
+      entry ??= await this.reads.run(storeKey, () => this.readShared(storeKey));
     } catch (error) {
       // A cache that cannot be read must not stop queries: they go upstream, shared as usual.
-      this.onStoreError(error);
+      this.storeReports.failed(error);
       if (!this.loads.has(storeKey)) await beforeMiss?.();
       return { body: await this.loads.run(storeKey, load), state: 'MISS' };
     }
@@ -95,13 +101,23 @@ export class ResponseCache {
     return { body: await this.refresh(storeKey, load), state: 'MISS' };
   }
 
+  private async readShared(storeKey: string): Promise<string | undefined> {
+    const entry = await this.store.get(storeKey);
+    this.storeReports.answered();
+    if (entry !== undefined) this.keepLocal(storeKey, entry);
+    return entry;
+  }
+
   private refresh(storeKey: string, load: () => Promise<string>): Promise<string> {
     return this.loads.run(storeKey, async () => {
       const body = await load();
       const lifetimeMs = (this.settings.ttlSeconds + this.settings.staleWhileRevalidateSeconds) * 1000;
       const entry = `${this.now()}\n${body}`;
       this.keepLocal(storeKey, entry);
-      await this.store.set(storeKey, entry, lifetimeMs).catch(this.onStoreError);
+      await this.store.set(storeKey, entry, lifetimeMs).then(
+        () => this.storeReports.answered(),
+        (error: unknown) => this.storeReports.failed(error),
+      );
       return body;
     });
   }

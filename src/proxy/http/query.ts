@@ -8,7 +8,7 @@ import { jsonResponse, NO_STORE, ProxyError } from '../shared/errors.ts';
 import type { ProxyStore } from '../stores/memory.ts';
 import { canonicalVariables, type Variables } from '../upstream/operations.ts';
 import type { AccessLogEntry } from './access-log.ts';
-import { errorCode, type ProxyLog } from './log.ts';
+import type { ProxyLog } from './log.ts';
 import type { CacheState, ResponseCache } from './cache.ts';
 import type { MarketingCalls } from './marketing-calls.ts';
 import { consumeRateLimit, type RateLimitRule } from './rate-limit.ts';
@@ -41,11 +41,14 @@ export function queryReader({ calls, cache, store, misses, log }: QueryServices)
     if (builtIn) await calls.builtIns.checkCursor(call.name, call.variables, source);
     // Each upstream call spends the merchant's key: misses count per address, hits are free.
     const countMiss = () =>
-      consumeRateLimit(store, `query:${address}`, misses, 'queries').catch((error: unknown) => {
-        // A store that cannot count must not stop reads (they skip the cache the same way); only the limit refuses.
-        if (error instanceof ProxyError && error.status === 429) throw error;
-        log.event('RATE_LIMIT', { status: 0, error: errorCode(error) });
-      });
+      consumeRateLimit(store, `query:${address}`, misses, 'queries').then(
+        () => log.storeReads.answered(),
+        (error: unknown) => {
+          // A store that cannot count must not stop reads (they skip the cache the same way); only the limit refuses.
+          if (error instanceof ProxyError && error.status === 429) throw error;
+          log.storeReads.failed(error);
+        },
+      );
     // The miss itself is counted once (before it loads); each further call that fills its page counts too,
     // so a list that is nearly all other records costs the address what it costs the key.
     const send = calls.sendBuiltIn(call, true);

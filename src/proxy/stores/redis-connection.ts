@@ -86,6 +86,14 @@ class Link {
     return this.state === 'down';
   }
 
+  /**
+   * Connected, and what the server is known: until then no command goes out, since on a node of a
+   * cluster the single client's keys have no hash tag (a claim's keys would span slots: CROSSSLOT).
+   */
+  get usable(): boolean {
+    return this.state === 'ready' && this.commands.isReady;
+  }
+
   becameReady(): void {
     if (this.state === 'down') this.shared.settings.reportState(`${this.shared.name}connected again.`);
     this.state = 'ready';
@@ -202,11 +210,11 @@ export class RedisConnection {
   /** A ready client, opened on first use. */
   async client(): Promise<Commands> {
     const link = (this.link ??= openLink(this.shared));
-    if (link.commands.isReady) return link.commands;
+    if (link.usable) return link.commands;
     // A store known to be down costs nothing more: only the very first connection is waited for.
     if (link.down) throw unavailable();
     await firstConnection(link, this.shared.settings.connectWaitMs);
-    if (!link.commands.isReady) throw unavailable();
+    if (!link.usable) throw unavailable();
     return link.commands;
   }
 

@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -245,6 +245,65 @@ export async function startRedisCluster(options: { appendOnly?: boolean } = {}):
     async stop() {
       await Promise.all(nodes.map((node) => node.stop()));
       for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A relay in front of one Redis that can hold what clients send, from a command on, until released. */
+export interface HoldingRelay {
+  /** The relay's URL, for the client under test. */
+  url: string;
+  /** Resolves when a client sent the command and everything it sends from then on is held. */
+  holding: Promise<void>;
+  /** Lets what was held, and everything after it, through. */
+  release(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A TCP relay to `target` that holds what clients send from the first `command` on (e.g. `INFO`, the
+ * store's first question to a server) until `release()`: the client sees a connected server that has
+ * not answered yet, for as long as the test needs.
+ */
+export async function holdingRelay(target: RunningRedis, command: string): Promise<HoldingRelay> {
+  const marker = `$${command.length}\r\n${command}\r\n`;
+  /** What was held, in order; undefined before the command came and once released. */
+  let held: Array<() => void> | undefined;
+  let released = false;
+  let startHolding!: () => void;
+  const holding = new Promise<void>((resolve) => (startHolding = resolve));
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(target.port, '127.0.0.1');
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => client.destroy());
+      socket.on('close', () => (client.destroy(), upstream.destroy()));
+    }
+    upstream.pipe(client);
+    client.on('data', (chunk: Buffer) => {
+      if (!held && !released && chunk.toString('latin1').toUpperCase().includes(marker)) {
+        held = [];
+        startHolding();
+      }
+      if (held) held.push(() => upstream.write(chunk));
+      else upstream.write(chunk);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    holding,
+    release() {
+      const waiting = held ?? [];
+      held = undefined;
+      released = true;
+      for (const send of waiting) send();
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }
