@@ -104,7 +104,9 @@ for (const [kind, start] of [
           createRedisStore({
             url: redis.url,
             keyPrefix,
-            connectWaitMs: 500,
+            // Long enough for a first connection on a busy machine (a claim before it is refused 503),
+            // short enough that a claim while Redis is down is refused soon.
+            connectWaitMs: 2_000,
             onError: () => {},
             onStateChange: (message) => stateChanges.push(message),
           }),
@@ -125,7 +127,10 @@ for (const [kind, start] of [
         const minted = sandbox.stats().couponsMinted;
         const held = slow.holdNextMint();
         const first = post(a.url, coupon, headers);
-        const code = await held.minted;
+        const code = await Promise.race([
+          held.minted,
+          first.then((reply) => assert.fail(`the claim was answered before its mint: ${reply.status} ${reply.text}`)),
+        ]);
         await redis.kill();
         held.release();
 
