@@ -2,13 +2,15 @@
  * Builds the WordPress plugin (integrations/wordpress/) into an installable zip,
  * build/wordpress/loyalty-widgets.zip (Plugins → Add New → Upload): the plugin's PHP, block.json
  * files and readme, its block editor script compiled from TypeScript to a plain script, and the
- * script tag's files from dist/ (run after `vite build`). The plugin's version must be the package's.
+ * script tag's files from dist/ (run after `vite build`), and `contract.json`, what its Marketing proxy
+ * shares with the Node proxy (scripts/proxy-contract.ts). The plugin's version must be the package's.
  */
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { proxyContractJson } from './proxy-contract.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const plugin = join(root, 'integrations/wordpress');
@@ -51,6 +53,7 @@ const editor = ts.transpileModule(editorSource, {
 });
 // Wrapped, so its constants never meet another script's in the page's global scope.
 add('editor/blocks.js', strToU8(`(() => {\n${editor.outputText}})();\n`));
+add('contract.json', strToU8(proxyContractJson()));
 
 // What the script tag and the sign-in callback load; not the server, type or source-map files.
 for (const path of filesUnder(dist)) {
