@@ -91,13 +91,16 @@ function loyalty_widgets_answer_claim( array $config, WP_REST_Request $request, 
  * @param string $name      The operation.
  * @param array  $variables Its variables.
  * @param bool   $keyed     With an Idempotency-Key: waited for up to the mint timeout.
+ * @param int    $answer_ms With a key: when the caller is told to ask again while the mint goes on.
+ * @param callable|null $answer With a key: answers the caller so.
  * @throws Loyalty_Widgets_Proxy_Error Failures.
  */
-function loyalty_widgets_mint( array $config, string $name, array $variables, bool $keyed ): array {
+function loyalty_widgets_mint( array $config, string $name, array $variables, bool $keyed, int $answer_ms = 0, ?callable $answer = null ): array {
 	$contract = loyalty_widgets_contract();
 	$timeout  = $keyed ? $config['timeout_ms'] * $contract['limits']['mintTimeoutFactor'] : $config['timeout_ms'];
+	$exchange = null === $answer ? null : static fn( array $settings, string $document, array $values, int $ms ): array => loyalty_widgets_upstream_exchange_watched( $settings, $document, $values, $ms, $answer_ms, $answer );
 	try {
-		$answer = loyalty_widgets_fetch_field( $config, $contract['operations'][ $name ]['documents']['plain'], $variables, $name, false, $timeout );
+		$answer = loyalty_widgets_fetch_field( $config, $contract['operations'][ $name ]['documents']['plain'], $variables, $name, false, $timeout, $exchange );
 		$code   = loyalty_widgets_required( loyalty_widgets_object( loyalty_widgets_object( $answer['value'] )['coupon'] ?? null )['code'] ?? null );
 		if ( null === $code ) {
 			throw new Loyalty_Widgets_Proxy_Error( 502, 'upstream_error', 'The Marketing API answered without a coupon code.', array(), true );
@@ -187,10 +190,15 @@ function loyalty_widgets_mint_once( array $config, string $record, string $finge
 		loyalty_widgets_delete_record( $record );
 		throw $error;
 	}
-	// The mint runs on if the shopper leaves: its answer is what the key records.
+	// The mint runs on if the shopper leaves, or is told to ask again: its answer is what the key records.
 	ignore_user_abort( true );
+	$answered = false;
+	$answer   = static function () use ( &$answered ) {
+		$answered = true;
+		loyalty_widgets_answer_now( loyalty_widgets_still_minting() );
+	};
 	try {
-		list( $status, $body ) = loyalty_widgets_mint( $config, $name, $variables, true );
+		list( $status, $body ) = loyalty_widgets_mint( $config, $name, $variables, true, max( 0, $deadline - loyalty_widgets_now_ms() ), $answer );
 	} catch ( Loyalty_Widgets_Proxy_Error $error ) {
 		// Nothing happened upstream and a retry may fare better: the key is freed.
 		if ( 429 === $error->status || ! $error->may_have_run && $error->status >= 429 ) {
@@ -213,6 +221,9 @@ function loyalty_widgets_mint_once( array $config, string $record, string $finge
 		usleep( 20000 );
 		// The shopper keeps the coupon even so; the lock stays and answers retries "may have run".
 		loyalty_widgets_write_record( $record, $done, $ttl );
+	}
+	if ( $answered ) {
+		exit; // The caller has its answer; WordPress must not send another.
 	}
 	return array( $status, $body, false );
 }

@@ -81,17 +81,20 @@ add_filter(
 function loyalty_widgets_proxy_response( WP_REST_Request $request ): WP_REST_Response {
 	list( $status, $body, $headers ) = loyalty_widgets_proxy_answer( $request );
 	$response                        = new WP_REST_Response( $body, $status );
-	$exposed                         = loyalty_widgets_contract_or_null()['cors']['exposedResponseHeaders'] ?? '';
-	$response->set_headers(
-		$headers + array(
-			'Content-Type'                  => 'application/json; charset=utf-8',
-			'X-Content-Type-Options'        => 'nosniff',
-			'Loyalty-Proxy'                 => '1',
-			// The widgets tell the proxy's answers from a page's by this header, also across origins.
-			'Access-Control-Expose-Headers' => loyalty_widgets_exposed_headers( $exposed ),
-		)
-	);
+	$response->set_headers( $headers + loyalty_widgets_answer_headers() );
 	return $response;
+}
+
+/** What every answer of the proxy carries. */
+function loyalty_widgets_answer_headers(): array {
+	$exposed = loyalty_widgets_contract_or_null()['cors']['exposedResponseHeaders'] ?? '';
+	return array(
+		'Content-Type'                  => 'application/json; charset=utf-8',
+		'X-Content-Type-Options'        => 'nosniff',
+		'Loyalty-Proxy'                 => '1',
+		// The widgets tell the proxy's answers from a page's by this header, also across origins.
+		'Access-Control-Expose-Headers' => loyalty_widgets_exposed_headers( $exposed ),
+	);
 }
 
 /**
@@ -139,6 +142,7 @@ function loyalty_widgets_proxy_answer( WP_REST_Request $request ): array {
 	try {
 		$config = loyalty_widgets_proxy_config();
 		$cors   = loyalty_widgets_cors_headers( $request, $config['origins'] );
+		loyalty_widgets_request_cors( $cors );
 		if ( 'OPTIONS' === $request->get_method() ) {
 			return loyalty_widgets_preflight( $cors );
 		}
@@ -165,6 +169,46 @@ function loyalty_widgets_proxy_answer( WP_REST_Request $request ): array {
 		// The log says what failed, never the key; the browser only that it failed.
 		error_log( 'loyalty-widgets proxy: ' . loyalty_widgets_scrub( $error->getMessage(), loyalty_widgets_marketing_key() ) ); // phpcs:ignore WordPress.PHP.DevelopmentFunctions.error_log_error_log
 		return array( 500, loyalty_widgets_error_body( 'internal_error', 'The Marketing proxy failed to handle the request.' ), loyalty_widgets_header_case( array( 'cache-control' => 'no-store' ) + $cors ) );
+	}
+}
+
+/**
+ * The CORS headers of the request being answered, kept for an answer sent before the request ends.
+ *
+ * @param array|null $cors Sets them.
+ */
+function loyalty_widgets_request_cors( ?array $cors = null ): array {
+	static $current = array();
+	if ( null !== $cors ) {
+		$current = $cors;
+	}
+	return $current;
+}
+
+/**
+ * Answers the caller now with this error, the request's work going on after (a keyed mint still
+ * waited for). The answer's length is sent, so the client has all of it without waiting for the end.
+ *
+ * @param Loyalty_Widgets_Proxy_Error $error The answer.
+ */
+function loyalty_widgets_answer_now( Loyalty_Widgets_Proxy_Error $error ): void {
+	$body    = $error->body();
+	$headers = loyalty_widgets_header_case( array( 'cache-control' => 'no-store' ) + $error->headers + loyalty_widgets_request_cors() );
+	while ( ob_get_level() > 0 ) {
+		ob_end_clean();
+	}
+	status_header( $error->status );
+	foreach ( $headers + loyalty_widgets_answer_headers() as $name => $value ) {
+		header( "{$name}: {$value}" );
+	}
+	header( 'Content-Length: ' . strlen( $body ) );
+	header( 'Connection: close' );
+	echo $body; // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- the proxy's JSON.
+	flush();
+	if ( function_exists( 'fastcgi_finish_request' ) ) {
+		fastcgi_finish_request();
+	} elseif ( function_exists( 'litespeed_finish_request' ) ) {
+		litespeed_finish_request();
 	}
 }
 

@@ -82,16 +82,18 @@ function loyalty_widgets_upstream_exchange( array $config, string $document, arr
  * @param string $field      The operation's field.
  * @param bool   $retry      Whether a network failure may be retried (queries).
  * @param int    $timeout_ms How long to wait.
+ * @param callable|null $exchange  How the call is made; default through WordPress's HTTP API.
  * @throws Loyalty_Widgets_Proxy_Error On any failure.
  */
-function loyalty_widgets_fetch_field( array $config, string $document, array $variables, string $field, bool $retry, int $timeout_ms ): array {
+function loyalty_widgets_fetch_field( array $config, string $document, array $variables, string $field, bool $retry, int $timeout_ms, ?callable $exchange = null ): array {
+	$exchange = $exchange ?? 'loyalty_widgets_upstream_exchange';
 	try {
-		$reply = loyalty_widgets_upstream_exchange( $config, $document, $variables, $timeout_ms );
+		$reply = $exchange( $config, $document, $variables, $timeout_ms );
 	} catch ( Loyalty_Widgets_Proxy_Error $error ) {
 		if ( ! $retry || 'upstream_unavailable' !== $error->error_code ) {
 			throw $error;
 		}
-		$reply = loyalty_widgets_upstream_exchange( $config, $document, $variables, $timeout_ms );
+		$reply = $exchange( $config, $document, $variables, $timeout_ms );
 	}
 	$status  = $reply['status'];
 	$refused = in_array( $status, array( 401, 403, 429 ), true );
@@ -226,4 +228,99 @@ function loyalty_widgets_classify_failure( int $status, array $errors, string $r
 		default:
 			return $error( 502, 'upstream_error', '' !== $said ? $said : "The Marketing API reported an error (HTTP {$status})." );
 	}
+}
+
+/**
+ * A coupon mint under an Idempotency-Key, whose caller is answered after `$answer_ms` while the call
+ * goes on for up to `$timeout_ms`: the coupon a slow Marketing API mints is then recorded for the key,
+ * for the caller's retry. WordPress's HTTP API gives no control back before its timeout, so this one
+ * call is made on a socket of its own (HTTP/1.0, so the answer is never chunked), watched with
+ * stream_select; every other call goes through the HTTP API.
+ *
+ * @param array    $config     The proxy's settings.
+ * @param string   $document   The GraphQL document.
+ * @param array    $variables  Its variables.
+ * @param int      $timeout_ms How long the call may take in all.
+ * @param int      $answer_ms  When the caller is answered if the call has not ended.
+ * @param callable $answer     Answers the caller (once), the call going on.
+ * @return array `{ status, body, retry_after }`.
+ * @throws Loyalty_Widgets_Proxy_Error When there is no answer.
+ */
+function loyalty_widgets_upstream_exchange_watched( array $config, string $document, array $variables, int $timeout_ms, int $answer_ms, callable $answer ): array {
+	$started = loyalty_widgets_now_ms();
+	$parts   = wp_parse_url( $config['url'] );
+	$secure  = 'https' === strtolower( $parts['scheme'] ?? '' );
+	$host    = $parts['host'] ?? '';
+	$port    = (int) ( $parts['port'] ?? ( $secure ? 443 : 80 ) );
+	$path    = ( $parts['path'] ?? '/' ) . ( isset( $parts['query'] ) ? '?' . $parts['query'] : '' );
+	$context = stream_context_create(
+		array(
+			'ssl' => array(
+				'verify_peer'      => true,
+				'verify_peer_name' => true,
+				'peer_name'        => $host,
+				'cafile'           => ABSPATH . WPINC . '/certificates/ca-bundle.crt',
+			),
+		)
+	);
+	$errno   = 0;
+	$errstr  = '';
+	$address = ( $secure ? 'ssl://' : 'tcp://' ) . ( str_contains( $host, ':' ) ? "[{$host}]" : $host ) . ':' . $port;
+	// phpcs:ignore WordPress.WP.AlternativeFunctions -- see above: the HTTP API cannot answer the caller before its timeout.
+	$socket = @stream_socket_client( $address, $errno, $errstr, max( 0.001, $timeout_ms / 1000 ), STREAM_CLIENT_CONNECT, $context );
+	if ( false === $socket ) {
+		// The connection was never opened: nothing can have run upstream.
+		throw new Loyalty_Widgets_Proxy_Error( 502, 'upstream_unavailable', 'The Marketing API could not be reached.', array(), false );
+	}
+	$body    = loyalty_widgets_json(
+		array(
+			'query'     => $document,
+			'variables' => (object) $variables,
+		)
+	);
+	$request = "POST {$path} HTTP/1.0\r\nHost: {$host}" . ( isset( $parts['port'] ) ? ":{$port}" : '' ) . "\r\nContent-Type: application/json\r\nAccept: application/json\r\nx-api-key: {$config['key']}\r\nContent-Length: " . strlen( $body ) . "\r\nConnection: close\r\n\r\n{$body}";
+	fwrite( $socket, $request ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_operations_fwrite
+	stream_set_blocking( $socket, false );
+	$received = '';
+	$answered = false;
+	for ( ;; ) {
+		$chunk = fread( $socket, 65536 ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_operations_fread
+		if ( is_string( $chunk ) && '' !== $chunk ) {
+			$received .= $chunk;
+			if ( strlen( $received ) > LOYALTY_WIDGETS_MAX_ANSWER_BYTES ) {
+				fclose( $socket ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_operations_fclose
+				throw new Loyalty_Widgets_Proxy_Error( 502, 'upstream_error', 'The Marketing API answered with more data than the proxy accepts.', array(), true );
+			}
+			continue;
+		}
+		if ( feof( $socket ) ) {
+			break;
+		}
+		$now = loyalty_widgets_now_ms();
+		if ( ! $answered && $now - $started >= $answer_ms ) {
+			$answered = true;
+			$answer();
+		}
+		$until = $answered ? $started + $timeout_ms : min( $started + $timeout_ms, $started + $answer_ms );
+		if ( $now >= $started + $timeout_ms ) {
+			fclose( $socket ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_operations_fclose
+			throw new Loyalty_Widgets_Proxy_Error( 504, 'upstream_timeout', 'The Marketing API did not answer in time.', array(), true );
+		}
+		$read   = array( $socket );
+		$write  = null;
+		$except = null;
+		$wait   = max( 1, $until - $now );
+		stream_select( $read, $write, $except, intdiv( $wait, 1000 ), ( $wait % 1000 ) * 1000 );
+	}
+	fclose( $socket ); // phpcs:ignore WordPress.WP.AlternativeFunctions.file_system_operations_fclose
+	$split = strpos( $received, "\r\n\r\n" );
+	if ( false === $split || ! preg_match( '~^HTTP/\d(?:\.\d)? (\d{3})~', $received, $status ) ) {
+		throw new Loyalty_Widgets_Proxy_Error( 502, 'upstream_error', 'The Marketing API answered with an unexpected body.', array(), true );
+	}
+	$retry_after = preg_match( '~\r\nretry-after:\s*([^\r]*)~i', substr( $received, 0, $split ), $header ) ? trim( $header[1] ) : '';
+	return array(
+		'status'      => (int) $status[1],
+		'body'        => substr( $received, $split + 4 ),
+		'retry_after' => $retry_after,
+	);
 }
