@@ -32,6 +32,7 @@ require_once __DIR__ . '/includes/proxy/answers.php';
 require_once __DIR__ . '/includes/proxy/shopper.php';
 require_once __DIR__ . '/includes/proxy/claim.php';
 require_once __DIR__ . '/includes/proxy/route.php';
+require_once __DIR__ . '/includes/proxy/doctor.php';
 
 register_activation_hook( __FILE__, 'loyalty_widgets_install_table' );
 

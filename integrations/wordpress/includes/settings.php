@@ -13,8 +13,8 @@ defined( 'ABSPATH' ) || exit;
 
 const LOYALTY_WIDGETS_OPTION = 'loyalty_widgets_settings';
 
-/** The settings, each a string ('' when not set). */
-function loyalty_widgets_settings(): array {
+/** The settings as saved, each a string ('' when not set). */
+function loyalty_widgets_stored_settings(): array {
 	$defaults = array(
 		'authority'         => '',
 		'client_id'         => '',
@@ -33,6 +33,12 @@ function loyalty_widgets_settings(): array {
 			$settings[ $key ] = $stored[ $key ];
 		}
 	}
+	return $settings;
+}
+
+/** The settings in effect: as saved, the endpoint by default this site's own proxy route. */
+function loyalty_widgets_settings(): array {
+	$settings = loyalty_widgets_stored_settings();
 	if ( '' === $settings['endpoint'] ) {
 		$settings['endpoint'] = loyalty_widgets_default_endpoint();
 	}
@@ -109,7 +115,7 @@ function loyalty_widgets_token_origins( array $settings ): array {
  * @param mixed $input The submitted settings.
  */
 function loyalty_widgets_sanitize_settings( $input ): array {
-	$saved  = loyalty_widgets_settings();
+	$saved  = loyalty_widgets_stored_settings();
 	$input  = is_array( $input ) ? $input : array();
 	$clean  = $saved;
 	$text   = static fn( string $key ): string => isset( $input[ $key ] ) && is_string( $input[ $key ] ) ? trim( wp_unslash( $input[ $key ] ) ) : '';
@@ -207,6 +213,21 @@ function loyalty_widgets_sanitize_settings( $input ): array {
 		$reject( 'proxy_origins', sprintf( esc_html__( 'Other sites calling the proxy: these are not https origins: %s', 'loyalty-widgets' ), esc_html( implode( ' ', $bad ) ) ) );
 	} else {
 		$clean['proxy_origins'] = implode( ' ', array_unique( $proxy_origins ) );
+	}
+
+	// A wrong address or key is named now, not discovered by a shopper (the doctor's first check).
+	if ( is_admin() && '' !== $clean['marketing_url'] ) {
+		try {
+			$probe = loyalty_widgets_probe_upstream( array( 'url' => $clean['marketing_url'] ) + loyalty_widgets_proxy_config() );
+		} catch ( Loyalty_Widgets_Proxy_Error $error ) {
+			$probe = array(
+				'ok'      => false,
+				'message' => __( 'Marketing API: not checked, the plugin\'s contract.json is missing (install the plugin from its zip).', 'loyalty-widgets' ),
+			);
+		}
+		if ( ! $probe['ok'] ) {
+			$reject( 'marketing_check', esc_html( $probe['message'] ) );
+		}
 	}
 
 	return $clean;

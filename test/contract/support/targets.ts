@@ -5,18 +5,17 @@
  * plugin installed with the contract.json the build writes. Both get the same settings: a listed
  * other origin, a members-only campaign, a short upstream timeout.
  */
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { proxyContractJson } from '../../../scripts/proxy-contract.ts';
 import { createMarketingProxy } from '../../../src/proxy/index.ts';
 import { toNodeHandler } from '../../../src/proxy/node.ts';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.ts';
 import { closeServer, listen } from '../../node/support/proxy-server.ts';
 import { startSlowMarketing, type SlowMarketing } from '../../support/slow-marketing.ts';
+import { installPluginFromSource } from '../../wordpress/support/plugin-install.ts';
 import { phpArray, phpString, startWordPress } from '../../wordpress/support/wordpress.ts';
 
 /** An origin other than the proxy's own that its settings list. */
@@ -108,24 +107,17 @@ export async function startNodeTarget(): Promise<ProxyTarget> {
   };
 }
 
-const PLUGIN = fileURLToPath(new URL('../../../integrations/wordpress', import.meta.url));
-
 export async function startWordPressTarget(): Promise<ProxyTarget> {
   const [upstream, wp] = await Promise.all([startUpstream(), startWordPress()]);
   try {
-    const installed = join(wp.folder, 'site/wp-content/plugins/loyalty-widgets');
-    mkdirSync(installed, { recursive: true });
-    cpSync(PLUGIN, installed, { recursive: true, filter: (path) => !path.includes('/editor') });
-    writeFileSync(join(installed, 'contract.json'), proxyContractJson());
+    installPluginFromSource(wp);
     // The suite's short upstream timeout, as a host sets it.
     writeFileSync(
       join(wp.folder, 'site/wp-content/mu-plugins/contract-timeout.php'),
       `<?php\nadd_filter( 'loyalty_widgets_proxy_timeout_ms', static fn() => ${TIMEOUT_MS} );\n`,
     );
     wp.php(
-      `$activated = activate_plugin( 'loyalty-widgets/loyalty-widgets.php' );
-      if ( is_wp_error( $activated ) ) { throw new Exception( $activated->get_error_message() ); }
-      update_option( 'loyalty_widgets_settings', ${phpArray({
+      `update_option( 'loyalty_widgets_settings', ${phpArray({
         authority: upstream.sandbox.connectUrl,
         client_id: upstream.clientId,
         marketing_url: upstream.slow.url,

@@ -16,9 +16,49 @@ function loyalty_widgets_marketing_key(): string {
 	if ( defined( 'LOYALTY_WIDGETS_MARKETING_API_KEY' ) && is_string( LOYALTY_WIDGETS_MARKETING_API_KEY ) && '' !== LOYALTY_WIDGETS_MARKETING_API_KEY ) {
 		return LOYALTY_WIDGETS_MARKETING_API_KEY;
 	}
-	$key = get_option( LOYALTY_WIDGETS_KEY_OPTION, '' );
-	return is_string( $key ) ? $key : '';
+	// Kept inside an array: WordPress's list of every option (wp-admin/options.php) prints plain strings, not arrays.
+	$stored = get_option( LOYALTY_WIDGETS_KEY_OPTION, array() );
+	return is_array( $stored ) && isset( $stored['key'] ) && is_string( $stored['key'] ) ? $stored['key'] : '';
 }
+
+/**
+ * What the settings form sent as the key: a new key replaces the saved one, an empty field keeps it.
+ *
+ * @param mixed $input The submitted key.
+ */
+function loyalty_widgets_sanitize_key( $input ): array {
+	$saved = array( 'key' => loyalty_widgets_key_from_constant() ? '' : loyalty_widgets_marketing_key() );
+	if ( is_array( $input ) && isset( $input['key'] ) ) {
+		$input = $input['key']; // Saved from code, in the stored shape.
+	}
+	$value = is_string( $input ) ? trim( wp_unslash( $input ) ) : '';
+	if ( '' === $value || loyalty_widgets_key_from_constant() ) {
+		return $saved;
+	}
+	if ( ! preg_match( '/^[\x21-\x7e]{1,512}$/', $value ) ) {
+		add_settings_error( LOYALTY_WIDGETS_OPTION, 'loyalty-widgets-key', esc_html__( 'Marketing API key: paste the key as it was given to you (printable characters, no spaces).', 'loyalty-widgets' ) );
+		return $saved;
+	}
+	return array( 'key' => $value );
+}
+
+// Before the settings, so that the settings' check on save uses the key saved with them.
+add_action(
+	'init',
+	static function () {
+		register_setting(
+			'loyalty_widgets',
+			LOYALTY_WIDGETS_KEY_OPTION,
+			array(
+				'type'              => 'array',
+				'sanitize_callback' => 'loyalty_widgets_sanitize_key',
+				'default'           => array(),
+				'show_in_rest'      => false,
+			)
+		);
+	},
+	9
+);
 
 /** Whether the key comes from wp-config.php (the settings page then has no field for it). */
 function loyalty_widgets_key_from_constant(): bool {
