@@ -103,6 +103,16 @@ describe('the WordPress plugin’s own Marketing proxy, set up by an Administrat
     );
   };
 
+  test('"Requires PHP" and "Requires at least" state the PHP and WordPress this suite runs on', () => {
+    const stated = JSON.parse(
+      wp.php(
+        "$data = get_plugin_data( WP_PLUGIN_DIR . '/loyalty-widgets/loyalty-widgets.php' ); echo wp_json_encode( array( $data['RequiresPHP'], $data['RequiresWP'], PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION, get_bloginfo( 'version' ) ) );",
+      ),
+    ) as [string, string, string, string];
+    assert.equal(stated[0], stated[2], 'Requires PHP');
+    assert.ok(stated[3].startsWith(`${stated[1]}.`), `Requires at least ${stated[1]}, running ${stated[3]}`);
+  });
+
   test('the endpoint defaults to the site’s own route, which answers before any setting with 503 not_configured', async () => {
     const html = await (await fetch(`${wp.url}/`)).text();
     const endpoint = /<meta name="loyalty-endpoint" content="([^"]+)"/.exec(html)?.[1];
