@@ -67,8 +67,13 @@ function loyalty_widgets_key_from_constant(): bool {
 
 /** The route's path on this site, as the widgets' endpoint (with ?rest_route= without pretty permalinks). */
 function loyalty_widgets_default_endpoint(): string {
-	$url   = rest_url( LOYALTY_WIDGETS_ROUTE_NAMESPACE . LOYALTY_WIDGETS_ROUTE );
-	$parts = wp_parse_url( $url );
+	$route = LOYALTY_WIDGETS_ROUTE_NAMESPACE . LOYALTY_WIDGETS_ROUTE;
+	// Before WordPress sets up its rewrite rules (the sign-in callback answers that early), rest_url() cannot run.
+	if ( ! isset( $GLOBALS['wp_rewrite'] ) ) {
+		$home = (string) wp_parse_url( home_url( '/' ), PHP_URL_PATH );
+		return get_option( 'permalink_structure' ) ? "{$home}" . rest_get_url_prefix() . "/{$route}" : "{$home}index.php?rest_route=/{$route}";
+	}
+	$parts = wp_parse_url( rest_url( $route ) );
 	return ( $parts['path'] ?? '/' ) . ( isset( $parts['query'] ) ? '?' . $parts['query'] : '' );
 }
 

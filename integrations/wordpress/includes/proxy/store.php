@@ -36,7 +36,7 @@ function loyalty_widgets_install_table(): void {
   KEY expires_at (expires_at)
 ) {$charset};"
 	);
-	update_option( LOYALTY_WIDGETS_DB_VERSION_OPTION, LOYALTY_WIDGETS_DB_VERSION, false );
+	update_option( LOYALTY_WIDGETS_DB_VERSION_OPTION, LOYALTY_WIDGETS_DB_VERSION );
 }
 
 /** The table exists at this version (a plugin updated without reactivation gets it here). */
