@@ -17,11 +17,23 @@ add_action(
 add_filter( 'use_block_editor_for_post', static fn( $use ) => get_option( 'test_classic_editor' ) ? false : $use );
 
 // An offline site: WordPress's update checks get "unavailable" from here instead of trying
-// wordpress.org (which WP_HTTP_BLOCK_EXTERNAL blocks, with a warning each time).
+// wordpress.org (which WP_HTTP_BLOCK_EXTERNAL blocks, with a warning each time), its feeds an empty feed.
 add_filter(
 	'pre_http_request',
 	static function ( $response, $args, $url ) {
 		$host = wp_parse_url( $url, PHP_URL_HOST );
+		// The dashboard's news widget reads feeds: an empty one, rather than a failure SimplePie warns about.
+		if ( is_string( $host ) && preg_match( '/(^|\.)wordpress\.org$/', $host ) && preg_match( '#/feed/?$#', (string) wp_parse_url( $url, PHP_URL_PATH ) ) ) {
+			return array(
+				'headers'  => array( 'content-type' => 'application/rss+xml; charset=UTF-8' ),
+				'body'     => '<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>News</title><link>https://wordpress.org/news/</link><description>News</description></channel></rss>',
+				'response' => array(
+					'code'    => 200,
+					'message' => 'OK',
+				),
+				'cookies'  => array(),
+			);
+		}
 		if ( is_string( $host ) && preg_match( '/(^|\.)wordpress\.org$/', $host ) ) {
 			return array(
 				'headers'  => array(),
