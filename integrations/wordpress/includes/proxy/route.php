@@ -58,7 +58,8 @@ add_filter(
 add_filter(
 	'rest_pre_serve_request',
 	static function ( $served, $result, $request ) {
-		if ( $served || ! $request instanceof WP_REST_Request || ! loyalty_widgets_is_proxy_request( $request ) || ! $result instanceof WP_REST_Response ) {
+		// An answer WordPress wrapped (`?_envelope`) is WordPress's JSON to write.
+		if ( $served || ! $request instanceof WP_REST_Request || ! loyalty_widgets_is_proxy_request( $request ) || ! $result instanceof WP_REST_Response || ! is_string( $result->get_data() ) ) {
 			return $served;
 		}
 		foreach ( array( 'Access-Control-Allow-Headers', 'Access-Control-Allow-Credentials', 'Access-Control-Allow-Methods', 'Link' ) as $name ) {
@@ -253,8 +254,13 @@ function loyalty_widgets_cors_headers( WP_REST_Request $request, array $origins 
 		);
 	}
 	$host = isset( $_SERVER['HTTP_HOST'] ) ? sanitize_text_field( wp_unslash( $_SERVER['HTTP_HOST'] ) ) : '';
-	$own  = loyalty_widgets_plain_origin( ( is_ssl() ? 'https' : 'http' ) . '://' . $host );
-	if ( null !== $own && $origin === $own ) {
+	// The request's own origin, and the site's addresses: behind a proxy that ends TLS, PHP may see http.
+	$own = array(
+		loyalty_widgets_plain_origin( ( is_ssl() ? 'https' : 'http' ) . '://' . $host ),
+		loyalty_widgets_plain_origin( home_url( '/' ) ),
+		loyalty_widgets_plain_origin( site_url( '/' ) ),
+	);
+	if ( in_array( $origin, $own, true ) ) {
 		return $plain;
 	}
 	throw new Loyalty_Widgets_Proxy_Error( 403, 'origin_not_allowed', 'This origin may not call the Marketing proxy.' );
