@@ -456,6 +456,24 @@ for (const { name, start, skip } of targets) {
       );
     });
 
+    test('queries that miss the cache: 300 per address in 10 minutes, then 429; cached answers still served', async () => {
+      const cached = await call('campaigns', { limit: 3 });
+      assert.equal(cached.status, 200);
+      let refusal: Answer | undefined;
+      let misses = 0;
+      for (let index = 0; index < 320 && !refusal; index++) {
+        const reply = await call('campaign', { id: `camp-miss-${index}` });
+        if (reply.status === 200) misses += 1;
+        else refusal = reply;
+      }
+      refused(refusal!, 429, 'rate_limited', 'past 300 misses');
+      assert.match(refusal!.body.error.message, /queries/);
+      assert.ok(misses > 200 && misses <= 300, `${misses} misses answered before the limit`);
+      const hit = await call('campaigns', { limit: 3 });
+      assert.equal(hit.status, 200, 'a cached answer costs nothing');
+      assert.match(hit.headers.get('x-cache') ?? '', /^(HIT|STALE)$/);
+    });
+
     test(
       'every answer carries Loyalty-Proxy: 1 and exposes it to pages on other origins',
       {
