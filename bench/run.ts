@@ -6,9 +6,11 @@ import { benchProxy, printProxyFigures } from './proxy.ts';
 import { benchPage, printPageFigures } from './page.ts';
 import { benchPageFill, printPageFillFigures } from './page-fill.ts';
 import { benchAgainstFloor, printFloorFigures } from './floor.ts';
+import { benchWordPressRoute, printWordPressRouteFigures } from './wordpress.ts';
 
 printProxyFigures(await benchProxy());
 printPageFillFigures(await benchPageFill());
+printWordPressRouteFigures(await benchWordPressRoute());
 
 // Page figures need the built script tag (npm run build).
 console.log('\nPages in Chromium, built script tag, gzip, cache off, 390×844 (median of cold loads):');

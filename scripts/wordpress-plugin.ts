@@ -3,7 +3,8 @@
  * build/wordpress/loyalty-widgets.zip (Plugins → Add New → Upload): the plugin's PHP, block.json
  * files and readme, its block editor script compiled from TypeScript to a plain script, and the
  * script tag's files from dist/ (run after `vite build`) without their source maps, which the
- * readme's link to the package's source replaces, and its translation template. The plugin's version
+ * readme's link to the package's source replaces, its translation template, and `contract.json`, what
+ * its Marketing proxy shares with the Node proxy (scripts/proxy-contract.ts). The plugin's version
  * must be the package's, in the readme's source link too.
  */
 import { strToU8, zipSync, type Zippable } from 'fflate';
@@ -11,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSy
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { proxyContractJson } from './proxy-contract.ts';
 import { potFile } from './wordpress-pot.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -55,6 +57,7 @@ const editor = ts.transpileModule(editorSource, {
 });
 // Wrapped, so its constants never meet another script's in the page's global scope.
 add('editor/blocks.js', strToU8(`(() => {\n${editor.outputText}})();\n`));
+add('contract.json', strToU8(proxyContractJson()));
 
 // What the script tag and the sign-in callback load; not the server, type or source-map files, and
 // no comment naming a map the zip does not hold.

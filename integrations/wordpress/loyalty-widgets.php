@@ -4,7 +4,7 @@
  * Description:       Sign shoppers in with their loyalty wallet and show the loyalty program's campaigns, coupons and partner businesses: four blocks, four shortcodes and a settings page.
  * Version:           0.1.0
  * Requires at least: 6.1
- * Requires PHP:      7.4
+ * Requires PHP:      8.2
  * License:           MIT
  * License URI:       https://opensource.org/licenses/MIT
  * Text Domain:       loyalty-widgets
@@ -23,6 +23,18 @@ require_once __DIR__ . '/includes/callback.php';
 require_once __DIR__ . '/includes/assets.php';
 require_once __DIR__ . '/includes/widgets.php';
 require_once __DIR__ . '/includes/settings-page.php';
+require_once __DIR__ . '/includes/proxy/contract.php';
+require_once __DIR__ . '/includes/proxy/config.php';
+require_once __DIR__ . '/includes/proxy/store.php';
+require_once __DIR__ . '/includes/proxy/cache.php';
+require_once __DIR__ . '/includes/proxy/upstream.php';
+require_once __DIR__ . '/includes/proxy/answers.php';
+require_once __DIR__ . '/includes/proxy/shopper.php';
+require_once __DIR__ . '/includes/proxy/claim.php';
+require_once __DIR__ . '/includes/proxy/route.php';
+require_once __DIR__ . '/includes/proxy/doctor.php';
+
+register_activation_hook( __FILE__, 'loyalty_widgets_install_table' );
 
 add_action(
 	'init',

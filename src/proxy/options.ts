@@ -85,7 +85,7 @@ const OPERATION_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
  * `timeoutMs`, and the call goes on (up to three times `timeoutMs` in all, 30 s by default: as long as
  * Cloudflare's `waitUntil` keeps a Worker's work alive) so that its answer is recorded for the key.
  */
-const MINT_TIMEOUT_FACTOR = 3;
+export const MINT_TIMEOUT_FACTOR = 3;
 
 /** Who must be signed in, and how the proxy asks Connect. */
 export interface SigninOptions {

@@ -379,6 +379,46 @@ describe('the WordPress plugin', { skip: missing.length > 0 }, () => {
     }
   });
 
+  test('with the plugin’s own proxy and no other server: campaigns, sign-in and the members-only coupon, plain and pretty permalinks', async () => {
+    const before = wp.php("echo serialize( get_option( 'loyalty_widgets_settings' ) );");
+    wp.php(
+      `update_option( 'loyalty_widgets_settings', array_merge( get_option( 'loyalty_widgets_settings' ), ${phpArray({
+        endpoint: '',
+        marketing_url: sandbox.marketingUrl,
+        members_campaigns: LATTE,
+      })} ) );
+      update_option( 'loyalty_widgets_marketing_key', ${phpString(sandbox.apiKey)} );`,
+    );
+    const carousel = Number(
+      wp.php(
+        `echo wp_insert_post( array( 'post_type' => 'page', 'post_status' => 'publish', 'post_title' => 'Offers', 'post_name' => 'offers', 'post_author' => 1,
+          'post_content' => '<!-- wp:loyalty-widgets/campaign-carousel {"limit":3} /-->' ) );`,
+      ),
+    );
+    try {
+      const page = await shopper();
+      const answers: string[] = [];
+      page.on('response', (response) => {
+        if (response.url().includes('loyalty-widgets/v1/marketing')) answers.push(response.url());
+      });
+      await page.goto(`${wp.url}/?page_id=${carousel}`);
+      await page.locator('campaign-carousel [part~="slide"]').first().waitFor({ timeout: 15_000 });
+      assert.ok(answers.length > 0, 'the carousel asked the site’s own route');
+      await signInAndClaim('/?pagename=members');
+      wp.php("update_option( 'permalink_structure', '/%postname%/' ); flush_rewrite_rules();");
+      try {
+        await signInAndClaim('/members/');
+      } finally {
+        wp.php("update_option( 'permalink_structure', '' ); flush_rewrite_rules();");
+      }
+    } finally {
+      wp.php(
+        `global $wpdb; $wpdb->update( $wpdb->options, array( 'option_value' => ${phpString(before)} ), array( 'option_name' => 'loyalty_widgets_settings' ) );
+        wp_cache_delete( 'alloptions', 'options' ); wp_cache_delete( 'loyalty_widgets_settings', 'options' );`,
+      );
+    }
+  });
+
   test('a same-window (redirect) sign-in comes back through the bare callback to the page, with pretty permalinks', async () => {
     wp.php(
       `wp_insert_post( array( 'post_type' => 'page', 'post_status' => 'publish', 'post_title' => 'Members (same window)', 'post_name' => 'members-same-window', 'post_author' => 1,

@@ -11,12 +11,15 @@ defined( 'ABSPATH' ) || exit;
 /** The fields: key => [label, description, input type]. */
 function loyalty_widgets_fields(): array {
 	return array(
-		'authority'     => array( __( 'Connect authority', 'loyalty-widgets' ), __( 'The address of Connect, e.g. https://connect.example.', 'loyalty-widgets' ), 'url' ),
-		'client_id'     => array( __( 'App id', 'loyalty-widgets' ), __( 'The app_id of your app registered at Connect.', 'loyalty-widgets' ), 'text' ),
-		'endpoint'      => array( __( 'Proxy endpoint', 'loyalty-widgets' ), __( 'Where your Marketing proxy answers: a path on this site (the default is /api/marketing) or its https address on another origin. Signed-in shoppers\' tokens may go there.', 'loyalty-widgets' ), 'text' ),
-		'token_origins' => array( __( 'Other token origins', 'loyalty-widgets' ), __( 'More origins, separated by spaces, that may receive signed-in shoppers\' tokens (the proxy endpoint\'s origin is included already).', 'loyalty-widgets' ), 'text' ),
-		'currency'      => array( __( 'Currency', 'loyalty-widgets' ), __( 'The currency of campaign prices, e.g. EUR (a block may set its own).', 'loyalty-widgets' ), 'text' ),
-		'language'      => array( __( 'Language', 'loyalty-widgets' ), __( 'The widgets\' language, e.g. fr; empty for the page\'s language.', 'loyalty-widgets' ), 'text' ),
+		'authority'         => array( __( 'Connect authority', 'loyalty-widgets' ), __( 'The address of Connect, e.g. https://connect.example.', 'loyalty-widgets' ), 'url' ),
+		'client_id'         => array( __( 'App id', 'loyalty-widgets' ), __( 'The app_id of your app registered at Connect.', 'loyalty-widgets' ), 'text' ),
+		'marketing_url'     => array( __( 'Marketing API', 'loyalty-widgets' ), __( 'The Marketing API\'s GraphQL address (https). This site calls it with your key; shoppers\' browsers never do.', 'loyalty-widgets' ), 'url' ),
+		'members_campaigns' => array( __( 'Members-only coupons', 'loyalty-widgets' ), __( 'Campaign ids, separated by spaces, whose coupons only signed-in shoppers may claim (* for every coupon). Needs the Connect authority and the app id.', 'loyalty-widgets' ), 'text' ),
+		'proxy_origins'     => array( __( 'Other sites calling the proxy', 'loyalty-widgets' ), __( 'Origins of other sites whose pages may use this site\'s Marketing proxy, separated by spaces; this site always may.', 'loyalty-widgets' ), 'text' ),
+		'endpoint'          => array( __( 'Proxy endpoint', 'loyalty-widgets' ), __( 'Where the widgets ask for Marketing data: by default this site\'s own proxy (the REST route loyalty-widgets/v1/marketing); or the https address of a Marketing proxy you run on another origin, where signed-in shoppers\' tokens may then go.', 'loyalty-widgets' ), 'text' ),
+		'token_origins'     => array( __( 'Other token origins', 'loyalty-widgets' ), __( 'More origins, separated by spaces, that may receive signed-in shoppers\' tokens (the proxy endpoint\'s origin is included already).', 'loyalty-widgets' ), 'text' ),
+		'currency'          => array( __( 'Currency', 'loyalty-widgets' ), __( 'The currency of campaign prices, e.g. EUR (a block may set its own).', 'loyalty-widgets' ), 'text' ),
+		'language'          => array( __( 'Language', 'loyalty-widgets' ), __( 'The widgets\' language, e.g. fr; empty for the page\'s language.', 'loyalty-widgets' ), 'text' ),
 	);
 }
 
@@ -57,8 +60,34 @@ add_action(
 				array( 'label_for' => 'loyalty-widgets-' . $key )
 			);
 		}
+		add_settings_field(
+			'loyalty-widgets-marketing-key',
+			__( 'Marketing API key', 'loyalty-widgets' ),
+			'loyalty_widgets_key_field',
+			'loyalty-widgets',
+			'loyalty_widgets_main',
+			array( 'label_for' => 'loyalty-widgets-marketing-key' )
+		);
 	}
 );
+
+/** The key's field: never filled in with the saved key, nor any part of it. */
+function loyalty_widgets_key_field(): void {
+	if ( loyalty_widgets_key_from_constant() ) {
+		echo '<p id="loyalty-widgets-marketing-key">' . esc_html__( 'Set in wp-config.php (LOYALTY_WIDGETS_MARKETING_API_KEY).', 'loyalty-widgets' ) . '</p>';
+		return;
+	}
+	$saved = '' !== loyalty_widgets_marketing_key();
+	printf(
+		'<input class="regular-text" type="password" autocomplete="off" id="loyalty-widgets-marketing-key" name="%1$s" value="" aria-describedby="loyalty-widgets-marketing-key-description"><p class="description" id="loyalty-widgets-marketing-key-description">%2$s</p>',
+		esc_attr( LOYALTY_WIDGETS_KEY_OPTION ),
+		esc_html(
+			$saved
+				? __( 'A key is saved. Leave this empty to keep it, or paste a new one. (Or define LOYALTY_WIDGETS_MARKETING_API_KEY in wp-config.php.)', 'loyalty-widgets' )
+				: __( 'Paste your Marketing API key; it is never shown again. (Or define LOYALTY_WIDGETS_MARKETING_API_KEY in wp-config.php.)', 'loyalty-widgets' )
+		)
+	);
+}
 
 /** The page itself. */
 function loyalty_widgets_settings_page(): void {

@@ -13,15 +13,18 @@ defined( 'ABSPATH' ) || exit;
 
 const LOYALTY_WIDGETS_OPTION = 'loyalty_widgets_settings';
 
-/** The settings, each a string ('' when not set). */
-function loyalty_widgets_settings(): array {
+/** The settings as saved, each a string ('' when not set). */
+function loyalty_widgets_stored_settings(): array {
 	$defaults = array(
-		'authority'     => '',
-		'client_id'     => '',
-		'endpoint'      => '',
-		'token_origins' => '',
-		'currency'      => '',
-		'language'      => '',
+		'authority'         => '',
+		'client_id'         => '',
+		'endpoint'          => '',
+		'token_origins'     => '',
+		'currency'          => '',
+		'language'          => '',
+		'marketing_url'     => '',
+		'members_campaigns' => '',
+		'proxy_origins'     => '',
 	);
 	$stored   = get_option( LOYALTY_WIDGETS_OPTION, array() );
 	$settings = $defaults;
@@ -29,6 +32,15 @@ function loyalty_widgets_settings(): array {
 		if ( is_array( $stored ) && isset( $stored[ $key ] ) && is_string( $stored[ $key ] ) ) {
 			$settings[ $key ] = $stored[ $key ];
 		}
+	}
+	return $settings;
+}
+
+/** The settings in effect: as saved, the endpoint by default this site's own proxy route. */
+function loyalty_widgets_settings(): array {
+	$settings = loyalty_widgets_stored_settings();
+	if ( '' === $settings['endpoint'] ) {
+		$settings['endpoint'] = loyalty_widgets_default_endpoint();
 	}
 	return $settings;
 }
@@ -265,7 +277,7 @@ function loyalty_widgets_token_origins( array $settings ): array {
  * @param mixed $input The submitted settings.
  */
 function loyalty_widgets_sanitize_settings( $input ): array {
-	$saved  = loyalty_widgets_settings();
+	$saved  = loyalty_widgets_stored_settings();
 	$input  = is_array( $input ) ? $input : array();
 	$clean  = $saved;
 	$text   = static fn( string $key ): string => isset( $input[ $key ] ) && is_string( $input[ $key ] ) ? trim( wp_unslash( $input[ $key ] ) ) : '';
@@ -290,7 +302,7 @@ function loyalty_widgets_sanitize_settings( $input ): array {
 	}
 
 	$endpoint = $text( 'endpoint' );
-	if ( '' === $endpoint ) {
+	if ( '' === $endpoint || loyalty_widgets_default_endpoint() === $endpoint ) {
 		$clean['endpoint'] = '';
 	} elseif ( preg_match( '#^/(?!/)[A-Za-z0-9._~!$&()*+,;=:@%/-]*$#', $endpoint ) ) {
 		$clean['endpoint'] = $endpoint;
@@ -330,6 +342,54 @@ function loyalty_widgets_sanitize_settings( $input ): array {
 		$clean['language'] = $language;
 	} else {
 		$reject( 'language', esc_html__( 'Language: use a language tag such as fr or fr-CA, or leave it empty for the page\'s language.', 'loyalty-widgets' ) );
+	}
+
+	$marketing_url = $text( 'marketing_url' );
+	if ( '' === $marketing_url ) {
+		$clean['marketing_url'] = '';
+	} elseif ( null !== loyalty_widgets_web_url( $marketing_url ) ) {
+		$clean['marketing_url'] = loyalty_widgets_web_url( $marketing_url );
+	} else {
+		$reject( 'marketing_url', esc_html__( 'Marketing API: enter its https address (http only on localhost, 127.0.0.1 or [::1]).', 'loyalty-widgets' ) );
+	}
+
+	$members = loyalty_widgets_list( $text( 'members_campaigns' ) );
+	if ( ! array_filter( $members, static fn( string $id ): bool => '*' !== $id && ! preg_match( '/^[^\x00-\x20"<>\\\\]{1,256}$/u', $id ) ) ) {
+		$clean['members_campaigns'] = implode( ' ', array_unique( $members ) );
+	} else {
+		$reject( 'members_campaigns', esc_html__( 'Members-only coupons: list campaign ids separated by spaces, or * for every coupon.', 'loyalty-widgets' ) );
+	}
+
+	$proxy_origins = array();
+	$bad           = array();
+	foreach ( loyalty_widgets_list( $text( 'proxy_origins' ) ) as $entry ) {
+		$origin = loyalty_widgets_origin( $entry );
+		if ( null === $origin ) {
+			$bad[] = $entry;
+		} else {
+			$proxy_origins[] = $origin;
+		}
+	}
+	if ( $bad ) {
+		/* translators: %s: the values that are not origins. */
+		$reject( 'proxy_origins', sprintf( esc_html__( 'Other sites calling the proxy: these are not https origins: %s', 'loyalty-widgets' ), esc_html( implode( ' ', $bad ) ) ) );
+	} else {
+		$clean['proxy_origins'] = implode( ' ', array_unique( $proxy_origins ) );
+	}
+
+	// A wrong address or key is named now, not discovered by a shopper (the doctor's first check).
+	if ( is_admin() && '' !== $clean['marketing_url'] ) {
+		try {
+			$probe = loyalty_widgets_probe_upstream( array( 'url' => $clean['marketing_url'] ) + loyalty_widgets_proxy_config() );
+		} catch ( Loyalty_Widgets_Proxy_Error $error ) {
+			$probe = array(
+				'ok'      => false,
+				'message' => __( 'Marketing API: not checked, the plugin\'s contract.json is missing (install the plugin from its zip).', 'loyalty-widgets' ),
+			);
+		}
+		if ( ! $probe['ok'] ) {
+			$reject( 'marketing_check', esc_html( $probe['message'] ) );
+		}
 	}
 
 	return $clean;

@@ -9,7 +9,7 @@ import type { Stage } from './compose.ts';
 
 export const ALLOWED_REQUEST_HEADERS = 'content-type, authorization, x-loyalty-id-token, idempotency-key';
 export const EXPOSED_RESPONSE_HEADERS = 'retry-after, x-cache, idempotent-replayed';
-const PREFLIGHT_MAX_AGE_SECONDS = 600;
+export const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 /** Normalizes configured origins; throws on anything that is not a bare `scheme://host[:port]`. */
 export function normalizeOrigins(origins: readonly string[]): Set<string> {

@@ -36,7 +36,7 @@ export const REFUSAL_RECORD_TTL_MS = 10 * 60_000;
 const POLL_INTERVAL_MS = 20;
 /** How often outcomes the store could not record are offered to it again. */
 export const WRITE_BACK_INTERVAL_MS = 250;
-const KEY_FORMAT = /^[\x21-\x7e]{1,128}$/;
+export const KEY_FORMAT = /^[\x21-\x7e]{1,128}$/;
 
 interface PendingRecord {
   state: 'pending';

@@ -52,11 +52,11 @@ export interface SigninSettings {
 /** The header that carries the ID token beside `Authorization: Bearer <access token>`. */
 export const ID_TOKEN_HEADER = 'x-loyalty-id-token';
 
-const MAX_TOKEN_LENGTH = 4096;
-const MAX_ID_TOKEN_LENGTH = 8192;
+export const MAX_TOKEN_LENGTH = 4096;
+export const MAX_ID_TOKEN_LENGTH = 8192;
 const TOKEN_CHARACTERS = /^[\x21-\x7e]+$/;
-const MAX_PROFILE_TTL_MS = 60 * 60_000;
-const REFUSED_TTL_MS = 60_000;
+export const MAX_PROFILE_TTL_MS = 60 * 60_000;
+export const REFUSED_TTL_MS = 60_000;
 /** A /me answer is a few hundred bytes. */
 const MAX_PROFILE_BYTES = 64 * 1024;
 

@@ -29,7 +29,7 @@ export interface PagePosition {
 }
 
 const MAC_BYTES = 16;
-const KEY_LABEL = 'loyalty-proxy page cursor v1';
+export const KEY_LABEL = 'loyalty-proxy page cursor v1';
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });

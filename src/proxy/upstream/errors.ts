@@ -62,21 +62,40 @@ const PRIORITY: readonly Kind[] = [
   'other',
 ];
 
-const KEY_REFUSED_TYPE =
-  /^(UnauthorizedException|Unauthorized|AccessDeniedException|ForbiddenException|UNAUTHORIZED|UNAUTHENTICATED|FORBIDDEN)$/;
-const THROTTLED_TYPE =
-  /TooManyRequests|Throttl|LimitExceeded|ProvisionedThroughputExceeded|TOO_MANY_REQUESTS|RATE_LIMITED/i;
-const SCHEMA_TYPE =
-  /^(ValidationError|FieldUndefined|WrongType|UnknownType|UnknownArgument|MissingFieldArgument|InvalidSyntax|GRAPHQL_VALIDATION_FAILED|GRAPHQL_PARSE_FAILED)$/;
-const SCHEMA_MESSAGE =
-  /^(Validation error of type |Invalid Syntax|Syntax Error|Cannot query field |Unknown argument |Unknown type |Variable "\$\w+" of type "[^"]*" used in position expecting|Field "[^"]*" argument "[^"]*" of type "[^"]*" is required|Variable '\w+' has (coerced Null value|an invalid value))/;
-/** The upstream no longer accepts a page token it gave (DynamoDB's wording; tokens of another deployment). */
-const PAGE_TOKEN_MESSAGE = /InvalidPaginationToken|invalid pagination token|nextToken is not valid/i;
-const NOT_FOUND_TYPE = /not.?found/i;
-const NOT_FOUND_MESSAGE = /\b(not found|does not exist|no such)\b/i;
-const NO_COUPON_TYPE = /^(NO_COUPON_OBJECTIVE|NoCouponObjective(Exception)?)$/;
-const NO_COUPON_MESSAGE = /\bno coupon objective\b|\bnot a coupon campaign\b|\bhas no coupon\b/i;
-const BAD_INPUT_TYPE = /^(BAD_USER_INPUT|BadRequestException|InvalidInput(Exception)?)$/;
+/**
+ * How each kind is recognized: by the error's type labels (`errorType`, `extensions.errorType`,
+ * `extensions.code`) or its message. Data, so that every proxy speaking this contract (the WordPress
+ * plugin's, from the JSON the build writes) classifies alike.
+ */
+export const UPSTREAM_ERROR_PATTERNS = {
+  keyRefusedType:
+    /^(UnauthorizedException|Unauthorized|AccessDeniedException|ForbiddenException|UNAUTHORIZED|UNAUTHENTICATED|FORBIDDEN)$/,
+  throttledType: /TooManyRequests|Throttl|LimitExceeded|ProvisionedThroughputExceeded|TOO_MANY_REQUESTS|RATE_LIMITED/i,
+  schemaType:
+    /^(ValidationError|FieldUndefined|WrongType|UnknownType|UnknownArgument|MissingFieldArgument|InvalidSyntax|GRAPHQL_VALIDATION_FAILED|GRAPHQL_PARSE_FAILED)$/,
+  schemaMessage:
+    /^(Validation error of type |Invalid Syntax|Syntax Error|Cannot query field |Unknown argument |Unknown type |Variable "\$\w+" of type "[^"]*" used in position expecting|Field "[^"]*" argument "[^"]*" of type "[^"]*" is required|Variable '\w+' has (coerced Null value|an invalid value))/,
+  /** The upstream no longer accepts a page token it gave (DynamoDB's wording; tokens of another deployment). */
+  pageTokenMessage: /InvalidPaginationToken|invalid pagination token|nextToken is not valid/i,
+  notFoundType: /not.?found/i,
+  notFoundMessage: /\b(not found|does not exist|no such)\b/i,
+  noCouponType: /^(NO_COUPON_OBJECTIVE|NoCouponObjective(Exception)?)$/,
+  noCouponMessage: /\bno coupon objective\b|\bnot a coupon campaign\b|\bhas no coupon\b/i,
+  badInputType: /^(BAD_USER_INPUT|BadRequestException|InvalidInput(Exception)?)$/,
+} as const;
+
+const {
+  keyRefusedType: KEY_REFUSED_TYPE,
+  throttledType: THROTTLED_TYPE,
+  schemaType: SCHEMA_TYPE,
+  schemaMessage: SCHEMA_MESSAGE,
+  pageTokenMessage: PAGE_TOKEN_MESSAGE,
+  notFoundType: NOT_FOUND_TYPE,
+  notFoundMessage: NOT_FOUND_MESSAGE,
+  noCouponType: NO_COUPON_TYPE,
+  noCouponMessage: NO_COUPON_MESSAGE,
+  badInputType: BAD_INPUT_TYPE,
+} = UPSTREAM_ERROR_PATTERNS;
 
 function labelsOf(error: UpstreamGraphQLError): string[] {
   return [error.errorType, error.extensions?.errorType, error.extensions?.code].filter(
