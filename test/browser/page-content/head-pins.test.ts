@@ -25,13 +25,23 @@ function pin(name: string, content: string): void {
   document.head.append(Object.assign(document.createElement('meta'), { name, content }));
 }
 
-/** The set-up error a button reports when pressed, with its message. */
-async function pressedError(button: LoyaltySigninButton): Promise<{ code: string; message: string }> {
+/**
+ * The error a button reports when pressed, with its message, and the windows it tried to open meanwhile
+ * (none opens: a popup-only button without a window fails with popup_blocked instead).
+ */
+async function pressedError(button: LoyaltySigninButton): Promise<{ code: string; message: string; opened: number }> {
   const error = new Promise<{ code: string; message: string }>((resolve) =>
     button.addEventListener('loyalty-signin-error', (event) => resolve((event as CustomEvent).detail), { once: true }),
   );
-  button.signIn();
-  return error;
+  let opened = 0;
+  const open = window.open;
+  window.open = () => (opened++, null);
+  try {
+    button.signIn();
+    return { ...(await error), opened };
+  } finally {
+    window.open = open;
+  }
 }
 
 /** The sign-in button a mount became. */
@@ -87,7 +97,7 @@ describe('what the head pins', () => {
     pin('loyalty-authority', env.connectUrl);
     pin('loyalty-client-id', env.clientId);
     const block = placeBlock(
-      `<loyalty-signin-button authority="${env.connectUrl}" client-id="${env.clientId}" storage="local"></loyalty-signin-button>`,
+      `<loyalty-signin-button mode="popup-only" authority="${env.connectUrl}" client-id="${env.clientId}" storage="local"></loyalty-signin-button>`,
     );
     const theirs = inBlock<LoyaltySigninButton>(block, 'loyalty-signin-button');
     await theirs.updateComplete;
@@ -112,17 +122,10 @@ describe('what the head pins', () => {
     const theirs = inBlock<LoyaltySigninButton>(block, 'loyalty-signin-button');
     await theirs.updateComplete;
     expect(part(theirs, 'message')?.textContent).to.equal(CONFIG_TEXT);
-    const opened: unknown[] = [];
-    const open = window.open;
-    window.open = (...args: Parameters<typeof window.open>) => (opened.push(args), null);
-    try {
-      const { code, message } = await pressedError(theirs);
-      expect(code).to.equal('config');
-      expect(message).to.contain('redirect-uri="/another-page.html"').and.contain(callback);
-    } finally {
-      window.open = open;
-    }
-    expect(opened, 'no sign-in window opened').to.deep.equal([]);
+    const { code, message, opened } = await pressedError(theirs);
+    expect(code).to.equal('config');
+    expect(message).to.contain('redirect-uri="/another-page.html"').and.contain(callback);
+    expect(opened, 'no sign-in window opened').to.equal(0);
   });
 
   it('the same redirect URI as the head’s is no override: the button is the page’s sign-in', async () => {
@@ -141,7 +144,7 @@ describe('what the head pins', () => {
   it('with only the provider pinned, a block’s redirect-uri cannot replace the default', async () => {
     pin('loyalty-authority', env.connectUrl);
     const block = placeBlock(
-      `<loyalty-signin-button client-id="${env.clientId}" redirect-uri="/another-page.html"></loyalty-signin-button>`,
+      `<loyalty-signin-button mode="popup-only" client-id="${env.clientId}" redirect-uri="/another-page.html"></loyalty-signin-button>`,
     );
     const theirs = inBlock<LoyaltySigninButton>(block, 'loyalty-signin-button');
     await theirs.updateComplete;
