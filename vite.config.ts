@@ -1,6 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import { demoSitePlugins } from './demo/vite-plugins.ts';
 import { dropLitGlobals } from './scripts/vite-lit-globals.ts';
+import { litDocumentMethods } from './scripts/vite-lit-document.ts';
 import { elementFiles } from './scripts/vite-element-files.ts';
 import { minifyLiterals } from './scripts/vite-minify-literals.ts';
 import { scriptTagCopies } from './scripts/vite-entry-copies.ts';
@@ -94,6 +95,7 @@ export default defineConfig(({ command }) =>
         publicDir: false,
         plugins: [
           dropLitGlobals(),
+          litDocumentMethods(),
           minifyLiterals(),
           scriptTagCopies(`${root}src/index.ts`),
           elementFiles('loyalty-widgets.js'),

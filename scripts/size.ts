@@ -6,9 +6,11 @@
  * - "script tag alone": what every page loads before it knows which elements it has (the loader,
  *   the element plumbing, the early data requests). Budget: 6 kB.
  * - one row per element: what a page with only that element fetches at load, the script tag and
- *   lit included. Budget: 26 kB, a little above what the largest (the coupon's) needs today, so
+ *   lit included. Budget: 27 kB, a little above what the largest (the coupon's) needs today, so
  *   that no change grows a page unnoticed. The aim is 15 kB; lit and @lit/task are 7 kB of it, and
- *   the script tag's own copies of what it shares with the elements 1.3 kB.
+ *   the script tag's own copies of what it shares with the elements 1.4 kB (among them the reads of
+ *   the document that page markup cannot hide, src/shared/page.ts, and the refusal of an answer that
+ *   is not the proxy's, which took the coupon's page over 26 kB).
  * - the sign-in page after the click: the sign-in chunk (oidc-client-ts, jose), fetched on the
  *   shopper's intent, on top of what the page fetched at load. Budget: the page's plus 28 kB.
  * - a page with every element, and each built-in language other than English (fetched only by pages
@@ -23,7 +25,7 @@ import { ELEMENT_FILES_MARKER } from './vite-element-files.ts';
 import { gzipSync } from 'node:zlib';
 import { ELEMENT_TAGS } from '../src/shared/tags.ts';
 
-const BUDGETS = { scriptTag: 6_000, elementPage: 26_000, signInChunk: 28_000 };
+const BUDGETS = { scriptTag: 6_000, elementPage: 27_000, signInChunk: 28_000 };
 const ENTRY = 'src/index.ts';
 const SIGN_IN = 'src/connect/client.ts';
 const ELEMENTS = ELEMENT_TAGS;

@@ -24,6 +24,7 @@ import { recordShippedCallbackPage } from './shared/callback-page.ts';
 import { ELEMENT_TAGS, MOUNT_ATTRIBUTE, mountedTag, type ElementTag } from './shared/tags.ts';
 import { VERSION } from './shared/version.ts';
 import { prefetchFirstPage, prefetchMountFirstPage } from './first-pages.ts';
+import { adoptSheet, newElement, pageHead, pageRoot, pageScripts, queryAll } from './shared/page.ts';
 
 const elementLoaders: Record<ElementTag, () => Promise<unknown>> = {
   'loyalty-signin-button': () => import('./elements/loyalty-signin-button/index.ts'),
@@ -52,10 +53,10 @@ function fetchAhead(tag: string): void {
     const href = new URL(file, import.meta.url).href;
     if (preloaded.has(href)) continue;
     preloaded.add(href);
-    const link = document.createElement('link');
+    const link = newElement('link');
     link.rel = 'modulepreload';
     link.href = href;
-    (document.head ?? document.documentElement).append(link);
+    (pageHead() ?? pageRoot()).append(link);
   }
 }
 
@@ -101,9 +102,7 @@ function prepareMount(mount: Element): void {
 }
 
 function prepareWithin(root: Element | Document): void {
-  for (const element of root instanceof Element
-    ? [root, ...root.querySelectorAll(selector)]
-    : root.querySelectorAll(selector)) {
+  for (const element of root instanceof Element ? [root, ...queryAll(root, selector)] : queryAll(root, selector)) {
     if (tags.includes(element.localName)) prepare(element);
     if (element.hasAttribute(MOUNT_ATTRIBUTE)) prepareMount(element);
   }
@@ -115,10 +114,10 @@ function prepareWithin(root: Element | Document): void {
  * one by one; pages that link dist/loyalty-widgets.css have the space held from the start anyway.
  */
 function reserveSpace(): void {
-  if (!('adoptedStyleSheets' in document) || performance.getEntriesByType('paint').length > 0) return;
+  if (performance.getEntriesByType('paint').length > 0) return;
   const sheet = new CSSStyleSheet();
   sheet.replaceSync(reservedSpaceCss);
-  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  adoptSheet(sheet);
 }
 
 function start(): void {
@@ -132,7 +131,7 @@ function start(): void {
     // Once every element is defined, and the mounts' code watches for mounts, nothing is left to watch for.
     if (mounts && tags.every((tag) => customElements.get(tag))) observer.disconnect();
   });
-  observer.observe(document.documentElement, {
+  observer.observe(pageRoot(), {
     childList: true,
     subtree: true,
     attributes: true,
@@ -146,7 +145,7 @@ if (built)
   recordShippedCallbackPage(
     import.meta.url,
     location.origin,
-    [...document.scripts].map((script) => script.src),
+    [...pageScripts()].map((script) => script.src),
   );
 
 reserveSpace();

@@ -4,13 +4,14 @@
  */
 import { marketingMessages } from './elements/internal/messages.ts';
 import { loadBuiltInMessages, registerBuiltInMessages, translate } from './shared/i18n.ts';
+import { newElement } from './shared/page.ts';
 
 const ID = 'marketing.error.config';
 
 export async function showSetupError(mount: Element, lang: string): Promise<void> {
   registerBuiltInMessages({ [ID]: marketingMessages[ID]! });
   await loadBuiltInMessages(lang);
-  const message = document.createElement('p');
+  const message = newElement('p');
   message.setAttribute('role', 'alert');
   message.textContent = translate(lang, ID);
   mount.replaceChildren(message);

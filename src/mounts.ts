@@ -14,15 +14,21 @@
  * the `&nbsp;` an editor adds to an empty block), so the mount keeps its place in the page's flow
  * and its `class`, `style` and `lang`. Only the element's own attributes (and `lang`, `dir`) are
  * carried over: anything else (`data-onclick`, `data-style`) is left out and named in the console.
+ * A mount gives no sign-in settings (`data-authority`, `data-client-id`, `data-redirect-uri`,
+ * `data-storage`): those are the merchant's, in the head; a mount's are left out and the console says
+ * where they go.
  * A widget name that is not one of the four shows the elements' own set-up message in the mount, and
  * says why in the console, once. Mounts added to the page later are turned too.
  */
 import { resolveLang } from './shared/i18n.ts';
 import { ELEMENT_TAGS, MOUNT_ATTRIBUTE, mountedTag, type ElementTag } from './shared/tags.ts';
 import { warnOnce } from './shared/warn.ts';
+import { newElement, pageRoot, queryAll } from './shared/page.ts';
 
 /** Global attributes a mount may pass on besides the element's own. */
 const GLOBAL_ATTRIBUTES = ['lang', 'dir'];
+/** Where the sign-in goes and where its session is kept: read from the head only, never from a mount. */
+const SIGN_IN_SETTINGS = ['authority', 'client-id', 'redirect-uri', 'storage'];
 
 /** Mounts already turned (or refused), so a mount moved in the page is not turned twice. */
 const handled = new WeakSet<Element>();
@@ -35,7 +41,7 @@ const handled = new WeakSet<Element>();
 export function watchMounts(load: (tag: ElementTag) => void): void {
   const turnWithin = (root: Element | Document): void => {
     if (root instanceof Element && root.hasAttribute(MOUNT_ATTRIBUTE)) turn(root, load);
-    for (const mount of root.querySelectorAll(`[${MOUNT_ATTRIBUTE}]`)) turn(mount, load);
+    for (const mount of queryAll(root, `[${MOUNT_ATTRIBUTE}]`)) turn(mount, load);
   };
   turnWithin(document);
   new MutationObserver((records) => {
@@ -43,7 +49,7 @@ export function watchMounts(load: (tag: ElementTag) => void): void {
       if (record.type === 'attributes') turnWithin(record.target as Element);
       else for (const node of record.addedNodes) if (node instanceof Element) turnWithin(node);
     }
-  }).observe(document.documentElement, {
+  }).observe(pageRoot(), {
     childList: true,
     subtree: true,
     attributes: true,
@@ -64,16 +70,24 @@ function turn(mount: Element, load: (tag: ElementTag) => void): void {
   load(tag);
   // The element's class says which attributes it reads; only those are carried over.
   void customElements.whenDefined(tag).then((ctor) => {
-    const own = (ctor as unknown as { observedAttributes?: string[] }).observedAttributes ?? [];
+    const own = ((ctor as unknown as { observedAttributes?: string[] }).observedAttributes ?? []).filter(
+      (attribute) => !SIGN_IN_SETTINGS.includes(attribute),
+    );
     const accepted = new Set([...own, ...GLOBAL_ATTRIBUTES]);
-    const element = document.createElement(tag);
+    const element = newElement(tag);
     const refused: string[] = [];
+    const signIn: string[] = [];
     for (const { name: attribute, value } of mount.attributes) {
       if (!attribute.startsWith('data-') || attribute === MOUNT_ATTRIBUTE) continue;
       const bare = attribute.slice('data-'.length);
       if (accepted.has(bare)) element.setAttribute(bare, value);
-      else refused.push(attribute);
+      else (SIGN_IN_SETTINGS.includes(bare) ? signIn : refused).push(attribute);
     }
+    if (signIn.length)
+      warnOnce(
+        element,
+        `from a ${MOUNT_ATTRIBUTE} mount: ${signIn.join(', ')} left out. A mount gives no sign-in settings: put them in the head as <meta name="loyalty-${SIGN_IN_SETTINGS.join('">, <meta name="loyalty-')}">.`,
+      );
     if (refused.length) {
       warnOnce(
         element,

@@ -9,6 +9,7 @@
 import { handOverSignInResponse, takeCapturedResponse } from './connect/callback.ts';
 import { keepCapturedResponse } from './connect/response-capture.ts';
 import { MOUNT_ATTRIBUTE } from './shared/tags.ts';
+import { queryAll } from './shared/page.ts';
 
 /**
  * Returns true when this page is a popup that handed `response` to its opener: nothing else to do.
@@ -19,7 +20,7 @@ import { MOUNT_ATTRIBUTE } from './shared/tags.ts';
 export function returnFromSignIn(response: string): boolean {
   keepCapturedResponse(response);
   if (handOverSignInResponse(window, response)) return true;
-  if (!document.querySelector(`loyalty-signin-button, [${MOUNT_ATTRIBUTE}="loyalty-signin-button" i]`))
+  if (!queryAll(document, `loyalty-signin-button, [${MOUNT_ATTRIBUTE}="loyalty-signin-button" i]`).length)
     finishRedirectWithoutButton();
   return false;
 }

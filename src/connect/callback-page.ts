@@ -11,8 +11,9 @@
  */
 import { captureSignInResponse, takeCapturedResponse } from './callback.ts';
 import { finishRedirectSignIn } from './redirect-return.ts';
+import { newElement, queryAll } from '../shared/page.ts';
 
-const status = document.querySelector<HTMLElement>('[data-loyalty-callback-status]');
+const status = queryAll<HTMLElement>(document, '[data-loyalty-callback-status]')[0];
 const orphanText = (): string =>
   status?.dataset.loyaltyCallbackOrphan ?? 'There is no sign-in in progress. You can close this window.';
 
@@ -28,7 +29,7 @@ async function finishRedirect(response: string): Promise<void> {
     return;
   }
   say(`${status?.dataset.loyaltyCallbackFailed ?? 'The sign-in was not completed'} (${outcome.code}).`);
-  const link = document.createElement('a');
+  const link = newElement('a');
   link.href = outcome.returnTo;
   link.textContent = outcome.returnTo;
   status?.after(link);

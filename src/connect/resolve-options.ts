@@ -32,10 +32,19 @@ export interface PageAddress {
 export function resolveConnectOptions(settings: ConnectSettings, page: PageAddress): ConnectOptions {
   const safeAuthority = safeUrl(settings.authority.trim());
   const authority = safeAuthority && withoutTrailingSlash(safeAuthority);
+  if (!settings.authority.trim())
+    throw new SignInError(
+      'config',
+      'authority is missing: put <meta name="loyalty-authority" content="…"> in the head.',
+    );
   if (!authority)
     throw new SignInError('config', `authority="${settings.authority}" is not an https URL (or http on localhost).`);
   const clientId = settings.clientId.trim();
-  if (!clientId) throw new SignInError('config', 'client-id is missing: use the app_id of your registered app.');
+  if (!clientId)
+    throw new SignInError(
+      'config',
+      'client-id is missing: put <meta name="loyalty-client-id" content="your app_id"> in the head.',
+    );
   const redirectUri = settings.redirectUri.trim() || `${page.origin}${page.pathname}`;
   let redirect: URL;
   try {

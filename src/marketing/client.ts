@@ -138,7 +138,7 @@ export class MarketingClient {
       const entry: SharedRequest = {
         controller,
         waiting: 0,
-        promise: this.send(body, options, controller.signal).then(parse),
+        promise: this.send(body, options, controller.signal, operation === 'requestCoupon').then(parse),
       };
       shared = entry;
       if (key !== undefined) {
@@ -156,6 +156,7 @@ export class MarketingClient {
     body: string,
     { accessToken, idToken, idempotencyKey }: RequestOptions,
     signal: AbortSignal,
+    coupon: boolean,
   ): Promise<Record<string, unknown>> {
     const headers: Record<string, string> = {};
     if (accessToken) headers.authorization = `Bearer ${accessToken}`;
@@ -181,9 +182,22 @@ export class MarketingClient {
         `The loyalty service could not be reached (${error instanceof Error ? error.message : 'network error'}).`,
       );
     }
+    // A coupon is kept only from the proxy itself: a same-origin file a server answers 200 to a POST
+    // (an upload) is not one, whatever it holds.
+    if (coupon && !fromProxy(response))
+      throw new MarketingError(
+        'invalid_response',
+        response.status,
+        `${this.endpoint} did not answer as the loyalty proxy (Loyalty-Proxy header, JSON): nothing kept.`,
+      );
     return readAnswer(response, payload);
   }
 }
+
+/** Whether an answer is the proxy's own: its `Loyalty-Proxy` header, and JSON. */
+const fromProxy = (response: Response): boolean =>
+  response.headers.get('loyalty-proxy') === '1' &&
+  /^application\/json\s*(;|$)/i.test(response.headers.get('content-type') ?? '');
 
 /** Waits for a shared request on behalf of one caller, whose abort only cancels its own wait. */
 function join(shared: SharedRequest, signal: AbortSignal | undefined, key: string | undefined): Promise<unknown> {

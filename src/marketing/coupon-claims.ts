@@ -7,14 +7,15 @@
  * minting a new one. Claims in flight are also shared inside the page. The code, once received, is
  * kept per campaign and shopper and shown again instead of minting.
  *
- * Codes and keys belong to the origin of the endpoint they came from or went to: a block of page
- * content pointing a claim at another server neither plants a code the merchant's own elements would
- * show, nor learns a key they would use.
+ * Codes and keys belong to the endpoint they came from or went to, its whole address (not only its
+ * origin): a block of page content pointing a claim at another server, or at another address of the
+ * same site (an uploaded file a server answers 200 to a POST), neither plants a code the merchant's own
+ * elements would show, nor learns a key they would use.
  *
  * Over a session's life: tabs of the site claim under one cross-tab lock (`navigator.locks`), so two
  * tabs pressing at once make one key and one coupon; a guest who signs in keeps the code (and the key
  * of an unfinished claim) they got as a guest; an explicit sign-out forgets every code and key, and a
- * claim still in flight then keeps nothing.
+ * claim still in flight then keeps nothing and reports nothing of the shopper who left.
  */
 import { toHex } from '../shared/hex.ts';
 import { resolveEndpoint } from '../shared/config.ts';
@@ -25,7 +26,7 @@ import { session } from '../connect/session.ts';
 import type { Coupon } from './types.ts';
 
 /**
- * A kept coupon is stored under `loyalty-widgets:coupon:<endpoint origin>:<shopper>:<campaign>`, a
+ * A kept coupon is stored under `loyalty-widgets:coupon:<endpoint URL>:<shopper>:<campaign>`, a
  * claim's key under `…claim-key:…`, each part URI-encoded.
  */
 const COUPON_KEY_PREFIX = `${STORAGE_PREFIX}coupon:`;
@@ -36,8 +37,8 @@ export const ANONYMOUS = 'anonymous';
 export interface StoredCoupon {
   code: string;
   campaignId: string;
-  /** The origin of the endpoint (the proxy) that gave the code. */
-  origin: string;
+  /** The absolute URL of the endpoint (the proxy) that gave the code. */
+  endpoint: string;
   /** Milliseconds since the epoch. */
   claimedAt: number;
 }
@@ -110,8 +111,8 @@ async function withSameKey<T>(send: () => Promise<T>): Promise<T> {
   }
 }
 
-const slot = (prefix: string, origin: string, campaignId: string, shopper: string): string =>
-  `${prefix}${[origin, shopper, campaignId].map(encodeURIComponent).join(':')}`;
+const slot = (prefix: string, endpoint: string, campaignId: string, shopper: string): string =>
+  `${prefix}${[endpoint, shopper, campaignId].map(encodeURIComponent).join(':')}`;
 
 /** Every key kept, in localStorage or (when it cannot be used) this page's memory. */
 function keptKeys(): string[] {
@@ -122,13 +123,13 @@ function keptKeys(): string[] {
   }
 }
 
-/** `[origin, shopper, campaignId]` of a key this code wrote under `prefix`, else undefined. */
+/** `[endpoint, shopper, campaignId]` of a key this code wrote under `prefix`, else undefined. */
 function slotParts(prefix: string, key: string): [string, string, string] | undefined {
   if (!key.startsWith(prefix)) return undefined;
   try {
     const parts = key.slice(prefix.length).split(':').map(decodeURIComponent);
-    const [origin, shopper, campaignId] = parts;
-    return parts.length === 3 && origin && shopper && campaignId ? [origin, shopper, campaignId] : undefined;
+    const [endpoint, shopper, campaignId] = parts;
+    return parts.length === 3 && endpoint && shopper && campaignId ? [endpoint, shopper, campaignId] : undefined;
   } catch {
     return undefined; // Not a key this code wrote.
   }
@@ -144,11 +145,11 @@ function adoptGuestClaims(shopper: string): void {
     for (const prefix of [COUPON_KEY_PREFIX, CLAIM_KEY_PREFIX]) {
       const parts = slotParts(prefix, key);
       if (!parts || parts[1] !== ANONYMOUS) continue;
-      const [origin, , campaignId] = parts;
+      const [endpoint, , campaignId] = parts;
       const value = read(key);
-      const target = slot(prefix, origin, campaignId, shopper);
+      const target = slot(prefix, endpoint, campaignId, shopper);
       const taken =
-        read(slot(COUPON_KEY_PREFIX, origin, campaignId, shopper)) !== null ||
+        read(slot(COUPON_KEY_PREFIX, endpoint, campaignId, shopper)) !== null ||
         (prefix === CLAIM_KEY_PREFIX && read(target) !== null);
       if (value !== null && !taken) write(target, value);
       write(key, null);
@@ -174,9 +175,9 @@ function alone<T>(name: string, critical: () => Promise<T>): Promise<T> {
   return locks ? locks.request(name, critical) : critical();
 }
 
-/** The origin an endpoint's codes and keys belong to; the page's own endpoint when none is given. */
-function originOf(endpoint: string = resolveEndpoint(undefined)): string | undefined {
-  return endpointUrl(endpoint)?.origin;
+/** The absolute URL an endpoint's codes and keys belong to; the page's own endpoint when none is given. */
+function addressOf(endpoint: string = resolveEndpoint(undefined)): string | undefined {
+  return endpointUrl(endpoint)?.href;
 }
 
 function newKey(): string {
@@ -186,7 +187,7 @@ function newKey(): string {
 }
 
 /**
- * The coupon kept for this campaign and shopper from this endpoint's origin (by default the page's
+ * The coupon kept for this campaign and shopper from this endpoint (by default the page's
  * endpoint: its head's `<meta name="loyalty-endpoint">`, else `/api/marketing`), if any. Storage is
  * checked like network data.
  *
@@ -199,13 +200,13 @@ function newKey(): string {
  * ```
  */
 export function storedCoupon(campaignId: string, shopper = ANONYMOUS, endpoint?: string): StoredCoupon | undefined {
-  const origin = originOf(endpoint);
-  const raw = origin && read(slot(COUPON_KEY_PREFIX, origin, campaignId, shopper));
-  if (!origin || !raw) return undefined;
+  const address = addressOf(endpoint);
+  const raw = address && read(slot(COUPON_KEY_PREFIX, address, campaignId, shopper));
+  if (!address || !raw) return undefined;
   try {
     const value = JSON.parse(raw) as Partial<StoredCoupon>;
     if (typeof value.code === 'string' && value.code && typeof value.claimedAt === 'number') {
-      return { code: value.code, campaignId, origin, claimedAt: value.claimedAt };
+      return { code: value.code, campaignId, endpoint: address, claimedAt: value.claimedAt };
     }
   } catch {
     // Corrupt entry: treated as absent.
@@ -213,10 +214,10 @@ export function storedCoupon(campaignId: string, shopper = ANONYMOUS, endpoint?:
   return undefined;
 }
 
-/** Whether a claim for this campaign and shopper, at this endpoint's origin, is running in this page right now. */
+/** Whether a claim for this campaign and shopper, at this endpoint, is running in this page right now. */
 export function isClaiming(campaignId: string, shopper = ANONYMOUS, endpoint?: string): boolean {
-  const origin = originOf(endpoint);
-  return origin !== undefined && claims.has(slot(COUPON_KEY_PREFIX, origin, campaignId, shopper));
+  const address = addressOf(endpoint);
+  return address !== undefined && claims.has(slot(COUPON_KEY_PREFIX, address, campaignId, shopper));
 }
 
 /**
@@ -285,15 +286,15 @@ function listenToOtherTabs(): void {
  */
 export function claimCoupon(client: MarketingClient, request: ClaimRequest): Promise<Coupon> {
   const { campaignId, shopper = ANONYMOUS, another = false } = request;
-  const origin = new URL(client.endpoint).origin;
-  const couponSlot = slot(COUPON_KEY_PREFIX, origin, campaignId, shopper);
+  const { endpoint } = client;
+  const couponSlot = slot(COUPON_KEY_PREFIX, endpoint, campaignId, shopper);
   const running = claims.get(couponSlot);
   if (running) return running;
   if (shopper !== ANONYMOUS) adoptGuestClaims(shopper);
-  const kept = another ? undefined : storedCoupon(campaignId, shopper, origin);
+  const kept = another ? undefined : storedCoupon(campaignId, shopper, endpoint);
   if (kept) return Promise.resolve({ code: kept.code });
   const started = signOuts;
-  const claim = alone(couponSlot, () => claimAlone(client, request, origin, started)).finally(() => {
+  const claim = alone(couponSlot, () => claimAlone(client, request, started)).finally(() => {
     claims.delete(couponSlot);
     changes.dispatchEvent(new CustomEvent('claim', { detail: campaignId }));
   });
@@ -303,20 +304,17 @@ export function claimCoupon(client: MarketingClient, request: ClaimRequest): Pro
 }
 
 /** The claim itself, while no other tab claims the same coupon. */
-async function claimAlone(
-  client: MarketingClient,
-  request: ClaimRequest,
-  origin: string,
-  started: number,
-): Promise<Coupon> {
-  if (started !== signOuts)
-    throw new MarketingError('signin_required', 401, 'The shopper signed out before the claim was sent.');
+async function claimAlone(client: MarketingClient, request: ClaimRequest, started: number): Promise<Coupon> {
+  const signedOut = (when: string) =>
+    new MarketingError('signin_required', 401, `The shopper signed out ${when} the claim was sent; nothing was kept.`);
+  if (started !== signOuts) throw signedOut('before');
+  const { endpoint } = client;
   const { campaignId, shopper = ANONYMOUS, accessToken, idToken, requireSignin = false, another = false } = request;
-  const couponSlot = slot(COUPON_KEY_PREFIX, origin, campaignId, shopper);
+  const couponSlot = slot(COUPON_KEY_PREFIX, endpoint, campaignId, shopper);
   // Another tab may have received it while this one waited for the lock.
-  const kept = another ? undefined : storedCoupon(campaignId, shopper, origin);
+  const kept = another ? undefined : storedCoupon(campaignId, shopper, endpoint);
   if (kept) return { code: kept.code };
-  const keySlot = slot(CLAIM_KEY_PREFIX, origin, campaignId, shopper);
+  const keySlot = slot(CLAIM_KEY_PREFIX, endpoint, campaignId, shopper);
   let idempotencyKey = read(keySlot);
   if (!idempotencyKey) {
     idempotencyKey = newKey();
@@ -335,9 +333,9 @@ async function claimAlone(
       });
   return sent
     .then((coupon) => {
-      // The shopper signed out meanwhile: nothing of theirs is kept for the next person.
-      if (started !== signOuts) return coupon;
-      const stored: StoredCoupon = { code: coupon.code, campaignId, origin, claimedAt: Date.now() };
+      // The shopper signed out meanwhile: nothing of theirs is kept, or handed, to the next person.
+      if (started !== signOuts) throw signedOut('after');
+      const stored: StoredCoupon = { code: coupon.code, campaignId, endpoint, claimedAt: Date.now() };
       write(couponSlot, JSON.stringify(stored));
       write(keySlot, null);
       changes.dispatchEvent(new CustomEvent('stored', { detail: stored }));

@@ -7,10 +7,10 @@ import { merchantSettings } from '../shared/merchant.ts';
  * `<form name="head">` that `document.head` would return) must not be able to add an origin, nor
  * point an element's `endpoint` at a server that would collect signed-in shoppers' tokens.
  */
-export function tokenOriginAllowed(endpoint: string, doc: Document | undefined = globalThis.document): boolean {
+export function tokenOriginAllowed(endpoint: string): boolean {
   const origin = new URL(endpoint).origin;
   if (origin === globalThis.location?.origin) return true;
-  for (const listed of merchantSettings('loyalty-token-origins', doc)) {
+  for (const listed of merchantSettings('loyalty-token-origins')) {
     for (const entry of listed.split(/[\s,]+/)) {
       try {
         if (entry && new URL(entry).origin === origin && /^https?:$/.test(new URL(entry).protocol)) return true;

@@ -8,8 +8,8 @@ const DEFAULT_ENDPOINT = '/api/marketing';
  * page-wide `<meta name="loyalty-endpoint" content="...">` in the head (one in the body is content, not
  * the merchant's setting), then the default `/api/marketing`.
  */
-export function resolveEndpoint(own: string | null | undefined, doc?: Document): string {
+export function resolveEndpoint(own: string | null | undefined): string {
   const trimmed = own?.trim();
   if (trimmed) return trimmed;
-  return merchantSetting('loyalty-endpoint', doc) ?? DEFAULT_ENDPOINT;
+  return merchantSetting('loyalty-endpoint') ?? DEFAULT_ENDPOINT;
 }

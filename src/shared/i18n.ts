@@ -1,6 +1,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Messages } from './messages.ts';
 import { pageRegistry } from './page-registry.ts';
+import { pageRoot, queryAll } from './page.ts';
 
 export type { Messages };
 
@@ -78,7 +79,8 @@ export function loadBuiltInMessages(lang: string): Promise<void> | undefined {
 function readInlineMessages(): void {
   if (inlineMessagesRead || typeof document === 'undefined') return;
   inlineMessagesRead = true;
-  for (const script of document.querySelectorAll<HTMLScriptElement>(
+  for (const script of queryAll<HTMLScriptElement>(
+    document,
     'script[type="application/json"][data-loyalty-messages]',
   )) {
     const locale = script.dataset.loyaltyMessages?.trim();
@@ -175,7 +177,7 @@ export function translate(lang: string, id: string, params?: Record<string, stri
 function ensureObserver(): void {
   if (observer || typeof document === 'undefined') return;
   observer = new MutationObserver(notify);
-  observer.observe(document.documentElement, { attributes: true, attributeFilter: ['lang', 'dir'], subtree: true });
+  observer.observe(pageRoot(), { attributes: true, attributeFilter: ['lang', 'dir'], subtree: true });
 }
 
 /**

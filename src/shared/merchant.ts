@@ -3,21 +3,24 @@
  * from the merchant alone: the page's real `<head>` (where a CMS plugin prints its settings too).
  * Anything in the body is content, which a less trusted editor may have written: a block can add
  * `<meta>` elements to the body, or a `<form name="head">` that `document.head` then returns, but
- * neither is read here.
+ * neither is read here. A setting found outside the head is named once in the console, so a merchant
+ * who pasted it into the body learns where it goes.
  */
+import { pageHead, queryAll } from './page.ts';
 import { safeUrl } from './safe-url.ts';
 import { withoutTrailingSlash } from './url.ts';
 
 /** The settings a merchant gives in `<meta name="…" content="…">` in the head. */
 export type MerchantSetting =
-  'loyalty-endpoint' | 'loyalty-token-origins' | 'loyalty-authority' | 'loyalty-client-id' | 'loyalty-redirect-uri';
+  | 'loyalty-endpoint'
+  | 'loyalty-token-origins'
+  | 'loyalty-authority'
+  | 'loyalty-client-id'
+  | 'loyalty-redirect-uri'
+  | 'loyalty-storage';
 
-/** The document's head element, read through `Document.prototype` so that no named element stands in for it. */
-function realHead(doc: Document): HTMLHeadElement | undefined {
-  const read = Object.getOwnPropertyDescriptor(Document.prototype, 'head')?.get;
-  const head: unknown = read?.call(doc);
-  return head instanceof HTMLHeadElement ? head : undefined;
-}
+/** The settings already looked for outside the head, each named in the console at most once. */
+const looked = new Set<MerchantSetting>();
 
 /**
  * The values of every `<meta name="{name}">` that is a child of the real head, trimmed, empty ones
@@ -26,10 +29,16 @@ function realHead(doc: Document): HTMLHeadElement | undefined {
  * @example
  * const origins = merchantSettings('loyalty-token-origins');
  */
-export function merchantSettings(name: MerchantSetting, doc: Document | undefined = globalThis.document): string[] {
-  if (!doc || typeof Document === 'undefined') return [];
+export function merchantSettings(name: MerchantSetting): string[] {
+  const head = pageHead();
+  if (!head) return [];
+  if (!looked.has(name)) {
+    looked.add(name);
+    if ([...queryAll(document, `meta[name="${name}"]`)].some((meta) => meta.parentNode !== head))
+      console.warn(`loyalty-widgets: <meta name="${name}"> outside the <head> is ignored; put it in the <head>.`);
+  }
   const values: string[] = [];
-  for (const child of realHead(doc)?.children ?? []) {
+  for (const child of head.children) {
     if (child instanceof HTMLMetaElement && child.name === name && child.content.trim())
       values.push(child.content.trim());
   }
@@ -42,17 +51,17 @@ export function merchantSettings(name: MerchantSetting, doc: Document | undefine
  * @example
  * const endpoint = merchantSetting('loyalty-endpoint') ?? '/api/marketing';
  */
-export function merchantSetting(name: MerchantSetting, doc?: Document): string | undefined {
-  return merchantSettings(name, doc)[0];
+export function merchantSetting(name: MerchantSetting): string | undefined {
+  return merchantSettings(name)[0];
 }
 
 /**
  * The sign-in the merchant pinned for the page: `<meta name="loyalty-authority">` (as sign-in uses it:
  * a URL without a trailing slash) and `<meta name="loyalty-client-id">` in the head (each may be absent).
  */
-export function merchantSignIn(doc?: Document): { authority?: string; clientId?: string } {
-  const written = merchantSetting('loyalty-authority', doc);
+export function merchantSignIn(): { authority?: string; clientId?: string } {
+  const written = merchantSetting('loyalty-authority');
   const authority = written && withoutTrailingSlash(safeUrl(written) ?? written);
-  const clientId = merchantSetting('loyalty-client-id', doc);
+  const clientId = merchantSetting('loyalty-client-id');
   return { ...(authority && { authority }), ...(clientId && { clientId }) };
 }

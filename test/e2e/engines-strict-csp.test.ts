@@ -6,12 +6,12 @@
  * there and in force, so a page served without it cannot pass. An engine that is not installed is
  * skipped, except in CI, where it fails. Needs a build (`npm run test:e2e` builds first).
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { missingPrograms } from '../support/engines.ts';
 import { useE2eStack } from '../support/e2e.ts';
 import { strictCsp } from '../support/static-site.ts';
-import { launchShopperBrowser, signInAtConnect, waitFor, type ShopperBrowser } from '../support/shopper-browser.ts';
+import { signInAtConnect, useShopperBrowser, waitFor } from '../support/shopper-browser.ts';
 
 const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
 
@@ -35,13 +35,7 @@ for (const engine of ['firefox', 'webkit'] as const) {
         app: { name: 'Strict shop', redirectPaths: { strict: ['/dist/callback.html'] } },
         chromium: false,
       });
-      let browser: ShopperBrowser;
-
-      before(async () => {
-        assert.deepEqual(missing, [], `${engine} must be installed in CI`);
-        browser = await launchShopperBrowser(engine);
-      });
-      after(() => browser?.close());
+      const browser = useShopperBrowser(engine, missing);
 
       it('signs in through the popup and claims a coupon, without a violation of the policy', async () => {
         const url = `${stack.sites.strict.origin}/strict-csp.html`;

@@ -106,6 +106,34 @@ describe('Marketing proxy CORS', () => {
     assert.equal(refused.headers.get('access-control-allow-methods'), null);
   });
 
+  it('marks every answer as the proxy’s (Loyalty-Proxy: 1), success, error and preflight, and lets listed origins read it', async () => {
+    const coupon = { operation: 'requestCoupon', variables: { campaignId: 'camp-harbor-beans' } };
+    const answers = [
+      ['a read', await post(proxy.url, campaigns)],
+      ['a coupon', await post(proxy.url, coupon, { 'idempotency-key': 'marker-1' })],
+      ['a coupon, replayed', await post(proxy.url, coupon, { 'idempotency-key': 'marker-1' })],
+      ['an unknown operation', await post(proxy.url, { operation: 'nope' }, { origin: SHOP })],
+      ['a refused origin', await post(proxy.url, coupon, { origin: 'https://evil.example' })],
+    ] as const;
+    assert.deepEqual(
+      answers.map(([what, reply]) => [what, reply.status, reply.headers.get('loyalty-proxy')]),
+      [
+        ['a read', 200, '1'],
+        ['a coupon', 200, '1'],
+        ['a coupon, replayed', 200, '1'],
+        ['an unknown operation', 400, '1'],
+        ['a refused origin', 403, '1'],
+      ],
+    );
+    const listed = await post(proxy.url, campaigns, { origin: SHOP });
+    assert.match(listed.headers.get('access-control-expose-headers') ?? '', /(^|,\s*)loyalty-proxy(,|$)/);
+    const preflight = await fetch(proxy.url, {
+      method: 'OPTIONS',
+      headers: { origin: SHOP, 'access-control-request-method': 'POST' },
+    });
+    assert.equal(preflight.headers.get('loyalty-proxy'), '1');
+  });
+
   it('checks the configured origins when the proxy is created', () => {
     for (const bad of ['shop.example', 'https://shop.example/path', 'ftp://shop.example', '*']) {
       assert.throws(

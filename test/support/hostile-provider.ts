@@ -7,8 +7,10 @@
  *   GET  /__hostile/stats                              requests seen, /me and /jwks calls
  * It is also a hostile Marketing endpoint on its own origin, as a page's block may name one:
  *   POST /__hostile/marketing          answers every campaign with a coupon and every claim with
- *                                      EVIL-PLANTED-CODE; /__hostile/marketing/refuse answers claims
- *                                      401 signin_required. The headers it was sent are in the stats.
+ *                                      EVIL-PLANTED-CODE, with the proxy's Loyalty-Proxy marker (a hostile
+ *                                      server can copy it); /__hostile/marketing/refuse answers claims
+ *                                      401 signin_required; …/unmarked leaves the marker out, …/text
+ *                                      answers as text/plain. The headers it was sent are in the stats.
  *   POST /__hostile/redirect?to=URL    an open redirect (307) on an origin a merchant may trust.
  * And any other site that opens a shop's page:
  *   GET  /__hostile/opener?url=URL     a page that opens URL in a new window at the first key press.
@@ -20,7 +22,7 @@ import type { AddressInfo } from 'node:net';
 import { createHash, randomBytes } from 'node:crypto';
 import { SignJWT, exportJWK, exportSPKI, generateKeyPair, type JWK, type JWTPayload } from 'jose';
 
-import { PLANTED_CODE, SCENARIOS, type Scenario } from './hostile-scenarios.ts';
+import { SCENARIOS, plantedAnswer, type Scenario } from './hostile-scenarios.ts';
 
 export { REFUSED_TOKEN_SCENARIOS, SCENARIOS, type Scenario } from './hostile-scenarios.ts';
 
@@ -291,20 +293,34 @@ export async function startHostileProvider({
         return send(res, 200, `<!doctype html><title>Forger</title><script>${script}</script>`, 'text/html');
       }
       case '/__hostile/marketing':
-      case '/__hostile/marketing/refuse': {
+      case '/__hostile/marketing/refuse':
+      case '/__hostile/marketing/unmarked':
+      case '/__hostile/marketing/text': {
         const { operation, variables } = (await readJson(req)) as {
           operation?: string;
           variables?: { id?: string; campaignId?: string };
         };
         stats.marketingRequests.push(Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])));
+        // A hostile server can copy the proxy's marker; /unmarked leaves it out, /text answers text.
+        const path = reqUrl.pathname;
+        const marker: Record<string, string> = path.endsWith('/unmarked')
+          ? {}
+          : { 'loyalty-proxy': '1', 'access-control-expose-headers': 'loyalty-proxy' };
+        const type = path.endsWith('/text') ? 'text/plain' : 'application/json';
         if (operation === 'campaign') {
           const objective = { __typename: 'CouponObjective', price: 1 };
           const campaign = { id: variables?.id, content: { title: 'A campaign', objective } };
-          return send(res, 200, JSON.stringify({ data: { campaign } }));
+          return send(res, 200, JSON.stringify({ data: { campaign } }), type, marker);
         }
-        if (reqUrl.pathname.endsWith('/refuse'))
-          return send(res, 401, JSON.stringify({ error: { code: 'signin_required', message: 'Sign in first.' } }));
-        return send(res, 200, JSON.stringify({ data: { requestCoupon: { coupon: { code: PLANTED_CODE } } } }));
+        if (path.endsWith('/refuse'))
+          return send(
+            res,
+            401,
+            JSON.stringify({ error: { code: 'signin_required', message: 'Sign in first.' } }),
+            type,
+            marker,
+          );
+        return send(res, 200, JSON.stringify(plantedAnswer(variables?.campaignId ?? '')), type, marker);
       }
       case '/__hostile/redirect':
         return send(res, 307, '', 'text/plain', { location: reqUrl.searchParams.get('to') ?? '/' });

@@ -60,3 +60,20 @@ export const EXPECTED_REFUSALS: readonly ExpectedRefusal[] = [
 
 /** The code the hostile server's Marketing endpoint gives for every claim. */
 export const PLANTED_CODE = 'EVIL-PLANTED-CODE';
+
+/** The campaign of the file planted on the test site (/__uploads/offer.json): the one its code would be shown for. */
+export const UPLOADED_CAMPAIGN = 'camp-harbor-beans';
+
+/**
+ * One answer that reads as a campaign with a coupon and as a minted coupon: what a file planted on a
+ * server (an upload it answers every POST with) holds to pass for a proxy.
+ */
+export function plantedAnswer(campaignId: string) {
+  const objective = { __typename: 'CouponObjective', price: 1 };
+  return {
+    data: {
+      campaign: { id: campaignId, content: { title: 'A campaign', objective } },
+      requestCoupon: { coupon: { code: PLANTED_CODE } },
+    },
+  };
+}

@@ -6,6 +6,8 @@
  * MiniBrowser over classic WebDriver by webdriverio (playwright-core cannot drive Debian's builds of
  * Firefox or WebKit). Page state is read with expressions evaluated in the page.
  */
+import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
 import puppeteer, { type Browser as PuppeteerBrowser, type Page as PuppeteerPage } from 'puppeteer-core';
 import { remote } from 'webdriverio';
 import { CHROMIUM_ARGS, enginePaths, startWebKitDriver, webKitCapabilities, type Engine } from './engines.ts';
@@ -229,4 +231,20 @@ async function launchWebKit(): Promise<ShopperBrowser> {
 
 export function launchShopperBrowser(engine: Engine): Promise<ShopperBrowser> {
   return engine === 'webkit' ? launchWebKit() : launchPuppeteer(engine);
+}
+
+/**
+ * The shopper's browser in `engine` for the calling describe block: launched before its tests, closed
+ * after. `missing` lists the engine's programs that are not installed, none of which may be in CI.
+ */
+export function useShopperBrowser(engine: Engine, missing: readonly string[]): ShopperBrowser {
+  const browser = {} as ShopperBrowser;
+  let launched: ShopperBrowser | undefined;
+  before(async () => {
+    assert.deepEqual(missing, [], `${engine} must be installed in CI`);
+    launched = await launchShopperBrowser(engine);
+    Object.assign(browser, launched);
+  });
+  after(() => launched?.close());
+  return browser;
 }

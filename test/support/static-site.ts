@@ -1,6 +1,6 @@
 /**
  * A merchant's plain static web host for end-to-end tests: HTML files with a script tag, the built
- * dist/ as it would be uploaded, the Marketing proxy at /api/marketing, and optionally a strict
+ * dist/ as it would be uploaded, the Marketing proxy at /api/marketing (and /shop/marketing), and optionally a strict
  * Content-Security-Policy on every response. No build step, no dev server.
  */
 import { Hono } from 'hono';
@@ -47,13 +47,14 @@ export async function startStaticSite(options: StaticSiteOptions): Promise<Stati
     if (options.csp) c.header('Content-Security-Policy', options.csp(origin));
   });
   app.all('/api/marketing', (c) => proxy(c.req.raw));
+  // The same proxy where a page's `<meta name="loyalty-endpoint">` names another path than the default.
+  app.all('/shop/marketing', (c) => proxy(c.req.raw));
   // Served gzipped, as any merchant's web server or CDN would.
   app.use('/dist/*', compress());
   app.get('/:page{[\\w-]+\\.html}', async (c, next) => {
     const made = options.pages?.get(`/${c.req.param('page')}`);
-    if (made !== undefined) return c.html(made);
-    const file = await readFile(join('test/e2e/fixtures', c.req.param('page'))).catch(() => undefined);
-    if (!file) return next();
+    const file = made ?? (await readFile(join('test/e2e/fixtures', c.req.param('page'))).catch(() => undefined));
+    if (file === undefined) return next();
     let page = file.toString('utf8');
     for (const [placeholder, value] of Object.entries(options.replacements ?? {}))
       page = page.replaceAll(placeholder, value);

@@ -3,9 +3,12 @@
  * Marketing proxy at /api/marketing on the test server's own origin, as a merchant's server would,
  * and a second proxy, in front of the appsync-flavoured Marketing sandbox, at /api/appsync/marketing.
  * Browser tests read where things are from GET /__env.json and the sandboxes' counters from
- * GET /__sandbox/stats and GET /__sandbox/appsync/stats.
+ * GET /__sandbox/stats and GET /__sandbox/appsync/stats. /__uploads/offer.json is a file an Author
+ * uploaded to the site (a planted campaign and coupon), answered 200 to any method, POST too, as PHP's
+ * server and many hosts answer a request to a file.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { plantedAnswer, UPLOADED_CAMPAIGN } from './hostile-scenarios.ts';
 import { startTestServices, type TestServices } from './services.ts';
 
 interface KoaLikeContext {
@@ -42,6 +45,12 @@ export function testServicesPlugin() {
       if (refusing) {
         ctx.respond = false;
         await refusing(ctx.req, ctx.res);
+        return { body: '' };
+      }
+      if (ctx.path === '/__uploads/offer.json') {
+        ctx.respond = false;
+        ctx.res.writeHead(200, { 'content-type': 'application/json' });
+        ctx.res.end(JSON.stringify(plantedAnswer(UPLOADED_CAMPAIGN)));
         return { body: '' };
       }
       if (ctx.path === '/__env.json') {

@@ -110,6 +110,8 @@ export class CouponClaim extends MarketingElement {
   #announcedFor: string | undefined;
   /** Whether the failed claim was for another coupon, so that its retry is too (and reuses its key). */
   #failedAnother = false;
+  /** Counts sign-outs: a claim's answer that arrives after one reports nothing of the shopper who left. */
+  #signOuts = 0;
   #unsubscribe: (() => void)[] = [];
 
   readonly #campaignTask = new Task(this, {
@@ -136,6 +138,7 @@ export class CouponClaim extends MarketingElement {
           this.announcement = '';
           this.copyFailed = false;
           if (reason === 'signout') {
+            this.#signOuts++;
             this.claimError = undefined;
             this.#claimAfterSignIn = false;
           }
@@ -178,17 +181,21 @@ export class CouponClaim extends MarketingElement {
     const hadFocus = this.matches(':focus-within');
     this.claiming = true;
     this.claimError = undefined;
+    const signOuts = this.#signOuts;
     try {
       const endpoint = resolveEndpoint(this.endpoint);
       const options = { requireSignin: this.requireSignin, another: another && this.allowMultiple };
       const { code } = await claimAsShopper(endpoint, campaignId, user, options);
-      // A shopper who signed out meanwhile is not named to whoever is at the screen now.
+      // Signed out meanwhile: the next person hears nothing of the previous shopper's coupon.
+      if (signOuts !== this.#signOuts) return;
+      // A shopper who signed in or out meanwhile is not named to whoever is at the screen now.
       if (session.user?.sub === user?.sub) {
         this.#announcedFor = user?.sub;
         this.announcement = this.locale.t('coupon.claimed', { code });
       }
       this.emit('coupon-claimed', { campaignId, code });
     } catch (error) {
+      if (signOuts !== this.#signOuts) return;
       this.claimError = error;
       this.#failedAnother = another;
       const code = error instanceof MarketingError ? error.code : 'unknown';

@@ -18,7 +18,7 @@ import { session, type LoyaltyUser, type SessionChangeReason, type SessionStorag
 import { LoyaltyElement } from '../internal/loyalty-element.ts';
 import { signinButtonStyles } from './loyalty-signin-button.styles.ts';
 import { signinButtonMessages } from './loyalty-signin-button.messages.ts';
-import { answers, isPageSignIn, pageConnectOptions } from './page-sign-in.ts';
+import { answers, isPageSignIn, pageConnectOptions, pinnedStorage } from './page-sign-in.ts';
 import { SignInLaunch } from './signin-launch.ts';
 import { renderFailure, renderSignedIn, renderSignInButton } from './signin-view.ts';
 
@@ -58,9 +58,13 @@ export type { LoyaltySigninDetail, LoyaltySigninErrorDetail, LoyaltySignoutDetai
  * ones all do, since the page cannot tell which is the merchant's. Other elements' "sign in" goes only to
  * a button that is the page's sign-in.
  *
+ * The head's sign-in metas pin the redirect URI and the session's storage too: with any of them in the
+ * head, a button whose `redirect-uri` or `storage` differs from the head's shows the set-up error.
+ *
  * The session is page-wide: every button and widget on the page sees the same user; it is kept in
- * sessionStorage by default (`storage="local"` or `"memory"` to change; the first button on the page
- * decides) and restored on reload until the access token expires, then signed out.
+ * sessionStorage by default (`<meta name="loyalty-storage" content="local">` in the head, or `storage`
+ * on a page whose head pins no sign-in, to change; the first button on the page decides) and restored
+ * on reload until the access token expires, then signed out.
  *
  * When the session runs out (or the merchant's proxy refuses its tokens), every tab shows the button
  * again and one button on each page says, once, that the session has ended. After an explicit
@@ -139,7 +143,8 @@ export class LoyaltySigninButton extends LoyaltyElement {
   /**
    * One of the app's registered redirect URIs, on this site. Defaults to the head's
    * `<meta name="loyalty-redirect-uri">`, else the shipped `callback.html` beside the script tag when
-   * this site serves `dist/` itself (not bundled), else the current page (origin and path).
+   * this site serves `dist/` itself (not bundled), else the current page (origin and path). With
+   * sign-in metas in the head, another one than the head's is a set-up error.
    */
   redirectUri = '';
 
@@ -149,8 +154,12 @@ export class LoyaltySigninButton extends LoyaltyElement {
   /** `popup` (falls back to a full-page redirect when the popup is blocked), `popup-only`, or `redirect`. */
   mode: SignInMode = 'popup';
 
-  /** Where the session is kept between page loads: `session` (sessionStorage), `local` (localStorage) or `memory`. */
-  storage: SessionStorageKind = 'session';
+  /**
+   * Where the session is kept between page loads: `session` (sessionStorage), `local` (localStorage)
+   * or `memory`. Defaults to the head's `<meta name="loyalty-storage">`, else `session`; with sign-in
+   * metas in the head, another one than the head's is a set-up error.
+   */
+  storage: SessionStorageKind | undefined = undefined;
 
   /** What screen readers announce while the sign-in runs (defaults to a localized "Signing in…"). */
   pendingLabel = '';
@@ -258,13 +267,11 @@ export class LoyaltySigninButton extends LoyaltyElement {
     act(this, () => session.set(null, 'signout'));
   }
 
-  /** `storage` as one of the kinds; anything else keeps the default, sessionStorage. */
+  /** The head's storage when it pins the sign-in, else `storage`, as one of the kinds; anything else keeps sessionStorage. */
   private get storageKind(): SessionStorageKind {
-    if (STORAGES.includes(this.storage)) return this.storage;
-    warnOnce(
-      this,
-      `storage="${this.storage}" is not one of ${STORAGES.join(', ')}; the session is kept in sessionStorage.`,
-    );
+    const kind = (pinnedStorage() ?? this.storage ?? 'session') as SessionStorageKind;
+    if (STORAGES.includes(kind)) return kind;
+    warnOnce(this, `storage="${kind}" is not one of ${STORAGES.join(', ')}; the session is kept in sessionStorage.`);
     return 'session';
   }
 

@@ -4,11 +4,11 @@
  * browser shows the calling page nothing. Requests without `Origin` are not from a cross-origin page.
  */
 import { HTTP_PROTOCOLS, parseUrl } from '../../shared/url.ts';
-import { ProxyError } from '../shared/errors.ts';
+import { PROXY_MARKER, ProxyError } from '../shared/errors.ts';
 import type { Stage } from './compose.ts';
 
 export const ALLOWED_REQUEST_HEADERS = 'content-type, authorization, x-loyalty-id-token, idempotency-key';
-export const EXPOSED_RESPONSE_HEADERS = 'retry-after, x-cache, idempotent-replayed';
+export const EXPOSED_RESPONSE_HEADERS = 'retry-after, x-cache, idempotent-replayed, loyalty-proxy';
 export const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 /** Normalizes configured origins; throws on anything that is not a bare `scheme://host[:port]`. */
@@ -73,7 +73,12 @@ export function corsHeadersFor(
 }
 
 export function preflightResponse(cors: Record<string, string>): Response {
-  const headers: Record<string, string> = { allow: 'POST, OPTIONS', 'cache-control': 'no-store', ...cors };
+  const headers: Record<string, string> = {
+    allow: 'POST, OPTIONS',
+    'cache-control': 'no-store',
+    ...PROXY_MARKER,
+    ...cors,
+  };
   if (cors['access-control-allow-origin']) {
     headers['access-control-allow-methods'] = 'POST';
     headers['access-control-allow-headers'] = ALLOWED_REQUEST_HEADERS;

@@ -18,10 +18,22 @@ export class ProxyError extends Error {
 
 export const NO_STORE = 'no-store';
 
+/**
+ * Sent on every answer of the proxy, success or error: a browser keeps a coupon only from an answer
+ * that carries it, so a same-origin file that a server answers 200 to a POST (an uploaded `.json`)
+ * cannot plant a code. The WordPress plugin's PHP proxy sends the same header.
+ */
+export const PROXY_MARKER = { 'loyalty-proxy': '1' } as const;
+
 export function jsonResponse(status: number, body: string, headers: Record<string, string> = {}): Response {
   return new Response(body, {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'x-content-type-options': 'nosniff', ...headers },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'x-content-type-options': 'nosniff',
+      ...PROXY_MARKER,
+      ...headers,
+    },
   });
 }
 

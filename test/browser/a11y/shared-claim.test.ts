@@ -54,13 +54,15 @@ describe('one claim, several elements for the campaign', () => {
   });
 
   it('after a claim that succeeds, or fails, no element stays busy', async () => {
+    // The proxy's answers, marked as the proxy marks them.
+    const PROXY = { 'loyalty-proxy': '1' };
     for (const outcome of ['success', 'failure'] as const) {
       clearStoredClaims();
       const [card, slide] = await twoClaims();
       const network = holdClaim(() =>
         outcome === 'success'
-          ? Response.json({ data: { requestCoupon: { coupon: { code: 'HELD-CODE' } } } })
-          : Response.json({ error: { code: 'rate_limited', message: 'Slow down.' } }, { status: 429 }),
+          ? Response.json({ data: { requestCoupon: { coupon: { code: 'HELD-CODE' } } } }, { headers: PROXY })
+          : Response.json({ error: { code: 'rate_limited', message: 'Slow down.' } }, { status: 429, headers: PROXY }),
       );
       try {
         part(card, 'claim-button')!.click();

@@ -181,7 +181,7 @@ describe('<coupon-claim>', () => {
   });
 
   it('ignores a corrupt or foreign stored entry instead of showing it', async () => {
-    const slot = `loyalty-widgets:coupon:${encodeURIComponent(location.origin)}:anonymous:${LATTE}`;
+    const slot = `loyalty-widgets:coupon:${encodeURIComponent(`${location.origin}/api/marketing`)}:anonymous:${LATTE}`;
     localStorage.setItem(slot, '{"code":{"html":"<b>x</b>"}');
     const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
     await ready(el);

@@ -7,7 +7,7 @@ import '../../../src/elements/coupon-claim/index.ts';
 import type { CouponClaim } from '../../../src/elements/coupon-claim/index.ts';
 import { session } from '../../../src/connect/session.ts';
 import { clientFor } from '../../../src/marketing/client.ts';
-import { SAME_KEY_TRIES } from '../../../src/marketing/coupon-claims.ts';
+import { isClaiming, SAME_KEY_TRIES } from '../../../src/marketing/coupon-claims.ts';
 import { clearStoredClaims, minted, recordFetches, testShopper } from './helpers.ts';
 import { part, showsOneOf } from '../parts.ts';
 
@@ -105,7 +105,7 @@ describe('coupons over a session', () => {
     const holding = new Promise<void>((resolve) => (release = resolve));
     let held!: () => void;
     const isHeld = new Promise<void>((resolve) => (held = resolve));
-    const lockName = `loyalty-widgets:coupon:${[location.origin, 'anonymous', LATTE].map(encodeURIComponent).join(':')}`;
+    const lockName = `loyalty-widgets:coupon:${[client.endpoint, 'anonymous', LATTE].map(encodeURIComponent).join(':')}`;
     void navigator.locks.request(lockName, () => {
       held();
       return holding;
@@ -131,5 +131,39 @@ describe('coupons over a session', () => {
     await claim.catch(() => undefined);
     const kept = Object.keys(localStorage).filter((key) => key.startsWith('loyalty-widgets:'));
     expect(kept).to.deep.equal(['loyalty-widgets:signed-out']);
+  });
+
+  it('an answer that arrives after sign-out reports nothing of the previous shopper', async () => {
+    session.set(member, 'signin');
+    const el = await fixture<CouponClaim>(html`<coupon-claim campaign-id=${LATTE}></coupon-claim>`);
+    await ready(el);
+    const heard: string[] = [];
+    for (const type of ['coupon-claimed', 'coupon-claim-error'])
+      el.addEventListener(type, (event) => heard.push(`${type} ${JSON.stringify((event as CustomEvent).detail)}`));
+    // The proxy's real answer reaches the page only once the shopper has signed out.
+    const original = window.fetch;
+    let answered: string | undefined;
+    window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await original(input, init);
+      if (String(init?.body).includes('requestCoupon')) {
+        answered = ((await response.clone().json()) as { data: { requestCoupon: { coupon: { code: string } } } }).data
+          .requestCoupon.coupon.code;
+        session.set(null, 'signout');
+      }
+      return response;
+    };
+    try {
+      part(el, 'claim-button')!.click();
+      await waitUntil(() => answered && !isClaiming(LATTE, member.sub), 'the answer, after the sign-out', {
+        timeout: 8000,
+      });
+      await el.updateComplete;
+    } finally {
+      window.fetch = original;
+    }
+    expect(answered, 'the proxy minted a coupon').to.match(/^SAVE-/);
+    expect(heard, 'no event of the previous session').to.deep.equal([]);
+    expect(el.shadowRoot!.textContent).to.not.contain(answered);
+    expect(part(el, 'error')).to.equal(null);
   });
 });

@@ -21,7 +21,7 @@ const shopper: LoyaltyUser = {
 };
 const tokens = { shopper: shopper.sub, accessToken: shopper.accessToken, idToken: shopper.idToken };
 
-/** Answers every request itself (nothing leaves the browser) and records the headers it was sent with. */
+/** Answers every request itself, as the listed origin's proxy (nothing leaves the browser), and records the headers it was sent with. */
 function collectingFetch() {
   const original = window.fetch;
   const seen: { url: string; headers: Headers }[] = [];
@@ -29,7 +29,7 @@ function collectingFetch() {
     seen.push({ url: String(input), headers: new Headers(init?.headers) });
     return new Response(JSON.stringify({ data: { requestCoupon: { coupon: { code: 'COLLECTED' } } } }), {
       status: 200,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'loyalty-proxy': '1' },
     });
   };
   return { seen, restore: () => void (window.fetch = original) };

@@ -17,7 +17,7 @@ const SHAPES = [
   '<coupon-claim campaign-id="camp-harbor-beans"></coupon-claim>',
   '<coupon-claim campaign-id="camp-harbor-beans" compact></coupon-claim>',
   '<business-directory></business-directory>',
-  '<div data-loyalty-widget="loyalty-signin-button" data-authority="https://connect.example" data-client-id="a">&nbsp;</div>',
+  '<div data-loyalty-widget="loyalty-signin-button">&nbsp;</div>',
   '<div data-loyalty-widget="campaign-carousel">Campaigns load here.</div>',
   '<div data-loyalty-widget="Campaign-Carousel" data-claim><p>Our offers.</p><p>More soon.</p></div>',
   '<div data-loyalty-widget="coupon-claim" data-campaign-id="camp-harbor-beans"></div>',
@@ -40,6 +40,12 @@ function elementOf(box: HTMLElement): (HTMLElement & { updateComplete?: Promise<
 
 describe('the space held before the code arrives', () => {
   it('is the space of each loading view, for elements and CMS mounts alike', async () => {
+    // The sign-in's settings are the head's: a mount carries none.
+    for (const [name, content] of [
+      ['loyalty-authority', 'https://connect.example'],
+      ['loyalty-client-id', 'a'],
+    ])
+      document.head.append(Object.assign(document.createElement('meta'), { name, content }));
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(reservedSpaceCss);
     document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
