@@ -11,6 +11,9 @@
  *   the script tag's own copies of what it shares with the elements 1.3 kB.
  * - the sign-in page after the click: the sign-in chunk (oidc-client-ts, jose), fetched on the
  *   shopper's intent, on top of what the page fetched at load. Budget: the page's plus 28 kB.
+ * - the launcher page: at load, what `<loyalty-launcher>`'s button needs beyond the script tag (its own
+ *   file and what it imports; no lit). Budget: 4 kB. After opening: the panel's code (lit and the four
+ *   elements it holds), fetched on the shopper's intent, on top of the page at load. Budget: 40 kB.
  * - a page with every element, and each built-in language other than English (fetched only by pages
  *   that speak it), for information.
  * - the stylesheet that holds the elements' space, which the README's paste links.
@@ -23,9 +26,17 @@ import { ELEMENT_FILES_MARKER } from './vite-element-files.ts';
 import { gzipSync } from 'node:zlib';
 import { ELEMENT_TAGS } from '../src/shared/tags.ts';
 
-const BUDGETS = { scriptTag: 6_000, elementPage: 26_000, signInChunk: 28_000 };
+const BUDGETS = {
+  scriptTag: 6_000,
+  elementPage: 26_000,
+  signInChunk: 28_000,
+  launcherButton: 4_000,
+  launcherPanel: 40_000,
+};
 const ENTRY = 'src/index.ts';
 const SIGN_IN = 'src/connect/client.ts';
+const LAUNCHER = 'src/elements/loyalty-launcher/index.ts';
+const LAUNCHER_PANEL = 'src/elements/loyalty-launcher/launcher-panel.ts';
 const ELEMENTS = ELEMENT_TAGS;
 
 interface Chunk {
@@ -79,6 +90,11 @@ const signInLoader = [...signInPage].find((key) => chunk(key).dynamicImports?.in
 if (!signInLoader) throw new Error(`nothing on the sign-in page loads ${SIGN_IN}`);
 const signIn = minus(staticClosure(SIGN_IN), signInPage);
 
+const launcherPage = elementPages.find(([tag]) => tag === 'loyalty-launcher')![1];
+if (!chunk(LAUNCHER).dynamicImports?.includes(LAUNCHER_PANEL))
+  throw new Error(`the launcher does not load ${LAUNCHER_PANEL}`);
+const launcherPanel = minus(staticClosure(LAUNCHER_PANEL), launcherPage);
+
 const locales = Object.keys(manifest).filter((key) => key.startsWith('src/locales/'));
 
 const kb = (bytes: number): string => `${(bytes / 1000).toFixed(2)} kB`;
@@ -88,6 +104,13 @@ const rows: Row[] = [
   ...elementPages.map(([tag, keys]): Row => [`page with only <${tag}>, at load`, keys, BUDGETS.elementPage]),
   ['sign-in page after the click', union(signInPage, signIn), BUDGETS.elementPage + BUDGETS.signInChunk],
   ['  of which the sign-in chunk', signIn, BUDGETS.signInChunk],
+  ['  launcher button, beyond the script tag', minus(launcherPage, scriptTag), BUDGETS.launcherButton],
+  [
+    'launcher page after opening',
+    union(launcherPage, launcherPanel),
+    BUDGETS.scriptTag + BUDGETS.launcherButton + BUDGETS.launcherPanel,
+  ],
+  ['  of which the panel', launcherPanel, BUDGETS.launcherPanel],
   ['page with every element, at load', everyElement],
   ...locales.map((key): Row => [
     `${key.slice('src/locales/'.length, -'.ts'.length)} strings, when spoken`,
