@@ -147,10 +147,9 @@ describe('<loyalty-launcher>', () => {
     inPanel(launcher, '[data-section="campaigns"]')!.dispatchEvent(
       new Event('pointerdown', { bubbles: true, composed: true }),
     );
-    // Into a part of the panel's own elements: still that part.
-    const signin = inPanel<LoyaltySigninButton>(launcher, 'loyalty-signin-button')!;
-    await signin.updateComplete;
-    part(signin, 'button')!.focus();
+    inPanel(launcher, '[data-section="account"]')!.dispatchEvent(
+      new Event('pointerdown', { bubbles: true, composed: true }),
+    );
     await launcher.close();
     expect(location.hash).to.equal('');
     expect(events.seen).to.deep.equal([
