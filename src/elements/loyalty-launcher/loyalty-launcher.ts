@@ -41,6 +41,14 @@ const DEFAULT_FRAGMENT = 'loyalty';
 /** The launcher's stylesheet, made once and adopted by every launcher (no `<style>`: strict CSPs allow it). */
 let sheet: CSSStyleSheet | undefined;
 
+function adoptStyles(root: ShadowRoot): void {
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(launcherCss);
+  }
+  root.adoptedStyleSheets = [sheet];
+}
+
 /**
  * The whole loyalty program behind one floating button, for a site's template: placed once, it gives
  * every page the sign-in, the campaigns with their coupons, the coupons the shopper got in this visit
@@ -131,7 +139,7 @@ export class LoyaltyLauncher extends HTMLElement {
   declare currency: string;
 
   /** @internal */
-  readonly locale: LocaleController;
+  readonly #locale: LocaleController;
   readonly #controllers: ReactiveController[] = [];
   readonly #button: HTMLButtonElement;
   readonly #icon: HTMLSpanElement;
@@ -173,11 +181,7 @@ export class LoyaltyLauncher extends HTMLElement {
   constructor() {
     super();
     const root = this.attachShadow({ mode: 'open' });
-    if (!sheet) {
-      sheet = new CSSStyleSheet();
-      sheet.replaceSync(launcherCss);
-    }
-    root.adoptedStyleSheets = [sheet];
+    adoptStyles(root);
     this.#button = Object.assign(document.createElement('button'), { type: 'button' });
     this.#button.setAttribute('part', 'button');
     this.#button.setAttribute('aria-haspopup', 'dialog');
@@ -192,7 +196,7 @@ export class LoyaltyLauncher extends HTMLElement {
     for (const intent of ['pointerenter', 'focus', 'touchstart'])
       this.#button.addEventListener(intent, () => void this.#loadPanel(), { passive: true });
     this.#button.addEventListener('click', () => void this.toggle());
-    this.locale = new LocaleController(this);
+    this.#locale = new LocaleController(this);
   }
 
   /** @internal The locale controller's host: controllers follow the element's connection. */
@@ -208,7 +212,7 @@ export class LoyaltyLauncher extends HTMLElement {
 
   /** @internal Renders again once the strings of the language in force are in. */
   requestUpdate(): void {
-    this.#rendering ??= Promise.resolve(this.locale.ready()).then(() => {
+    this.#rendering ??= Promise.resolve(this.#locale.ready()).then(() => {
       this.#rendering = undefined;
       this.#render();
     });
@@ -253,7 +257,7 @@ export class LoyaltyLauncher extends HTMLElement {
 
   /** The button's label, as shown and as the panel's name. */
   get labelText(): string {
-    return this.label.trim() || this.locale.t('launcher.label');
+    return this.label.trim() || this.#locale.t('launcher.label');
   }
 
   /** Opens the panel (loading it first if needed) and moves focus into it. */
