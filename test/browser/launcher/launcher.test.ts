@@ -152,6 +152,7 @@ describe('<loyalty-launcher>', () => {
     );
     await launcher.close();
     expect(location.hash).to.equal('');
+    expect(deepActive(), 'focus on the launcher, though nothing had focus before').to.equal(launcherButton(launcher));
     expect(events.seen).to.deep.equal([
       'loyalty-launcher-open:{"trigger":"link","modal":false}',
       'loyalty-launcher-section:{"section":"campaigns","previous":null}',
@@ -237,6 +238,31 @@ describe('<loyalty-launcher>', () => {
     await contentOf(launcher).updateComplete;
     expect(parts(contentOf(launcher), 'coupon-list'), 'the next shopper sees none of it').to.deep.equal([]);
     expect(inPanel(launcher, '[data-section="coupons"] .note'), 'but says where coupons will be').to.exist;
+  });
+
+  it('lists a coupon any element of the page claims, even before its panel loads, and forgets it when the session ends', async () => {
+    session.set(testShopper('launcher-4'), 'signin');
+    const launcher = await aLauncher();
+    const elsewhere = document.createElement('div');
+    document.body.append(elsewhere);
+    elsewhere.dispatchEvent(
+      new CustomEvent('coupon-claimed', {
+        bubbles: true,
+        composed: true,
+        detail: { campaignId: 'camp-harbor-morning-latte', code: 'ABC' },
+      }),
+    );
+    elsewhere.remove();
+    expect(claimedCampaigns()).to.deep.equal(['camp-harbor-morning-latte']);
+    await launcher.open();
+    await waitOpen(launcher);
+    expect(inPanel<CouponClaim>(launcher, '[part~="coupon-list"] coupon-claim')!.campaignId).to.equal(
+      'camp-harbor-morning-latte',
+    );
+    session.set(null, 'expired');
+    await contentOf(launcher).updateComplete;
+    expect(claimedCampaigns(), 'gone with the session').to.deep.equal([]);
+    expect(sessionStorage.getItem('loyalty-widgets:launcher-coupons')).to.equal(null);
   });
 });
 
