@@ -70,6 +70,7 @@ const messages: Messages = {
   'launcher.join': 'انضم إلى البرنامج',
   'launcher.intro': 'سجّل الدخول بمحفظة الولاء للحصول على القسائم والاطلاع على مكافآتك.',
   'launcher.account': 'حسابك',
+  'launcher.member': 'تجد أدناه قسائمك من هذه الزيارة والأنشطة التجارية الشريكة في البرنامج.',
   'launcher.campaigns': 'العروض',
   'launcher.coupons': 'قسائمك',
   'launcher.no-coupons': 'تظهر هنا القسائم التي تحصل عليها خلال هذه الزيارة.',

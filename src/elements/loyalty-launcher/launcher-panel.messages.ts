@@ -6,6 +6,7 @@ export const panelMessages: Messages = {
   'launcher.join': 'Join the program',
   'launcher.intro': 'Sign in with your loyalty wallet to get coupons and see your rewards.',
   'launcher.account': 'Your account',
+  'launcher.member': 'Your coupons from this visit and the program’s partner businesses are below.',
   'launcher.campaigns': 'Offers',
   'launcher.coupons': 'Your coupons',
   'launcher.no-coupons': 'Coupons you get in this visit are listed here.',

@@ -13,7 +13,9 @@ export const panelFrameStyles = css`
     margin: 0;
     padding: 0;
     inline-size: min(26rem, calc(100vw - 2 * var(--_offset-inline)));
-    max-block-size: calc(100vh - var(--_offset-block) - 5rem);
+    /* A height of its own, not its content's: anchored at the bottom, a panel that grew as its content
+       arrived would move all of it. The content scrolls inside. */
+    block-size: min(44rem, calc(100vh - var(--_offset-block) - 5rem));
     overflow: auto;
     overscroll-behavior: contain;
     border: 1px solid var(--_border);
@@ -104,6 +106,16 @@ export const panelStyles = css`
   .section-title {
     margin: 0;
     font-size: 1.1em;
+  }
+  .stack {
+    display: grid;
+  }
+  .stack > * {
+    grid-area: 1 / 1;
+  }
+  .stack > [hidden] {
+    display: block;
+    visibility: hidden;
   }
   .intro,
   .note {

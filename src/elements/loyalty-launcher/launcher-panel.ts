@@ -83,7 +83,11 @@ export class LauncherPanelContent extends LoyaltyElement {
       ${this.#section(
         'account',
         signedIn ? 'launcher.account' : 'launcher.join',
-        html`${signedIn ? nothing : html`<p class="intro">${locale.t('launcher.intro')}</p>`}
+        // Both lines hold their place, one of them hidden, so signing in or out moves nothing below.
+        html`<div class="stack">
+            <p class="intro" ?hidden=${signedIn}>${locale.t('launcher.intro')}</p>
+            <p class="intro" ?hidden=${!signedIn}>${locale.t('launcher.member')}</p>
+          </div>
           <loyalty-signin-button></loyalty-signin-button>`,
       )}
       ${this.#section(
