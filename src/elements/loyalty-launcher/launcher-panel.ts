@@ -168,7 +168,10 @@ export class LauncherPanel {
       this.close('escape');
     });
     dialog.addEventListener('close', () => this.#closed('escape'));
-    for (const type of ['focusin', 'pointerdown']) dialog.addEventListener(type, (event) => this.#moved(event));
+    // Where the shopper went: focus, and the key that moved it (a window without system focus, a
+    // background tab's say, moves focus without focus events), or the pointer.
+    for (const type of ['focusin', 'keyup', 'pointerdown'])
+      dialog.addEventListener(type, (event) => this.#moved(event));
   }
 
   /** Renders again after a change of the launcher's attributes. */

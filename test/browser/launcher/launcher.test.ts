@@ -107,6 +107,19 @@ describe('<loyalty-launcher>', () => {
     events.stop();
   });
 
+  it('tells which part of the panel the keyboard moves into', async () => {
+    const launcher = await aLauncher();
+    await pressForReal(launcherButton(launcher));
+    await waitOpen(launcher);
+    await waitUntil(() => deepActive() === inPanel(launcher, '[part~="close-button"]'), 'focus is not in the panel');
+    const events = recordEvents(launcher);
+    await sendKeys({ press: 'Tab' });
+    await waitUntil(() => events.seen.length > 0, 'no part reported');
+    expect(events.seen).to.deep.equal(['loyalty-launcher-section:{"section":"account","previous":null}']);
+    events.stop();
+    await launcher.close();
+  });
+
   it('closes from its close button and from the launcher pressed again, focus back on the launcher each time', async () => {
     const launcher = await aLauncher();
     const events = recordEvents(launcher);
