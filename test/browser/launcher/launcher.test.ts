@@ -283,9 +283,9 @@ describe('<loyalty-launcher> on a phone (a page 390px wide, with the script tag)
   let frame: HTMLIFrameElement;
   afterEach(() => frame?.remove());
 
-  async function phonePage(width = 390): Promise<{ win: Window; launcher: LoyaltyLauncher }> {
+  async function phonePage(width = 390, page = 'launcher-page'): Promise<{ win: Window; launcher: LoyaltyLauncher }> {
     frame = Object.assign(document.createElement('iframe'), {
-      src: `/test/browser/fixtures/launcher-page.html?width=${width}`,
+      src: `/test/browser/fixtures/${page}.html?width=${width}`,
       title: 'shop',
     });
     frame.style.cssText = `inline-size: ${width}px; block-size: 700px; border: 0`;
@@ -298,6 +298,7 @@ describe('<loyalty-launcher> on a phone (a page 390px wide, with the script tag)
       },
     );
     const win = frame.contentWindow!;
+    await waitUntil(() => win.document.querySelector('loyalty-launcher'), 'no launcher in the page');
     const launcher = win.document.querySelector('loyalty-launcher') as LoyaltyLauncher;
     await launcher.updateComplete;
     return { win, launcher };
@@ -325,5 +326,16 @@ describe('<loyalty-launcher> on a phone (a page 390px wide, with the script tag)
     (win.document.getElementById('rewards-link') as HTMLAnchorElement).click();
     await waitOpen(launcher);
     expect(dialogOf(launcher)!.matches(':modal')).to.equal(true);
+  });
+
+  it('a CMS mount becomes the launcher, with its own attributes only, floating where the mount says', async () => {
+    const { win, launcher } = await phonePage(390, 'launcher-mount');
+    expect(launcher.parentElement!.getAttribute('data-loyalty-widget')).to.equal('loyalty-launcher');
+    expect(launcher.getAttribute('corner')).to.equal('bottom-start');
+    expect(launcher.hasAttribute('onclick'), 'not its attribute: left out').to.equal(false);
+    await waitUntil(() => part(launcher, 'label')!.textContent === 'Club');
+    const box = part(launcher, 'button')!.getBoundingClientRect();
+    expect(Math.round(box.left)).to.be.within(8, 24);
+    expect(Math.round(win.innerHeight - box.bottom)).to.be.within(8, 24);
   });
 });
