@@ -21,7 +21,7 @@ const elementTags = readdirSync(new URL('./src/elements', import.meta.url), { wi
  * page that fetches ten small files pays for ten compression contexts and ten requests. A group
  * also takes in what its modules import, unless an earlier group already has it.
  * - `boot`: the plumbing every element uses, none of it lit: the element tags, strings and their
- *   registry, where the Marketing endpoint is, the early answers (marketing/prefetch.ts), the sign-in
+ *   registry, the elements' events, where the Marketing endpoint is, the early answers (marketing/prefetch.ts), the sign-in
  *   response capture, and what those import. The script tag imports none of it: it carries its own
  *   copy of what it uses (scripts/vite-entry-copies.ts), so that it starts the elements' code and
  *   data as soon as it runs; boot comes with the elements' files.
@@ -35,7 +35,7 @@ const chunkGroups = [
   {
     name: 'boot',
     test: (id: string) =>
-      /^src\/(shared\/(i18n|define|callback-page|version|tags|warn|loading-sizes|config|merchant|url|safe-url|page-size)|marketing\/prefetch|connect\/response-capture)\.ts$/.test(
+      /^src\/(shared\/(i18n|define|callback-page|version|tags|warn|loading-sizes|config|merchant|url|safe-url|page-size|emit)|marketing\/prefetch|connect\/response-capture)\.ts$/.test(
         sourcePath(id),
       ),
   },
@@ -43,7 +43,7 @@ const chunkGroups = [
     name: 'core',
     test: (id: string) =>
       /node_modules[\\/](lit|lit-html|lit-element|@lit)[\\/]|@oxc-project\+runtime@.*[\\/]decorate\.js$/.test(id) ||
-      /^src\/(shared\/(emit|theme\.styles|button\.styles|css-value)|elements\/internal\/loyalty-element)\.ts$/.test(
+      /^src\/(shared\/(theme\.styles|button\.styles|css-value)|elements\/internal\/loyalty-element)\.ts$/.test(
         sourcePath(id),
       ),
   },

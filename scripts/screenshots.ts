@@ -2,7 +2,8 @@
  * `npm run screenshots`: the README's pictures of the demo shop, taken from the real demo (the
  * sandbox and the demo site, as `npm start` runs them, on free ports with a throwaway data folder)
  * in the system's Chromium (`CHROME_PATH`), wide and on a phone, once every element has loaded.
- * Writes docs/screenshots/shop-wide.png and shop-phone.png.
+ * Writes docs/screenshots/shop-wide.png and shop-phone.png, and the same page with the launcher's panel
+ * open: launcher-wide.png and launcher-phone.png.
  */
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,8 @@ const OUT = 'docs/screenshots';
 const VIEWS = [
   { name: 'shop-wide', width: 1280, height: 900, mobile: false },
   { name: 'shop-phone', width: 390, height: 844, mobile: true },
+  { name: 'launcher-wide', width: 1280, height: 900, mobile: false, launcher: true },
+  { name: 'launcher-phone', width: 390, height: 844, mobile: true, launcher: true },
 ] as const;
 
 async function shoot(browser: Browser, url: string, view: (typeof VIEWS)[number]): Promise<string> {
@@ -34,6 +37,13 @@ async function shoot(browser: Browser, url: string, view: (typeof VIEWS)[number]
     await page.locator('campaign-carousel [part~="slide"] [part~="title"]').first().waitFor();
     await page.locator('coupon-claim').getByRole('button', { name: 'Sign in to get this coupon' }).waitFor();
     await page.locator('business-directory [part~="name"]').first().waitFor();
+    if ('launcher' in view) {
+      await page.locator('loyalty-launcher [part~="button"][aria-haspopup="dialog"]').click();
+      await page
+        .locator('loyalty-launcher dialog[open] campaign-carousel [part~="slide"] [part~="title"]')
+        .first()
+        .waitFor();
+    }
     // The pictures in view decoded (in the shadow roots too; those further down load lazily), and the
     // page's fonts ready.
     // (No named function inside: tsx would wrap it in a helper the page does not have.)

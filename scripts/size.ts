@@ -13,6 +13,11 @@
  *   is not the proxy's, which took the coupon's page over 26 kB).
  * - the sign-in page after the click: the sign-in chunk (oidc-client-ts, jose), fetched on the
  *   shopper's intent, on top of what the page fetched at load. Budget: the page's plus 28 kB.
+ * - the launcher page: at load, what `<loyalty-launcher>`'s button needs beyond the script tag (no lit):
+ *   its own files, budget 4 kB, and with them the `boot` chunk every element shares (the strings and
+ *   their registry, 2.8 kB of it, mostly the strings' code), printed beside it: a page whose only
+ *   element is the launcher fetches both. After opening: the panel's code (lit and the four elements
+ *   it holds), fetched on the shopper's intent, on top of the page at load. Budget: 40 kB.
  * - a page with every element, and each built-in language other than English (fetched only by pages
  *   that speak it), for information.
  * - the stylesheet that holds the elements' space, which the README's paste links.
@@ -25,9 +30,17 @@ import { ELEMENT_FILES_MARKER } from './vite-element-files.ts';
 import { gzipSync } from 'node:zlib';
 import { ELEMENT_TAGS } from '../src/shared/tags.ts';
 
-const BUDGETS = { scriptTag: 6_000, elementPage: 27_000, signInChunk: 28_000 };
+const BUDGETS = {
+  scriptTag: 6_000,
+  elementPage: 27_000,
+  signInChunk: 28_000,
+  launcherButton: 4_000,
+  launcherPanel: 40_000,
+};
 const ENTRY = 'src/index.ts';
 const SIGN_IN = 'src/connect/client.ts';
+const LAUNCHER = 'src/elements/loyalty-launcher/index.ts';
+const LAUNCHER_PANEL = 'src/elements/loyalty-launcher/launcher-panel.ts';
 const ELEMENTS = ELEMENT_TAGS;
 
 interface Chunk {
@@ -81,6 +94,15 @@ const signInLoader = [...signInPage].find((key) => chunk(key).dynamicImports?.in
 if (!signInLoader) throw new Error(`nothing on the sign-in page loads ${SIGN_IN}`);
 const signIn = minus(staticClosure(SIGN_IN), signInPage);
 
+const launcherPage = elementPages.find(([tag]) => tag === 'loyalty-launcher')![1];
+if (!chunk(LAUNCHER).dynamicImports?.includes(LAUNCHER_PANEL))
+  throw new Error(`the launcher does not load ${LAUNCHER_PANEL}`);
+const launcherPanel = minus(staticClosure(LAUNCHER_PANEL), launcherPage);
+/** The chunk of plumbing every element imports (vite.config.ts's `boot` group). */
+const boot = new Set([...launcherPage].filter((key) => /^_boot-/.test(key)));
+if (boot.size !== 1)
+  throw new Error('the launcher is expected to import the boot chunk, and only it, of the shared plumbing');
+
 const locales = Object.keys(manifest).filter((key) => key.startsWith('src/locales/'));
 
 const kb = (bytes: number): string => `${(bytes / 1000).toFixed(2)} kB`;
@@ -90,6 +112,14 @@ const rows: Row[] = [
   ...elementPages.map(([tag, keys]): Row => [`page with only <${tag}>, at load`, keys, BUDGETS.elementPage]),
   ['sign-in page after the click', union(signInPage, signIn), BUDGETS.elementPage + BUDGETS.signInChunk],
   ['  of which the sign-in chunk', signIn, BUDGETS.signInChunk],
+  ['  launcher button, beyond the script tag', minus(launcherPage, scriptTag)],
+  ['  of which its own files (not boot)', minus(launcherPage, union(scriptTag, boot)), BUDGETS.launcherButton],
+  [
+    'launcher page after opening',
+    union(launcherPage, launcherPanel),
+    BUDGETS.scriptTag + BUDGETS.launcherButton + BUDGETS.launcherPanel,
+  ],
+  ['  of which the panel', launcherPanel, BUDGETS.launcherPanel],
   ['page with every element, at load', everyElement],
   ...locales.map((key): Row => [
     `${key.slice('src/locales/'.length, -'.ts'.length)} strings, when spoken`,

@@ -31,6 +31,7 @@ const elementLoaders: Record<ElementTag, () => Promise<unknown>> = {
   'campaign-carousel': () => import('./elements/campaign-carousel/index.ts'),
   'coupon-claim': () => import('./elements/coupon-claim/index.ts'),
   'business-directory': () => import('./elements/business-directory/index.ts'),
+  'loyalty-launcher': () => import('./elements/loyalty-launcher/index.ts'),
 };
 const tags: readonly string[] = ELEMENT_TAGS;
 const selector = [...tags, `[${MOUNT_ATTRIBUTE}]`].join(',');
@@ -164,7 +165,7 @@ else
 
 /** Add or override strings for any language, e.g. `registerMessages({ de: { 'signin.label': '…' } })`. */
 export { registerMessages, type Messages } from './shared/i18n.ts';
-// Types only (nothing is loaded by them): the four elements, their events' details, and the tag and
+// Types only (nothing is loaded by them): the five elements, their events' details, and the tag and
 // event maps they add, so `document.querySelector('coupon-claim')` and its listeners are typed for a
 // page that imports only this entry.
 export type {
@@ -176,6 +177,12 @@ export type {
 export type { CampaignCarousel, CampaignSelectDetail } from './elements/campaign-carousel/index.ts';
 export type { CouponClaim, CouponClaimedDetail, CouponClaimErrorDetail } from './elements/coupon-claim/index.ts';
 export type { BusinessDirectory } from './elements/business-directory/index.ts';
+export type {
+  LoyaltyLauncher,
+  LauncherCloseDetail,
+  LauncherOpenDetail,
+  LauncherSectionDetail,
+} from './elements/loyalty-launcher/index.ts';
 export type { LoyaltyElement } from './elements/internal/loyalty-element.ts';
 export type { MarketingElement } from './elements/internal/marketing-element.ts';
 export type { Campaign, CampaignImage, CampaignObjective } from './marketing/types.ts';

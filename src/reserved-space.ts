@@ -40,6 +40,8 @@ const spaceByTag: Record<ElementTag, Space> = {
   },
   // One row of cards.
   'business-directory': { size: 'min-block-size: 18rem;' },
+  // Floating once defined: before, it holds no space at all.
+  'loyalty-launcher': { size: 'block-size: 0; overflow: hidden;' },
 };
 
 function rules(tag: ElementTag, mount: boolean): string[] {

@@ -64,6 +64,17 @@ const messages: Messages = {
   'directory.count': 'عدد الأنشطة التجارية المعروضة: {count}',
   'directory.phone': 'الهاتف',
   'directory.website': 'الموقع الإلكتروني',
+  // <loyalty-launcher>
+  'launcher.label': 'المكافآت',
+  'launcher.close': 'إغلاق المكافآت',
+  'launcher.join': 'انضم إلى البرنامج',
+  'launcher.intro': 'سجّل الدخول بمحفظة الولاء للحصول على القسائم والاطلاع على مكافآتك.',
+  'launcher.account': 'حسابك',
+  'launcher.member': 'تجد أدناه قسائمك من هذه الزيارة والأنشطة التجارية الشريكة في البرنامج.',
+  'launcher.campaigns': 'العروض',
+  'launcher.coupons': 'قسائمك',
+  'launcher.no-coupons': 'تظهر هنا القسائم التي تحصل عليها خلال هذه الزيارة.',
+  'launcher.partners': 'الأنشطة التجارية الشريكة',
 };
 
 export default messages;

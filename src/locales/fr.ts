@@ -67,6 +67,17 @@ const messages: Messages = {
   'directory.count': '{count} commerces affichés',
   'directory.phone': 'Téléphone',
   'directory.website': 'Site web',
+  // <loyalty-launcher>
+  'launcher.label': 'Récompenses',
+  'launcher.close': 'Fermer les récompenses',
+  'launcher.join': 'Rejoindre le programme',
+  'launcher.intro': 'Connectez-vous avec votre portefeuille fidélité pour obtenir des coupons et voir vos récompenses.',
+  'launcher.account': 'Votre compte',
+  'launcher.member': 'Vos coupons de cette visite et les commerces partenaires du programme sont ci-dessous.',
+  'launcher.campaigns': 'Offres',
+  'launcher.coupons': 'Vos coupons',
+  'launcher.no-coupons': 'Les coupons obtenus pendant cette visite s’affichent ici.',
+  'launcher.partners': 'Commerces partenaires',
 };
 
 export default messages;

@@ -8,6 +8,7 @@ export const ELEMENT_TAGS = [
   'campaign-carousel',
   'coupon-claim',
   'business-directory',
+  'loyalty-launcher',
 ] as const;
 
 export type ElementTag = (typeof ELEMENT_TAGS)[number];
