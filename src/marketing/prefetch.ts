@@ -1,8 +1,10 @@
 /**
  * First pages asked for early: the script tag requests an element's first page of data as soon as it
  * sees the element, while the element's code is still on its way, and the element's own identical
- * request (same endpoint, same body, no credentials) takes that answer instead of asking again. An
- * answer not taken is dropped soon after it arrives, so a later request reads fresh data.
+ * request (same URL, no credentials) takes that answer instead of asking again. An answer not taken
+ * is dropped soon after it arrives, so a later request reads fresh data. Reads without credentials go
+ * as GET to one URL per read (`plainRead`), so the browser hands either request a response the page
+ * preloaded (`<link rel="preload" as="fetch" crossorigin href="…">`) or one a CDN kept.
  */
 import { HTTP_PROTOCOLS, parseUrl } from '../shared/url.ts';
 import { pageRegistry } from '../shared/page-registry.ts';
@@ -17,8 +19,6 @@ const KEPT_MS = 10_000;
  * page, since the script tag that asks and the client that takes are separate copies.
  */
 const { early } = pageRegistry();
-
-const keyOf = (endpoint: string, body: string): string => JSON.stringify([endpoint, body]);
 
 /**
  * An endpoint as the page's clients use it: an http(s) URL, a relative one resolved against the page's
@@ -57,6 +57,29 @@ export function post(endpoint: string, body: string, signal?: AbortSignal, heade
   });
 }
 
+/** A read without credentials: what tells it from any other (`key`), and how it is sent. */
+export interface PlainRead {
+  key: string;
+  send(signal?: AbortSignal): Promise<Response>;
+}
+
+/**
+ * A read without credentials, sent as GET to the endpoint with `operation` and then each variable in
+ * name order (the URL a preload link in the page's head writes), with no header of its own: a preload
+ * link's request has none, and the browser hands its response only to a request like it. An endpoint
+ * with a query of its own keeps the POST, since the proxy would read that query as variables.
+ */
+export function plainRead(endpoint: string, operation: string, variables: Variables): PlainRead {
+  const url = new URL(endpoint);
+  if (url.search) {
+    const body = requestBody(operation, variables);
+    return { key: JSON.stringify([endpoint, body]), send: (signal) => post(endpoint, body, signal) };
+  }
+  url.searchParams.append('operation', operation);
+  for (const [name, value] of Object.entries(canonical(variables))) url.searchParams.append(name, String(value));
+  return { key: url.href, send: (signal) => fetch(url.href, { signal, redirect: 'error' }) };
+}
+
 /**
  * Requests a read without credentials now, for the element that will ask for exactly it; one request
  * for every element that asks for the same thing.
@@ -64,14 +87,14 @@ export function post(endpoint: string, body: string, signal?: AbortSignal, heade
 export function prefetchRead(endpoint: string, operation: string, variables: Variables): void {
   const url = endpointUrl(endpoint);
   if (!url) return;
-  const body = requestBody(operation, variables);
-  const key = keyOf(url.href, body);
+  const read = plainRead(url.href, operation, variables);
+  const { key } = read;
   const asked = early.get(key);
   if (asked) {
     asked.takers++;
     return;
   }
-  const entry = { answer: post(url.href, body), takers: 1 };
+  const entry = { answer: read.send(), takers: 1 };
   early.set(key, entry);
   const drop = (): void => {
     setTimeout(() => {
@@ -82,12 +105,11 @@ export function prefetchRead(endpoint: string, operation: string, variables: Var
 }
 
 /**
- * The early answer to this exact request (absolute endpoint, body), once for each element it was
- * asked for: two elements that need the same page share one request, whenever each asks for it.
- * Undefined when none is left.
+ * The early answer to this exact read (its `PlainRead.key`), once for each element it was asked for: two
+ * elements that need the same page share one request, whenever each asks for it. Undefined when none
+ * is left.
  */
-export function takePrefetched(endpoint: string, body: string): Promise<Response> | undefined {
-  const key = keyOf(endpoint, body);
+export function takePrefetched(key: string): Promise<Response> | undefined {
   const entry = early.get(key);
   if (!entry) return undefined;
   if (--entry.takers <= 0) early.delete(key);

@@ -29,6 +29,8 @@ export interface StaticSiteOptions {
 
 export interface StaticSite {
   origin: string;
+  /** Every request that reached the proxy, as `METHOD path?query`, in the order it came. */
+  marketingRequests: string[];
   close(): Promise<void>;
 }
 
@@ -46,7 +48,12 @@ export async function startStaticSite(options: StaticSiteOptions): Promise<Stati
     await next();
     if (options.csp) c.header('Content-Security-Policy', options.csp(origin));
   });
-  app.all('/api/marketing', (c) => proxy(c.req.raw));
+  const marketingRequests: string[] = [];
+  app.all('/api/marketing', (c) => {
+    const url = new URL(c.req.url);
+    marketingRequests.push(`${c.req.method} ${url.pathname}${url.search}`);
+    return proxy(c.req.raw);
+  });
   // Served gzipped, as any merchant's web server or CDN would.
   app.use('/dist/*', compress());
   app.get('/:page{[\\w-]+\\.html}', async (c, next) => {
@@ -83,6 +90,7 @@ export async function startStaticSite(options: StaticSiteOptions): Promise<Stati
   origin = `http://localhost:${(server.address() as AddressInfo).port}`;
   return {
     origin,
+    marketingRequests,
     close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   };
 }
