@@ -67,17 +67,23 @@ export interface PlainRead {
  * A read without credentials, sent as GET to the endpoint with `operation` and then each variable in
  * name order (the URL a preload link in the page's head writes), with no header of its own: a preload
  * link's request has none, and the browser hands its response only to a request like it. An endpoint
- * with a query of its own keeps the POST, since the proxy would read that query as variables.
+ * with a query of its own keeps the POST, since the proxy would read that query as variables, and so
+ * does a proxy older than its GET reads (it answers 405).
  */
 export function plainRead(endpoint: string, operation: string, variables: Variables): PlainRead {
   const url = new URL(endpoint);
-  if (url.search) {
-    const body = requestBody(operation, variables);
-    return { key: JSON.stringify([endpoint, body]), send: (signal) => post(endpoint, body, signal) };
-  }
+  const body = requestBody(operation, variables);
+  const send = (signal?: AbortSignal) => post(endpoint, body, signal);
+  if (url.search) return { key: JSON.stringify([endpoint, body]), send };
   url.searchParams.append('operation', operation);
   for (const [name, value] of Object.entries(canonical(variables))) url.searchParams.append(name, String(value));
-  return { key: url.href, send: (signal) => fetch(url.href, { signal, redirect: 'error' }) };
+  return {
+    key: url.href,
+    send: async (signal) => {
+      const response = await fetch(url.href, { signal, redirect: 'error' });
+      return response.status === 405 ? send(signal) : response;
+    },
+  };
 }
 
 /**

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { Page, Request, Route } from 'playwright-core';
 import { useE2eStack } from '../support/e2e.ts';
+import { proxyCall } from '../support/proxy-calls.ts';
 
 const stack = useE2eStack({ staticSites: { shop: {} } });
 
@@ -18,24 +19,11 @@ async function elementFile(tag: string): Promise<string> {
   return `/dist/${manifest[`src/elements/${tag}/index.ts`]!.file}`;
 }
 
-/** A call to a proxy: a GET read's query, or a POST's JSON body; undefined for any other request. */
-function callOf(request: Request): { operation: string; variables: Record<string, unknown> } | undefined {
-  if (request.method() === 'POST') return request.postDataJSON() as never;
-  const { searchParams } = new URL(request.url());
-  const operation = searchParams.get('operation');
-  if (request.method() !== 'GET' || !operation) return undefined;
-  const variables: Record<string, unknown> = {};
-  for (const [name, value] of searchParams) {
-    if (name !== 'operation') variables[name] = /^\d+$/.test(value) ? Number(value) : value;
-  }
-  return { operation, variables };
-}
-
 /** Every call to a proxy the page sends, with its path and its operation and variables, in the order sent. */
 function recordPosts(page: Page): { path: string; body: { operation: string; variables: unknown } }[] {
   const posts: { path: string; body: { operation: string; variables: unknown } }[] = [];
   page.on('request', (request: Request) => {
-    const body = callOf(request);
+    const body = proxyCall(request);
     if (body) posts.push({ path: new URL(request.url()).pathname, body });
   });
   return posts;
@@ -44,8 +32,8 @@ function recordPosts(page: Page): { path: string; body: { operation: string; var
 /** A request that reads from the merchant's proxy. */
 const isRead = (request: Request, operation?: string): boolean =>
   new URL(request.url()).pathname === '/api/marketing' &&
-  callOf(request) !== undefined &&
-  (operation === undefined || callOf(request)?.operation === operation);
+  proxyCall(request) !== undefined &&
+  (operation === undefined || proxyCall(request)?.operation === operation);
 
 describe('first pages of data, asked for with the code', () => {
   it('takes the first page the head preloaded: one request for it, made by the preload link', async () => {

@@ -48,8 +48,8 @@ describe('the elements in framework apps', () => {
   function recordOperations(page: Page): { operation: string; variables: Record<string, unknown> }[] {
     const seen: { operation: string; variables: Record<string, unknown> }[] = [];
     page.on('request', (request) => {
-      if (new URL(request.url()).pathname === '/api/marketing' && request.method() === 'POST')
-        seen.push(JSON.parse(request.postData() ?? '{}'));
+      const call = new URL(request.url()).pathname === '/api/marketing' ? proxyCall(request) : undefined;
+      if (call) seen.push(call);
     });
     return seen;
   }
