@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { demoSitePlugins } from '../../demo/vite-plugins.ts';
 import { withoutTrailingSlash } from '../../src/shared/url.ts';
 import { useE2eStack } from '../support/e2e.ts';
+import { proxyCall } from '../support/proxy-calls.ts';
 
 const root = fileURLToPath(new URL('./fixtures/frameworks/', import.meta.url));
 const entry = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
