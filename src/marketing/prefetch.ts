@@ -111,6 +111,22 @@ export function prefetchRead(endpoint: string, operation: string, variables: Var
 }
 
 /**
+ * Hands over an answer the server printed in the page (a mount's first page, src/proxy/render/) as the
+ * early answer to this read, for `takers` elements: they take it as they take one asked for early,
+ * and check it as they check any answer. No request is made.
+ */
+export function offerAnswer(endpoint: string, operation: string, variables: Variables, text: string): void {
+  const url = endpointUrl(endpoint);
+  if (!url) return;
+  const { key } = plainRead(url.href, operation, variables);
+  const answer = Promise.resolve(
+    new Response(text, { headers: { 'content-type': 'application/json', 'loyalty-proxy': '1' } }),
+  );
+  const offered = early.get(key);
+  early.set(key, { answer, takers: (offered?.takers ?? 0) + 1 });
+}
+
+/**
  * The early answer to this exact read (its `PlainRead.key`), once for each element it was asked for: two
  * elements that need the same page share one request, whenever each asks for it. Undefined when none
  * is left.

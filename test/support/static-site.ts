@@ -10,7 +10,12 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createMarketingProxy } from '../../src/proxy/index.ts';
+import {
+  createMarketingProxy,
+  renderFirstPage,
+  type MarketingProxyHandler,
+  type WidgetAttributes,
+} from '../../src/proxy/index.ts';
 import { createNodeTransport } from '../../src/proxy/node.ts';
 
 export interface StaticSiteOptions {
@@ -64,7 +69,7 @@ export async function startStaticSite(options: StaticSiteOptions): Promise<Stati
     let page = file.toString('utf8');
     for (const [placeholder, value] of Object.entries(options.replacements ?? {}))
       page = page.replaceAll(placeholder, value);
-    return c.html(page);
+    return c.html(await renderFirstPages(page, proxy));
   });
   if (options.demo) {
     const { clientId } = options.demo;
@@ -93,6 +98,18 @@ export async function startStaticSite(options: StaticSiteOptions): Promise<Stati
     marketingRequests,
     close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   };
+}
+
+/**
+ * Each `<!-- first-page <tag> {attributes} -->` of a page, printed as the merchant's server prints a
+ * widget with its first page inside (renderFirstPage, through the site's own proxy).
+ */
+async function renderFirstPages(page: string, proxy: MarketingProxyHandler): Promise<string> {
+  const marks = [...page.matchAll(/<!-- first-page ([\w-]+) (\{.*?\}) -->/g)];
+  const printed = await Promise.all(
+    marks.map(([, tag, attributes]) => renderFirstPage(proxy, tag!, JSON.parse(attributes!) as WidgetAttributes)),
+  );
+  return marks.reduce((html, [mark], index) => html.replace(mark, printed[index]!), page);
 }
 
 /** A strict policy: no inline script or style, no eval, Trusted Types, only Connect and the images' origin abroad. */
