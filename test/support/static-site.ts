@@ -63,7 +63,7 @@ export async function startStaticSite(options: StaticSiteOptions): Promise<Stati
   app.use('/dist/*', compress());
   app.get('/:page{[\\w-]+\\.html}', async (c, next) => {
     const made = options.pages?.get(`/${c.req.param('page')}`);
-    if (made !== undefined) return c.html(made);
+    if (made !== undefined) return c.html(await renderFirstPages(made, proxy));
     const file = await readFile(join('test/e2e/fixtures', c.req.param('page'))).catch(() => undefined);
     if (!file) return next();
     let page = file.toString('utf8');
