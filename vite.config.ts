@@ -5,7 +5,7 @@ import { litDocumentMethods } from './scripts/vite-lit-document.ts';
 import { elementFiles } from './scripts/vite-element-files.ts';
 import { minifyLiterals } from './scripts/vite-minify-literals.ts';
 import { scriptTagCopies } from './scripts/vite-entry-copies.ts';
-import { reservedSpaceCss } from './src/reserved-space.ts';
+import { stylesheetCss } from './src/reserved-space.ts';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -59,7 +59,7 @@ function reservedSpaceStylesheet(): Plugin {
   return {
     name: 'loyalty-reserved-space-stylesheet',
     generateBundle() {
-      this.emitFile({ type: 'asset', fileName: 'loyalty-widgets.css', source: reservedSpaceCss });
+      this.emitFile({ type: 'asset', fileName: 'loyalty-widgets.css', source: stylesheetCss() });
     },
   };
 }

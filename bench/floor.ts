@@ -1,11 +1,13 @@
 /**
  * A carousel page against its physical floor, in Chromium throttled as Lighthouse's mobile preset
  * throttles (CPU 4x slower, 150 ms round trips, 1.6 Mbps down, 750 kbps up): the article page with
- * the README's paste and one `<campaign-carousel>`, and the same article with the same campaigns as
- * static HTML (the titles, and the images with the very `<img>` attributes the carousel rendered) and
- * no script. Median over cold loads of the time until the campaign titles are painted and until the
- * first campaign image is, and the widget page's ratio to the floor; then when the widget page's HTML,
- * script tag, first page of data and code had arrived, against the floor's titles.
+ * the README's paste and one `<campaign-carousel>` (today's page), the same with the README's preload
+ * line for its first page, the same printed by the server with its first page inside
+ * (renderFirstPage), and the same article with the same campaigns as static HTML (the titles, and the
+ * images with the very `<img>` attributes the carousel rendered) and no script. Median over cold loads
+ * of the time until the campaign titles are painted and until the first campaign image is, each page's
+ * ratio to the floor, and its layout shift once the element has taken over; then when today's page's
+ * HTML, script tag, first page of data and code had arrived, against the floor's titles.
  */
 import type { Browser, Page } from 'playwright-core';
 import { startStaticShop } from '../test/support/e2e.ts';
@@ -22,6 +24,34 @@ const THROTTLING = {
 interface PaintTimes {
   titlesMs: number;
   imageMs: number;
+  /** Cumulative layout shift once the carousel shows its campaigns (0 for the floor). */
+  cls: number;
+}
+
+/** The pages measured against the floor, by what the bench prints for them. */
+const WIDGET_PAGES = {
+  "today's page (script tag)": '/article.html',
+  'script tag with the preload line': '/article-preload.html',
+  'printed by the server (Node)': '/article-printed.html',
+} as const;
+type WidgetPage = keyof typeof WIDGET_PAGES;
+
+/** The article with the README's preload line, and the article printed with the carousel's first page. */
+async function widgetPages(origin: string, pages: Map<string, string>): Promise<void> {
+  const article = await (await fetch(`${origin}/article.html`)).text();
+  const carousel = /<campaign-carousel heading-level="3" limit="4"><\/campaign-carousel>/;
+  if (!carousel.test(article)) throw new Error('article.html no longer has the carousel the bench prints');
+  pages.set(
+    '/article-preload.html',
+    article.replace(
+      '<script type="module"',
+      '<link rel="preload" as="fetch" crossorigin href="/api/marketing?operation=campaigns&amp;limit=4" />\n    <script type="module"',
+    ),
+  );
+  pages.set(
+    '/article-printed.html',
+    article.replace(carousel, '<!-- first-page campaign-carousel {"heading-level":3,"limit":4} -->'),
+  );
 }
 
 /**
@@ -41,6 +71,7 @@ interface Arrivals {
 
 export interface FloorFigures {
   widget: PaintTimes & Arrivals;
+  pages: Record<WidgetPage, PaintTimes & Arrivals>;
   floor: PaintTimes & Pick<Arrivals, 'htmlMs'>;
   runs: number;
 }
@@ -64,6 +95,8 @@ async function floorPage(browser: Browser, origin: string): Promise<string> {
   return `<!doctype html>\n${article
     .replace(/<link rel="stylesheet" href="\/dist\/[^>]*>/, style)
     .replace(/<script type="module"[^>]*><\/script>/, '')
+    // What the script tag added to the head while it ran: the floor loads no code.
+    .replaceAll(/<link rel="modulepreload"[^>]*>/g, '')
     .replace(/<campaign-carousel[\s\S]*?<\/campaign-carousel>/, list)}`;
 }
 
@@ -75,14 +108,18 @@ async function floorPage(browser: Browser, origin: string): Promise<string> {
 const PAINT_TIMES = `new Promise((resolve) => {
   const deep = DEEP;
   let titlesMs = 0;
-  const root = () => (deep ? document.querySelector('campaign-carousel')?.shadowRoot : document);
+  // The carousel's own, or before it takes over, the first page its server printed.
+  const find = (part, printed, plain) =>
+    deep
+      ? document.querySelector('campaign-carousel')?.shadowRoot?.querySelector(part) ?? document.querySelector(printed)
+      : document.querySelector(plain);
   const painted = (element) =>
     !!element &&
     element.getBoundingClientRect().height > 0 &&
     element.checkVisibility({ visibilityProperty: true, opacityProperty: true });
   const frame = (now) => {
-    const title = root()?.querySelector(deep ? '[part~="title"]' : '.title');
-    const image = root()?.querySelector(deep ? '[part~="image"]' : 'img');
+    const title = find('[part~="title"]', '[data-loyalty-first-page] [data-field="title"]', '.title');
+    const image = find('[part~="image"]', '[data-loyalty-first-page] img', 'img');
     if (!titlesMs && painted(title)) titlesMs = now;
     if (titlesMs && image?.complete && image.naturalWidth > 0 && painted(image)) return resolve({ titlesMs, imageMs: now });
     requestAnimationFrame(frame);
@@ -90,8 +127,20 @@ const PAINT_TIMES = `new Promise((resolve) => {
   requestAnimationFrame(frame);
 })`;
 
-function timings(page: Page, deep: boolean): Promise<PaintTimes> {
-  return page.evaluate(PAINT_TIMES.replace('DEEP', String(deep)));
+/** The page's layout shifts from its start, summed as CLS sums them. */
+const LAYOUT_SHIFT = `new Promise((resolve) => {
+  new PerformanceObserver((list) => {
+    resolve(list.getEntries().filter((entry) => !entry.hadRecentInput).reduce((sum, entry) => sum + entry.value, 0));
+  }).observe({ type: 'layout-shift', buffered: true });
+  setTimeout(() => resolve(0), 1000);
+})`;
+
+async function timings(page: Page, deep: boolean): Promise<PaintTimes> {
+  const times = (await page.evaluate(PAINT_TIMES.replace('DEEP', String(deep)))) as Omit<PaintTimes, 'cls'>;
+  // Once the carousel has taken over whatever was there before it, and the page has settled.
+  if (deep) await page.locator('campaign-carousel [part~="title"]').first().waitFor({ timeout: 20_000 });
+  await page.waitForTimeout(500);
+  return { ...times, cls: (await page.evaluate(LAYOUT_SHIFT)) as number };
 }
 
 /** From the page's Resource Timing entries, read once its titles are painted. */
@@ -102,7 +151,7 @@ const ARRIVALS = `(() => {
   return {
     htmlMs: navigation ? navigation.responseEnd : 0,
     scriptTagMs: end((url) => url.pathname.endsWith('/loyalty-widgets.js')),
-    dataMs: end((url) => url.pathname.endsWith('/api/marketing')),
+    dataMs: end((url) => url.pathname.endsWith('/api/marketing') && !url.search.includes('nextToken')),
     codeMs: end((url) => url.pathname.endsWith('.js') && !url.pathname.endsWith('/loyalty-widgets.js')),
   };
 })()`;
@@ -133,41 +182,53 @@ export async function benchAgainstFloor(): Promise<FloorFigures> {
   const { site, browser, close } = await startStaticShop(pages);
   try {
     pages.set('/article-floor.html', await floorPage(browser, site.origin));
-    const widget: (PaintTimes & Arrivals)[] = [];
+    await widgetPages(site.origin, pages);
+    const names = Object.keys(WIDGET_PAGES) as WidgetPage[];
+    const widget = new Map<WidgetPage, (PaintTimes & Arrivals)[]>(names.map((name) => [name, []]));
     const floor: (PaintTimes & Arrivals)[] = [];
-    // Taken in turns, so that a busy moment of the machine falls on both pages alike.
+    // Taken in turns, so that a busy moment of the machine falls on every page alike.
     for (let run = 0; run < RUNS; run++) {
-      widget.push(await measure(browser, `${site.origin}/article.html`, true));
+      for (const name of names)
+        widget.get(name)!.push(await measure(browser, `${site.origin}${WIDGET_PAGES[name]}`, true));
       floor.push(await measure(browser, `${site.origin}/article-floor.html`, false));
     }
-    const summary = (runs: typeof widget) => ({
+    const summary = (runs: (PaintTimes & Arrivals)[]) => ({
       titlesMs: median(runs.map((r) => r.titlesMs)),
       imageMs: median(runs.map((r) => r.imageMs)),
+      cls: median(runs.map((r) => r.cls)),
       htmlMs: median(runs.map((r) => r.htmlMs)),
       scriptTagMs: median(runs.map((r) => r.scriptTagMs)),
       dataMs: median(runs.map((r) => r.dataMs)),
       codeMs: median(runs.map((r) => r.codeMs)),
     });
-    return { widget: summary(widget), floor: summary(floor), runs: RUNS };
+    const pagesFigures = Object.fromEntries(names.map((name) => [name, summary(widget.get(name)!)])) as Record<
+      WidgetPage,
+      PaintTimes & Arrivals
+    >;
+    return { widget: pagesFigures[names[0]!], pages: pagesFigures, floor: summary(floor), runs: RUNS };
   } finally {
     await close();
   }
 }
 
-export function printFloorFigures({ widget, floor, runs }: FloorFigures): void {
+export function printFloorFigures({ widget, pages, floor, runs }: FloorFigures): void {
   console.log(
     `\nA carousel in an article against the same campaigns as static HTML, Chromium, CPU ${THROTTLING.cpuSlowdown}x slower, ${THROTTLING.latencyMs} ms RTT, 1.6 Mbps (median of ${runs}, pages in turns):`,
   );
   const row = (what: string, a: number, b: number): string =>
     `${what.padEnd(34)} ${`${a.toFixed(0)} ms`.padStart(9)} ${`${b.toFixed(0)} ms`.padStart(9)} ${`${(a / b).toFixed(2)}x`.padStart(7)}`;
-  console.log(`${''.padEnd(34)} ${'widget'.padStart(9)} ${'floor'.padStart(9)} ${'ratio'.padStart(7)}`);
-  console.log(row('campaign titles painted', widget.titlesMs, floor.titlesMs));
-  console.log(row('first campaign image painted', widget.imageMs, floor.imageMs));
+  for (const [name, figures] of Object.entries(pages)) {
+    console.log(
+      `${name.padEnd(34)} ${'widget'.padStart(9)} ${'floor'.padStart(9)} ${'ratio'.padStart(7)}   CLS ${figures.cls.toFixed(3)}`,
+    );
+    console.log(row('  campaign titles painted', figures.titlesMs, floor.titlesMs));
+    console.log(row('  first campaign image painted', figures.imageMs, floor.imageMs));
+  }
   // What the widget's titles wait for, against the floor's titles: the script tag comes one round
   // trip after the HTML, and the data and the code one more after the script tag, however small.
   const arrival = (what: string, ms: number): string =>
     `  ${what.padEnd(32)} ${`${ms.toFixed(0)} ms`.padStart(9)} ${''.padStart(9)} ${`${(ms / floor.titlesMs).toFixed(2)}x`.padStart(7)}`;
-  console.log(`widget page, arrived (ratio to the floor's titles):`);
+  console.log(`today's page, arrived (ratio to the floor's titles):`);
   console.log(arrival('the HTML', widget.htmlMs));
   console.log(arrival('the script tag', widget.scriptTagMs));
   console.log(arrival('the first page of data', widget.dataMs));

@@ -53,10 +53,10 @@ export function demoSitePlugins(options: DemoSiteOptions): Plugin[] {
   const reservedSpace: Plugin = {
     name: 'loyalty-demo-reserved-space',
     async configureServer(server) {
-      const { reservedSpaceCss } = await import('../src/reserved-space.ts');
+      const { stylesheetCss } = await import('../src/reserved-space.ts');
       server.middlewares.use('/loyalty-widgets.css', (_request, response) => {
         response.setHeader('Content-Type', 'text/css; charset=utf-8');
-        response.end(reservedSpaceCss);
+        response.end(stylesheetCss());
       });
     },
   };

@@ -5,47 +5,22 @@
  * the merchant's endpoint (the head's `<meta name="loyalty-endpoint">` or the default): an `endpoint`
  * written on the element or its mount is body content, which decides nothing before the element runs.
  */
-import { prefetchRead } from './marketing/prefetch.ts';
+import { offerAnswer, prefetchRead } from './marketing/prefetch.ts';
 import { resolveEndpoint } from './shared/config.ts';
-import { CAROUSEL_PAGE_SIZE, DIRECTORY_PAGE_SIZE, pageSizeAttribute } from './shared/page-size.ts';
+import { firstRequest, type Attributes } from './shared/first-request.ts';
+import { FIRST_PAGE_ATTRIBUTE } from './shared/tags.ts';
 
-/** Reads one of the element's attributes by its name on the element: its own, or its mount's `data-` one. */
-type Attributes = (name: string) => string | null;
-
-/** The request an element makes first, exactly as the element will make it; undefined when none. */
-function firstRequest(
-  tag: string,
-  read: Attributes,
-): [operation: string, variables: Record<string, string | number | undefined>] | undefined {
-  const trimmed = (name: string): string | undefined => read(name)?.trim() || undefined;
-  switch (tag) {
-    case 'campaign-carousel':
-      return [
-        'campaigns',
-        {
-          businessAccountId: trimmed('business-account-id'),
-          limit: pageSizeAttribute(read('limit'), CAROUSEL_PAGE_SIZE),
-        },
-      ];
-    case 'business-directory':
-      return [
-        'businessAccounts',
-        { category: trimmed('category'), limit: pageSizeAttribute(read('limit'), DIRECTORY_PAGE_SIZE) },
-      ];
-    case 'coupon-claim': {
-      const id = trimmed('campaign-id');
-      return id ? ['campaign', { id }] : undefined;
-    }
-    default:
-      return undefined;
-  }
-}
-
-/** Requests the first page of a `tag` element now, unless its code is already here or it names its own endpoint. */
-function prefetch(tag: string, read: Attributes): void {
-  if (customElements.get(tag) || read('endpoint')?.trim()) return;
+/**
+ * Requests the first page of a `tag` element now, unless its code is already here or it names its own
+ * endpoint. A first page the server printed (`printed`, the proxy's answer as text) is handed over
+ * instead, whether or not the code is here: no request at all.
+ */
+function prefetch(tag: string, read: Attributes, printed?: string): void {
+  if (read('endpoint')?.trim()) return;
   const request = firstRequest(tag, read);
-  if (request) prefetchRead(resolveEndpoint(undefined), ...request);
+  if (!request) return;
+  if (printed !== undefined) offerAnswer(resolveEndpoint(undefined), ...request, printed);
+  else if (!customElements.get(tag)) prefetchRead(resolveEndpoint(undefined), ...request);
 }
 
 /** Requests an element's first page now (see `prefetch`). */
@@ -55,8 +30,10 @@ export function prefetchFirstPage(element: Element): void {
 
 /**
  * Requests the first page of the `tag` element a mount becomes, from the `data-` attributes it will be
- * given (src/mounts.ts): `data-limit` is its `limit`.
+ * given (src/mounts.ts): `data-limit` is its `limit`. A mount the server printed with its first page
+ * inside (src/proxy/render/) holds the answer that page came from, which its element takes instead.
  */
 export function prefetchMountFirstPage(mount: Element, tag: string): void {
-  prefetch(tag, (name) => mount.getAttribute(`data-${name}`));
+  const printed = mount.querySelector(`:scope > [${FIRST_PAGE_ATTRIBUTE}] > script[type="application/json"]`);
+  prefetch(tag, (name) => mount.getAttribute(`data-${name}`), printed?.textContent ?? undefined);
 }

@@ -11,7 +11,7 @@
  * test checks that the two agree.
  */
 import { COUPON_CLAIM_HEIGHT, slideBodyHeight } from './shared/loading-sizes.ts';
-import { ELEMENT_TAGS, MOUNT_ATTRIBUTE, type ElementTag } from './shared/tags.ts';
+import { ELEMENT_TAGS, FIRST_PAGE_ATTRIBUTE, MOUNT_ATTRIBUTE, type ElementTag } from './shared/tags.ts';
 
 /** The size of an element's first view. */
 interface Space {
@@ -62,8 +62,29 @@ function rules(tag: ElementTag, mount: boolean): string[] {
   ];
 }
 
+/** What the script tag applies when it runs before the first paint. */
 export const reservedSpaceCss = [
   ...ELEMENT_TAGS.flatMap((tag) => rules(tag, false)),
   ...ELEMENT_TAGS.flatMap((tag) => rules(tag, true)),
   '',
 ].join('\n');
+
+/**
+ * dist/loyalty-widgets.css: the same, and the rules for first pages a server printed, which only a page
+ * printed by a server has (and it links the stylesheet), so the script tag carries none of them. While
+ * script runs, a printed first page lies over the space held, within its padding, so nothing below
+ * moves while the element takes over; without script, nothing takes the mount over, and it is laid
+ * out in the page's flow.
+ */
+export function stylesheetCss(): string {
+  const printed = `:where([${MOUNT_ATTRIBUTE}]:has(> [${FIRST_PAGE_ATTRIBUTE}]))`;
+  const firstPageRules = [
+    `${printed} { position: relative; }`,
+    `:where([${MOUNT_ATTRIBUTE}] > [${FIRST_PAGE_ATTRIBUTE}]) { position: absolute; inset: 0; padding: inherit; overflow: hidden; }`,
+    `:where([${FIRST_PAGE_ATTRIBUTE}] ul) { display: flex; gap: var(--loyalty-spacing, 1rem); margin: 0; padding: 0; list-style: none; }`,
+    `:where([${FIRST_PAGE_ATTRIBUTE}] li) { flex: 0 0 var(--loyalty-carousel-slide-width, min(85%, 20rem)); }`,
+    `:where([${FIRST_PAGE_ATTRIBUTE}] img) { display: block; max-inline-size: 100%; block-size: auto; }`,
+    `@media (scripting: none) { ${printed} { display: block; position: static; padding: 0; min-block-size: 0; } ${printed}::before { content: none; } :where([${MOUNT_ATTRIBUTE}] > [${FIRST_PAGE_ATTRIBUTE}]) { position: static; padding: 0; } :where([${FIRST_PAGE_ATTRIBUTE}] ul) { flex-wrap: wrap; } }`,
+  ];
+  return [reservedSpaceCss, ...firstPageRules, ''].join('\n');
+}

@@ -7,7 +7,7 @@
 import { MarketingError } from './errors.ts';
 import { parseBusinessAccountPage, parseCampaign, parseCampaignPage, parseCoupon, readAnswer } from './responses.ts';
 import { tokenOriginAllowed } from './token-origins.ts';
-import { endpointUrl, post, requestBody, takePrefetched } from './prefetch.ts';
+import { endpointUrl, plainRead, post, requestBody, takePrefetched } from './prefetch.ts';
 import type { BusinessAccount, Campaign, Coupon, Page } from './types.ts';
 
 export interface RequestOptions {
@@ -138,7 +138,7 @@ export class MarketingClient {
       const entry: SharedRequest = {
         controller,
         waiting: 0,
-        promise: this.send(body, options, controller.signal, operation === 'requestCoupon').then(parse),
+        promise: this.send(operation, variables, options, controller.signal).then(parse),
       };
       shared = entry;
       if (key !== undefined) {
@@ -153,21 +153,27 @@ export class MarketingClient {
   }
 
   private async send(
-    body: string,
+    operation: string,
+    variables: Variables,
     { accessToken, idToken, idempotencyKey }: RequestOptions,
     signal: AbortSignal,
-    coupon: boolean,
   ): Promise<Record<string, unknown>> {
     const headers: Record<string, string> = {};
     if (accessToken) headers.authorization = `Bearer ${accessToken}`;
     if (idToken) headers['x-loyalty-id-token'] = idToken;
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
-    // The script tag may have asked for this very read already (./prefetch.ts): never with credentials.
-    const early = Object.keys(headers).length === 0 ? takePrefetched(this.endpoint, body) : undefined;
+    // A read without credentials is a GET the script tag may have sent already (./prefetch.ts), or the
+    // page preloaded; anything with credentials, and every claim, is a POST.
+    const read =
+      operation !== 'requestCoupon' && Object.keys(headers).length === 0
+        ? plainRead(this.endpoint, operation, variables)
+        : undefined;
     let response: Response;
     let payload: unknown;
     try {
-      response = await (early ?? post(this.endpoint, body, signal, headers));
+      response = await (read
+        ? (takePrefetched(read.key) ?? read.send(signal))
+        : post(this.endpoint, requestBody(operation, variables), signal, headers));
       const raw = await response.text();
       try {
         payload = JSON.parse(raw);
@@ -184,7 +190,7 @@ export class MarketingClient {
     }
     // A coupon is kept only from the proxy itself: a same-origin file a server answers 200 to a POST
     // (an upload) is not one, whatever it holds.
-    if (coupon && !fromProxy(response))
+    if (operation === 'requestCoupon' && !fromProxy(response))
       throw new MarketingError(
         'invalid_response',
         response.status,

@@ -1,8 +1,10 @@
 /**
  * First pages asked for early: the script tag requests an element's first page of data as soon as it
  * sees the element, while the element's code is still on its way, and the element's own identical
- * request (same endpoint, same body, no credentials) takes that answer instead of asking again. An
- * answer not taken is dropped soon after it arrives, so a later request reads fresh data.
+ * request (same URL, no credentials) takes that answer instead of asking again. An answer not taken
+ * is dropped soon after it arrives, so a later request reads fresh data. Reads without credentials go
+ * as GET to one URL per read (`plainRead`), so the browser hands either request a response the page
+ * preloaded (`<link rel="preload" as="fetch" crossorigin href="…">`) or one a CDN kept.
  */
 import { HTTP_PROTOCOLS, parseUrl } from '../shared/url.ts';
 import { pageRegistry } from '../shared/page-registry.ts';
@@ -17,8 +19,6 @@ const KEPT_MS = 10_000;
  * page, since the script tag that asks and the client that takes are separate copies.
  */
 const { early } = pageRegistry();
-
-const keyOf = (endpoint: string, body: string): string => JSON.stringify([endpoint, body]);
 
 /**
  * An endpoint as the page's clients use it: an http(s) URL, a relative one resolved against the page's
@@ -57,6 +57,35 @@ export function post(endpoint: string, body: string, signal?: AbortSignal, heade
   });
 }
 
+/** A read without credentials: what tells it from any other (`key`), and how it is sent. */
+export interface PlainRead {
+  key: string;
+  send(signal?: AbortSignal): Promise<Response>;
+}
+
+/**
+ * A read without credentials, sent as GET to the endpoint with `operation` and then each variable in
+ * name order (the URL a preload link in the page's head writes), with no header of its own: a preload
+ * link's request has none, and the browser hands its response only to a request like it. An endpoint
+ * with a query of its own keeps the POST, since the proxy would read that query as variables, and so
+ * does a proxy older than its GET reads (it answers 405).
+ */
+export function plainRead(endpoint: string, operation: string, variables: Variables): PlainRead {
+  const url = new URL(endpoint);
+  const body = requestBody(operation, variables);
+  const send = (signal?: AbortSignal) => post(endpoint, body, signal);
+  if (url.search) return { key: JSON.stringify([endpoint, body]), send };
+  url.searchParams.append('operation', operation);
+  for (const [name, value] of Object.entries(canonical(variables))) url.searchParams.append(name, String(value));
+  return {
+    key: url.href,
+    send: async (signal) => {
+      const response = await fetch(url.href, { signal, redirect: 'error' });
+      return response.status === 405 ? send(signal) : response;
+    },
+  };
+}
+
 /**
  * Requests a read without credentials now, for the element that will ask for exactly it; one request
  * for every element that asks for the same thing.
@@ -64,14 +93,14 @@ export function post(endpoint: string, body: string, signal?: AbortSignal, heade
 export function prefetchRead(endpoint: string, operation: string, variables: Variables): void {
   const url = endpointUrl(endpoint);
   if (!url) return;
-  const body = requestBody(operation, variables);
-  const key = keyOf(url.href, body);
+  const read = plainRead(url.href, operation, variables);
+  const { key } = read;
   const asked = early.get(key);
   if (asked) {
     asked.takers++;
     return;
   }
-  const entry = { answer: post(url.href, body), takers: 1 };
+  const entry = { answer: read.send(), takers: 1 };
   early.set(key, entry);
   const drop = (): void => {
     setTimeout(() => {
@@ -82,12 +111,27 @@ export function prefetchRead(endpoint: string, operation: string, variables: Var
 }
 
 /**
- * The early answer to this exact request (absolute endpoint, body), once for each element it was
- * asked for: two elements that need the same page share one request, whenever each asks for it.
- * Undefined when none is left.
+ * Hands over an answer the server printed in the page (a mount's first page, src/proxy/render/) as the
+ * early answer to this read, for `takers` elements: they take it as they take one asked for early,
+ * and check it as they check any answer. No request is made.
  */
-export function takePrefetched(endpoint: string, body: string): Promise<Response> | undefined {
-  const key = keyOf(endpoint, body);
+export function offerAnswer(endpoint: string, operation: string, variables: Variables, text: string): void {
+  const url = endpointUrl(endpoint);
+  if (!url) return;
+  const { key } = plainRead(url.href, operation, variables);
+  const answer = Promise.resolve(
+    new Response(text, { headers: { 'content-type': 'application/json', 'loyalty-proxy': '1' } }),
+  );
+  const offered = early.get(key);
+  early.set(key, { answer, takers: (offered?.takers ?? 0) + 1 });
+}
+
+/**
+ * The early answer to this exact read (its `PlainRead.key`), once for each element it was asked for: two
+ * elements that need the same page share one request, whenever each asks for it. Undefined when none
+ * is left.
+ */
+export function takePrefetched(key: string): Promise<Response> | undefined {
   const entry = early.get(key);
   if (!entry) return undefined;
   if (--entry.takers <= 0) early.delete(key);

@@ -80,6 +80,7 @@ export {
 } from './shopper/signin.ts';
 
 export type { ProxyError } from './shared/errors.ts';
+export { renderFirstPage, renderMount, type WidgetAttributes } from './render/index.ts';
 
 /**
  * The Marketing proxy as a Fetch-API handler, `(request) => Promise<Response>`: it forwards the

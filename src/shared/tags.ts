@@ -13,11 +13,8 @@ export const ELEMENT_TAGS = [
 
 export type ElementTag = (typeof ELEMENT_TAGS)[number];
 
-/**
- * The attribute that marks a mount, the sanitizer-proof form of an element a CMS editor writes
- * (`<div data-loyalty-widget="campaign-carousel" data-limit="6">`, see src/mounts.ts); its value is the tag.
- */
-export const MOUNT_ATTRIBUTE = 'data-loyalty-widget';
+export { FIRST_PAGE_ATTRIBUTE, MOUNT_ATTRIBUTE } from './mount-attributes.ts';
+import { MOUNT_ATTRIBUTE } from './mount-attributes.ts';
 
 /** The tag a mount names (any case, spaces around it ignored); undefined when it names none of ours. */
 export function mountedTag(mount: Element): ElementTag | undefined {

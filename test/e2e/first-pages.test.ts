@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { Page, Request, Route } from 'playwright-core';
 import { useE2eStack } from '../support/e2e.ts';
+import { proxyCall } from '../support/proxy-calls.ts';
 
 const stack = useE2eStack({ staticSites: { shop: {} } });
 
@@ -18,17 +19,48 @@ async function elementFile(tag: string): Promise<string> {
   return `/dist/${manifest[`src/elements/${tag}/index.ts`]!.file}`;
 }
 
-/** Every POST the page sends, with its path and its JSON body, in the order sent. */
+/** Every call to a proxy the page sends, with its path and its operation and variables, in the order sent. */
 function recordPosts(page: Page): { path: string; body: { operation: string; variables: unknown } }[] {
   const posts: { path: string; body: { operation: string; variables: unknown } }[] = [];
   page.on('request', (request: Request) => {
-    if (request.method() === 'POST')
-      posts.push({ path: new URL(request.url()).pathname, body: request.postDataJSON() as never });
+    const body = proxyCall(request);
+    if (body) posts.push({ path: new URL(request.url()).pathname, body });
   });
   return posts;
 }
 
+/** A request that reads from the merchant's proxy. */
+const isRead = (request: Request, operation?: string): boolean =>
+  new URL(request.url()).pathname === '/api/marketing' &&
+  proxyCall(request) !== undefined &&
+  (operation === undefined || proxyCall(request)?.operation === operation);
+
 describe('first pages of data, asked for with the code', () => {
+  it('takes the first page the head preloaded: one request for it, made by the preload link', async () => {
+    // A context of its own: nothing in the browser's cache from another test.
+    const context = await stack.browser.newContext();
+    const page = await context.newPage();
+    const site = stack.sites.shop;
+    const before = site.marketingRequests.length;
+    await page.goto(`${site.origin}/preload.html`);
+    await page.locator('campaign-carousel [part~="title"]').first().waitFor({ timeout: 15_000 });
+    const firstPages = site.marketingRequests
+      .slice(before)
+      .filter(
+        (request) => request.startsWith('GET /api/marketing?operation=campaigns&') && !request.includes('nextToken'),
+      );
+    assert.deepEqual(firstPages, ['GET /api/marketing?operation=campaigns&limit=4']);
+    // Not even a copy from the browser's cache: the page's only read of it is the link's.
+    const reads = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .filter(({ name }) => name.includes('operation=campaigns') && !name.includes('nextToken'))
+        .map((entry) => (entry as PerformanceResourceTiming).initiatorType),
+    );
+    assert.deepEqual(reads, ['link']);
+    await context.close();
+  });
+
   it("requests a carousel's first page while every other file is held back, and two alike share one request", async () => {
     const page = await stack.browser.newPage();
     const posts = recordPosts(page);
@@ -44,13 +76,9 @@ describe('first pages of data, asked for with the code', () => {
     };
     await page.route(`**${held}`, hold);
     await page.route('**/dist/chunks/**', hold);
-    const dataAsked = page.waitForRequest(
-      (request) => request.method() === 'POST' && new URL(request.url()).pathname === '/api/marketing',
-    );
+    const dataAsked = page.waitForRequest((request) => isRead(request));
     // The coupon's request, made by the script tag in the same run as the carousels' one.
-    const couponAsked = page.waitForRequest(
-      (request) => request.method() === 'POST' && request.postDataJSON()?.operation === 'campaign',
-    );
+    const couponAsked = page.waitForRequest((request) => isRead(request, 'campaign'));
     await page.goto(`${stack.sites.shop.origin}/two-carousels.html`);
     await heldAsked;
     await dataAsked;
@@ -80,7 +108,7 @@ describe('first pages of data, asked for with the code', () => {
     const held = await Promise.all(['campaign-carousel', 'business-directory'].map(elementFile));
     await page.route(/\/dist\/elements\//, () => {});
     const asked = held.map((file) => page.waitForRequest((request) => new URL(request.url()).pathname === file));
-    const dataAsked = page.waitForRequest((request) => request.method() === 'POST');
+    const dataAsked = page.waitForRequest((request) => isRead(request));
     await page.goto(`${stack.sites.shop.origin}/body-endpoints.html`);
     await Promise.all(asked);
     await dataAsked;
@@ -103,7 +131,7 @@ describe('first pages of data, asked for with the code', () => {
       await route.continue();
     });
     const asked = held.map((file) => page.waitForRequest((request) => new URL(request.url()).pathname === file));
-    const dataAsked = page.waitForRequest((request) => request.method() === 'POST');
+    const dataAsked = page.waitForRequest((request) => isRead(request));
     await page.goto(`${stack.sites.shop.origin}/mounts.html`);
     await Promise.all(asked);
     await dataAsked;

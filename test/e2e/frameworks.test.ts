@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { demoSitePlugins } from '../../demo/vite-plugins.ts';
 import { withoutTrailingSlash } from '../../src/shared/url.ts';
 import { useE2eStack } from '../support/e2e.ts';
+import { proxyCall } from '../support/proxy-calls.ts';
 
 const root = fileURLToPath(new URL('./fixtures/frameworks/', import.meta.url));
 const entry = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
@@ -48,8 +49,8 @@ describe('the elements in framework apps', () => {
   function recordOperations(page: Page): { operation: string; variables: Record<string, unknown> }[] {
     const seen: { operation: string; variables: Record<string, unknown> }[] = [];
     page.on('request', (request) => {
-      if (new URL(request.url()).pathname === '/api/marketing' && request.method() === 'POST')
-        seen.push(JSON.parse(request.postData() ?? '{}'));
+      const call = new URL(request.url()).pathname === '/api/marketing' ? proxyCall(request) : undefined;
+      if (call) seen.push(call);
     });
     return seen;
   }

@@ -91,7 +91,7 @@ describe('Marketing proxy CORS', () => {
     });
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('access-control-allow-origin'), SHOP);
-    assert.equal(preflight.headers.get('access-control-allow-methods'), 'POST');
+    assert.equal(preflight.headers.get('access-control-allow-methods'), 'GET, POST');
     const allowedHeaders = preflight.headers.get('access-control-allow-headers') ?? '';
     for (const header of ['content-type', 'idempotency-key', 'authorization', 'x-loyalty-id-token'])
       assert.match(allowedHeaders, new RegExp(header));

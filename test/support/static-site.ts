@@ -3,14 +3,19 @@
  * dist/ as it would be uploaded, the Marketing proxy at /api/marketing (and /shop/marketing), and optionally a strict
  * Content-Security-Policy on every response. No build step, no dev server.
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { compress } from 'hono/compress';
 import { serve, type ServerType } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createMarketingProxy } from '../../src/proxy/index.ts';
+import {
+  createMarketingProxy,
+  renderFirstPage,
+  type MarketingProxyHandler,
+  type WidgetAttributes,
+} from '../../src/proxy/index.ts';
 import { createNodeTransport } from '../../src/proxy/node.ts';
 
 export interface StaticSiteOptions {
@@ -29,6 +34,8 @@ export interface StaticSiteOptions {
 
 export interface StaticSite {
   origin: string;
+  /** Every request that reached the proxy, as `METHOD path?query`, in the order it came. */
+  marketingRequests: string[];
   close(): Promise<void>;
 }
 
@@ -46,9 +53,15 @@ export async function startStaticSite(options: StaticSiteOptions): Promise<Stati
     await next();
     if (options.csp) c.header('Content-Security-Policy', options.csp(origin));
   });
-  app.all('/api/marketing', (c) => proxy(c.req.raw));
+  const marketingRequests: string[] = [];
+  const proxied = (c: Context): Promise<Response> => {
+    const url = new URL(c.req.url);
+    marketingRequests.push(`${c.req.method} ${url.pathname}${url.search}`);
+    return proxy(c.req.raw);
+  };
+  app.all('/api/marketing', proxied);
   // The same proxy where a page's `<meta name="loyalty-endpoint">` names another path than the default.
-  app.all('/shop/marketing', (c) => proxy(c.req.raw));
+  app.all('/shop/marketing', proxied);
   // Served gzipped, as any merchant's web server or CDN would.
   app.use('/dist/*', compress());
   app.get('/:page{[\\w-]+\\.html}', async (c, next) => {
@@ -58,7 +71,7 @@ export async function startStaticSite(options: StaticSiteOptions): Promise<Stati
     let page = file.toString('utf8');
     for (const [placeholder, value] of Object.entries(options.replacements ?? {}))
       page = page.replaceAll(placeholder, value);
-    return c.html(page);
+    return c.html(await renderFirstPages(page, proxy));
   });
   if (options.demo) {
     const { clientId } = options.demo;
@@ -84,8 +97,21 @@ export async function startStaticSite(options: StaticSiteOptions): Promise<Stati
   origin = `http://localhost:${(server.address() as AddressInfo).port}`;
   return {
     origin,
+    marketingRequests,
     close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   };
+}
+
+/**
+ * Each `<!-- first-page <tag> {attributes} -->` of a page, printed as the merchant's server prints a
+ * widget with its first page inside (renderFirstPage, through the site's own proxy).
+ */
+async function renderFirstPages(page: string, proxy: MarketingProxyHandler): Promise<string> {
+  const marks = [...page.matchAll(/<!-- first-page ([\w-]+) (\{.*?\}) -->/g)];
+  const printed = await Promise.all(
+    marks.map(([, tag, attributes]) => renderFirstPage(proxy, tag!, JSON.parse(attributes!) as WidgetAttributes)),
+  );
+  return marks.reduce((html, [mark], index) => html.replace(mark, printed[index]!), page);
 }
 
 /** A strict policy: no inline script or style, no eval, Trusted Types, only Connect and the images' origin abroad. */

@@ -12,12 +12,7 @@ import { failureOf, isWaiting, PagedList, pageSize } from '../internal/tasks.ts'
 import { businessDirectoryStyles } from './business-directory.styles.ts';
 import { directoryMessages } from './business-directory.messages.ts';
 import { propertyLabel } from './property-label.ts';
-
-/** Digits and a leading `+` only: what a `tel:` link may carry, whatever the API sent. */
-function telHref(phone: string): string | undefined {
-  const digits = phone.replace(/\D/g, '');
-  return digits ? `tel:${phone.trim().startsWith('+') ? '+' : ''}${digits}` : undefined;
-}
+import { telHref } from '../../shared/tel-href.ts';
 
 /**
  * @summary The loyalty program's approved businesses: logo, name, category, description, address,

@@ -8,6 +8,7 @@ import { PROXY_MARKER, ProxyError } from '../shared/errors.ts';
 import type { Stage } from './compose.ts';
 
 export const ALLOWED_REQUEST_HEADERS = 'content-type, authorization, x-loyalty-id-token, idempotency-key';
+export const ALLOWED_METHODS = 'GET, POST, OPTIONS';
 export const EXPOSED_RESPONSE_HEADERS = 'retry-after, x-cache, idempotent-replayed, loyalty-proxy';
 export const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
@@ -74,13 +75,13 @@ export function corsHeadersFor(
 
 export function preflightResponse(cors: Record<string, string>): Response {
   const headers: Record<string, string> = {
-    allow: 'POST, OPTIONS',
+    allow: ALLOWED_METHODS,
     'cache-control': 'no-store',
     ...PROXY_MARKER,
     ...cors,
   };
   if (cors['access-control-allow-origin']) {
-    headers['access-control-allow-methods'] = 'POST';
+    headers['access-control-allow-methods'] = 'GET, POST';
     headers['access-control-allow-headers'] = ALLOWED_REQUEST_HEADERS;
     headers['access-control-max-age'] = String(PREFLIGHT_MAX_AGE_SECONDS);
   }

@@ -4,7 +4,7 @@
  * are free), and a forged page cursor is refused before anything is read.
  */
 import { waitUntilOf, type RuntimeContext } from '../hosts/runtime.ts';
-import { jsonResponse, NO_STORE, ProxyError } from '../shared/errors.ts';
+import { NO_STORE, ProxyError } from '../shared/errors.ts';
 import type { ProxyStore } from '../stores/memory.ts';
 import { canonicalVariables, type Variables } from '../upstream/operations.ts';
 import type { AccessLogEntry } from './access-log.ts';
@@ -14,6 +14,7 @@ import type { MarketingCalls } from './marketing-calls.ts';
 import { consumeRateLimit, type RateLimitRule } from './rate-limit.ts';
 import type { OperationCall } from './request.ts';
 import type { CallHandler } from './route.ts';
+import { readAnswer } from './validators.ts';
 
 export interface QueryServices {
   calls: MarketingCalls;
@@ -70,10 +71,10 @@ export function queryReader({ calls, cache, store, misses, log }: QueryServices)
 
 /** The query stage's answer: the body, with the cache's headers when it came through the cache. */
 export function answerQuery(read: QueryReader, cache: ResponseCache | undefined): CallHandler {
-  return async ({ entry, cors, context }, call, address) => {
+  return async ({ request, entry, cors, context }, call, address) => {
     const { body, state } = await read(call, entry, address, context);
-    if (!cache || !state) return jsonResponse(200, body, { 'cache-control': NO_STORE, ...cors });
+    if (!cache || !state) return readAnswer(request, body, { 'cache-control': NO_STORE, ...cors });
     entry.cache = state;
-    return jsonResponse(200, body, { 'cache-control': cache.cacheControl, 'x-cache': state, ...cors });
+    return readAnswer(request, body, { 'cache-control': cache.cacheControl, 'x-cache': state, ...cors });
   };
 }

@@ -1,11 +1,18 @@
 /**
  * Reading the browser's call: `POST` with a JSON body `{ "operation", "variables" }` of at most 16 KiB.
  * The content-type rule (415) is what keeps a cross-site HTML form from reaching the proxy: a form can
- * only send `text/plain`, `multipart/form-data` or `application/x-www-form-urlencoded`.
+ * only send `text/plain`, `multipart/form-data` or `application/x-www-form-urlencoded`. A read may
+ * also come as `GET ?operation=…&<variable>=…`, which caches (a CDN, the browser, a `<link rel="preload">`)
+ * and which a form or a link can send too: so a GET never reaches a mutation.
  */
 import { ProxyError } from '../shared/errors.ts';
 import { readAtMost } from '../shared/read-at-most.ts';
-import { validateVariables, type PersistedOperation, type Variables } from '../upstream/operations.ts';
+import {
+  validateVariables,
+  type PersistedOperation,
+  type VariableRule,
+  type Variables,
+} from '../upstream/operations.ts';
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -73,6 +80,7 @@ export async function readOperationCall(
   operations: Readonly<Record<string, PersistedOperation>>,
   timeoutMs: number,
 ): Promise<OperationCall> {
+  if (request.method === 'GET') return readQueryString(new URL(request.url).searchParams, operations);
   if (!isJsonContentType(request.headers.get('content-type'))) {
     throw new ProxyError(415, 'unsupported_media_type', 'Send the request as Content-Type: application/json.');
   }
@@ -111,6 +119,11 @@ export async function readOperationCall(
   const name = body.operation;
   if (typeof name !== 'string')
     throw new ProxyError(400, 'bad_request', '"operation" must be the name of an operation.');
+  const operation = operationNamed(operations, name);
+  return { name, operation, variables: validateVariables(operation, body.variables) };
+}
+
+function operationNamed(operations: Readonly<Record<string, PersistedOperation>>, name: string): PersistedOperation {
   const operation = Object.hasOwn(operations, name) ? operations[name] : undefined;
   if (!operation) {
     throw new ProxyError(
@@ -119,5 +132,48 @@ export async function readOperationCall(
       `Unknown operation "${name.slice(0, 64)}"; known: ${Object.keys(operations).join(', ')}.`,
     );
   }
-  return { name, operation, variables: validateVariables(operation, body.variables) };
+  return operation;
+}
+
+/** A query string's text as the variable's type: an integer's digits, `true`/`false`, or the text. */
+function typedValue(rule: VariableRule, name: string, text: string): string | number | boolean {
+  if (rule.type === 'string') return text;
+  if (rule.type === 'int') {
+    if (!/^-?\d{1,15}$/.test(text)) {
+      throw new ProxyError(400, 'invalid_variables', `Variable "${name}" must be an integer.`);
+    }
+    return Number(text);
+  }
+  if (text !== 'true' && text !== 'false') {
+    throw new ProxyError(400, 'invalid_variables', `Variable "${name}" must be true or false.`);
+  }
+  return text === 'true';
+}
+
+/** A GET read: `operation` names a query, every other parameter is one of its variables, given once. */
+function readQueryString(
+  parameters: URLSearchParams,
+  operations: Readonly<Record<string, PersistedOperation>>,
+): OperationCall {
+  const names = parameters.getAll('operation');
+  if (names.length !== 1) {
+    throw new ProxyError(400, 'bad_request', 'Name one operation: ?operation=<name>&<variable>=<value>.');
+  }
+  const name = names[0]!;
+  const operation = operationNamed(operations, name);
+  if (operation.kind !== 'query') {
+    throw new ProxyError(405, 'method_not_allowed', `"${name}" changes data: send it as POST with a JSON body.`, {
+      allow: 'POST, OPTIONS',
+    });
+  }
+  const given: Record<string, string | number | boolean> = {};
+  for (const key of new Set(parameters.keys())) {
+    if (key === 'operation') continue;
+    const values = parameters.getAll(key);
+    const rule = Object.hasOwn(operation.variables, key) ? operation.variables[key] : undefined;
+    if (!rule) throw new ProxyError(400, 'invalid_variables', `Unknown variable "${key.slice(0, 64)}".`);
+    if (values.length !== 1) throw new ProxyError(400, 'invalid_variables', `Variable "${key}" is given twice.`);
+    given[key] = typedValue(rule, key, values[0]!);
+  }
+  return { name, operation, variables: validateVariables(operation, given) };
 }

@@ -8,6 +8,26 @@ export async function sandboxStats(): Promise<SandboxStats> {
   return (await response.json()) as SandboxStats;
 }
 
+/**
+ * The operation and variables of a call to the proxy: a read without credentials is a GET whose query
+ * names them (integers read back as numbers), anything else a POST with them in its JSON body.
+ */
+export function marketingCall(
+  input: RequestInfo | URL,
+  init?: RequestInit,
+): { operation?: string; variables: Record<string, unknown> } {
+  if (typeof init?.body === 'string') {
+    const body = JSON.parse(init.body) as { operation?: string; variables?: Record<string, unknown> };
+    return { operation: body.operation, variables: body.variables ?? {} };
+  }
+  const { searchParams } = new URL(input instanceof Request ? input.url : String(input), location.href);
+  const variables: Record<string, unknown> = {};
+  for (const [name, value] of searchParams) {
+    if (name !== 'operation') variables[name] = /^\d+$/.test(value) ? Number(value) : value;
+  }
+  return { operation: searchParams.get('operation') ?? undefined, variables };
+}
+
 export interface RecordedCall {
   operation: string;
   variables: Record<string, unknown>;
@@ -26,8 +46,8 @@ export function recordFetches() {
   window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(input instanceof Request ? input.url : String(input), location.href);
     if (!url.pathname.startsWith('/api/marketing')) return original(input, init);
-    const body = JSON.parse(String(init?.body)) as { operation: string; variables: Record<string, unknown> };
-    calls.push({ ...body, headers: new Headers(init?.headers) });
+    const { operation = '', variables } = marketingCall(input, init);
+    calls.push({ operation, variables, headers: new Headers(init?.headers) });
     const response = await original(input, init);
     if (lostResponses > 0) {
       lostResponses--;
@@ -102,9 +122,9 @@ export function scriptPages(
   const original = window.fetch;
   const asked: Array<string | null> = [];
   window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const body = JSON.parse(String(init?.body ?? '{}')) as { operation?: string; variables?: { nextToken?: string } };
-    if (body.operation !== operation) return original(input, init);
-    const token = body.variables?.nextToken ?? null;
+    const call = marketingCall(input, init);
+    if (call.operation !== operation) return original(input, init);
+    const token = (call.variables.nextToken as string | undefined) ?? null;
     asked.push(token);
     const index = token === null ? 0 : Number(/^page-(\d+)$/.exec(token)![1]);
     await answer?.(index);

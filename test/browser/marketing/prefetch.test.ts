@@ -56,4 +56,21 @@ describe('first pages asked for early', () => {
       { limit: 2 },
     ]);
   });
+
+  it('reads with a POST from a proxy older than GET reads, which answers a GET with 405', async () => {
+    const original = window.fetch;
+    const methods: string[] = [];
+    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      methods.push(init?.method ?? 'GET');
+      if (init?.method === undefined) return Promise.resolve(new Response(null, { status: 405 }));
+      return original(input, init);
+    };
+    try {
+      const page = await new MarketingClient('/api/marketing').campaigns({ limit: 1 });
+      expect(page.items).to.have.length(1);
+      expect(methods).to.deep.equal(['GET', 'POST']);
+    } finally {
+      window.fetch = original;
+    }
+  });
 });

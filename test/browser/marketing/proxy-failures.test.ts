@@ -3,7 +3,7 @@ import '../../../src/elements/business-directory/index.ts';
 import '../../../src/elements/campaign-carousel/index.ts';
 import type { BusinessDirectory } from '../../../src/elements/business-directory/index.ts';
 import type { CampaignCarousel } from '../../../src/elements/campaign-carousel/index.ts';
-import { stubFetch, wireAccount } from './helpers.ts';
+import { marketingCall, stubFetch, wireAccount } from './helpers.ts';
 import { part } from '../parts.ts';
 
 // What the proxy answers when the Marketing API behind it refuses its key, throttles it, or no
@@ -57,9 +57,9 @@ describe("Marketing elements and the proxy's upstream failures", () => {
     const asked: Array<string | null> = [];
     const original = window.fetch;
     window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-      const body = JSON.parse(String(init?.body ?? '{}')) as { operation?: string; variables?: { nextToken?: string } };
-      if (body.operation !== 'businessAccounts') return original(input, init);
-      const token = body.variables?.nextToken ?? null;
+      const call = marketingCall(input, init);
+      if (call.operation !== 'businessAccounts') return original(input, init);
+      const token = (call.variables.nextToken as string | undefined) ?? null;
       asked.push(token);
       if (token !== null) return proxyError(400, 'invalid_cursor');
       return new Response(

@@ -10,10 +10,11 @@ import { showsOneOf } from '../parts.ts';
 describe('first pages of mounts', () => {
   it('are asked for when the script tag runs, one request for a tag and a mount alike', async () => {
     const original = window.fetch;
-    const posts: string[] = [];
+    const reads: string[] = [];
     window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
       const url = new URL(input instanceof Request ? input.url : String(input), location.href);
-      if (init?.method === 'POST') posts.push(`${url.pathname} ${String(init.body)}`);
+      if (url.pathname.startsWith('/api/marketing'))
+        reads.push(`${init?.method ?? 'GET'} ${url.pathname}${url.search}`);
       return original(input, init);
     };
     const holder = document.createElement('section');
@@ -27,10 +28,10 @@ describe('first pages of mounts', () => {
     try {
       await import('../../../src/index.ts');
       // The script tag ran: what it asked for early, before any element's code is here.
-      expect(posts).to.deep.equal([
-        '/api/marketing {"operation":"campaigns","variables":{"businessAccountId":"biz-harbor-coffee","limit":2}}',
+      expect(reads).to.deep.equal([
+        'GET /api/marketing?operation=campaigns&businessAccountId=biz-harbor-coffee&limit=2',
         // A limit the proxy refuses is read as the element reads it: its default.
-        '/api/marketing {"operation":"businessAccounts","variables":{"category":"Cafe","limit":12}}',
+        'GET /api/marketing?operation=businessAccounts&category=Cafe&limit=12',
       ]);
       const mounted = holder.querySelector('#mounted')!;
       await waitUntil(() => mounted.querySelector('campaign-carousel'), 'the mount did not become its element', {
@@ -38,8 +39,8 @@ describe('first pages of mounts', () => {
       });
       await showsOneOf(mounted.querySelector('campaign-carousel')!, ['slide']);
       await showsOneOf(holder.querySelector(':scope > campaign-carousel')!, ['slide']);
-      const firstPages = posts.filter(
-        (post) => post.startsWith('/api/marketing {"operation":"campaigns"') && !post.includes('nextToken'),
+      const firstPages = reads.filter(
+        (read) => read.startsWith('GET /api/marketing?operation=campaigns&') && !read.includes('nextToken'),
       );
       expect(firstPages, 'the tag and the mount took the one early answer').to.have.length(1);
     } finally {

@@ -1,0 +1,89 @@
+/**
+ * The display model of a first page: the fields its template (./template.ts) prints, read from the
+ * proxy's answer through the browser client's own checks (src/marketing/responses.ts), so a URL that
+ * is not `https:` never reaches the markup and a wrong type is refused, as in the elements.
+ */
+import { dataOf, parseBusinessAccountPage, parseCampaign, parseCampaignPage } from '../../marketing/responses.ts';
+import type { Campaign } from '../../marketing/types.ts';
+import { telHref } from '../../shared/tel-href.ts';
+import type { DisplayModel } from './markup.ts';
+
+/** `sizes` of a campaign image, as the carousel gives its slides. */
+export const IMAGE_SIZES = 'auto, (min-width: 30rem) 20rem, 85vw';
+
+/** The elements' heading level unless `heading-level` says another from 1 to 6. */
+const DEFAULT_HEADING_LEVEL = 2;
+
+function headingOf(written: string | undefined): string {
+  const level = Number(written ?? DEFAULT_HEADING_LEVEL);
+  return `h${Number.isInteger(level) && level >= 1 && level <= 6 ? level : DEFAULT_HEADING_LEVEL}`;
+}
+
+function campaignFields(campaign: Campaign, eager: boolean): DisplayModel {
+  const { images, objective } = campaign;
+  // The rendition the carousel falls back to where `srcset` is not read.
+  const fallback = images.find((image) => image.width >= 640) ?? images.at(-1);
+  return {
+    title: campaign.title,
+    subtitle: campaign.subtitle,
+    description: campaign.description,
+    price: objective.kind === 'coupon' ? (objective.price ?? '') : '',
+    src: fallback?.url ?? '',
+    srcset: images.map((image) => `${image.url} ${image.width}w`).join(', '),
+    sizes: IMAGE_SIZES,
+    // The first image is the one that paints with the page; the rest wait until they are near.
+    loading: eager ? 'eager' : 'lazy',
+  };
+}
+
+/**
+ * What a widget's first page shows, from the proxy's answer (its body, parsed); `attribute` reads the
+ * element's attributes. Throws a MarketingError for an answer the elements would refuse.
+ */
+export function displayModel(
+  tag: string,
+  body: unknown,
+  attribute: (name: string) => string | undefined,
+): DisplayModel {
+  const data = dataOf(body);
+  const heading = headingOf(attribute('heading-level'));
+  switch (tag) {
+    case 'campaign-carousel':
+      return {
+        heading,
+        items: parseCampaignPage(data).items.map((campaign, index) => campaignFields(campaign, index === 0)),
+      };
+    case 'coupon-claim':
+      return { heading, ...campaignFields(parseCampaign(data), true) };
+    default: {
+      const category = attribute('category')?.trim().toLowerCase();
+      // As the directory shows them: approved, and of the chosen category.
+      const shown = parseBusinessAccountPage(data).items.filter(
+        (account) => !account.pending && (!category || account.category.toLowerCase() === category),
+      );
+      return {
+        heading,
+        items: shown.map((account) => {
+          const street = account.address?.streetAddress ?? '';
+          const locality = account.address
+            ? [account.address.postalCode, account.address.city].filter(Boolean).join(' ')
+            : '';
+          return {
+            name: account.name,
+            category: account.category,
+            description: account.description,
+            logo: account.logoUrl ?? '',
+            address: street !== '' || locality !== '',
+            street,
+            locality,
+            twoLines: street !== '' && locality !== '',
+            phone: account.phoneNumber,
+            tel: telHref(account.phoneNumber) ?? '',
+            website: account.websiteUrl ?? '',
+            host: account.websiteUrl ? new URL(account.websiteUrl).host : '',
+          };
+        }),
+      };
+    }
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * The first page's markup as data: one description that the proxy's renderer (./markup.ts) and the
+ * WordPress plugin's PHP renderer both walk, so the two cannot print different HTML for the same
+ * answer. Kept to what a second language can interpret in a few lines:
+ *
+ * - `{ el, attrs?, children? }`: an element. `el` is a tag name, or `{ field }` for a heading level the
+ *   display model chose (`h1`…`h6`). `attrs` in the order written; a `{ field }` value that is empty or
+ *   absent leaves its attribute out. `img` and `br` are void: no children, no end tag.
+ * - `{ text: field }`: the field's text, escaped.
+ * - `{ each: field, children }`: the children once per entry of a list, each entry's fields first.
+ * - `{ when: field, children }` / `{ unless: field, children }`: the children when the field is (is
+ *   not) a non-empty string, `true` or a non-empty list.
+ *
+ * Fields are looked up in the innermost entry first, then outwards to the display model (./display.ts).
+ */
+
+export interface FieldRef {
+  field: string;
+}
+
+export type MarkupNode =
+  | { el: string | FieldRef; attrs?: Record<string, string | FieldRef>; children?: MarkupNode[] }
+  | { text: string }
+  | { each: string; children: MarkupNode[] }
+  | { when: string; children: MarkupNode[] }
+  | { unless: string; children: MarkupNode[] };
+
+const field = (name: string): FieldRef => ({ field: name });
+
+/** A campaign image at the widths the proxy asked for, sized as the elements size it; the first eager. */
+const IMAGE: MarkupNode = {
+  when: 'src',
+  children: [
+    {
+      el: 'img',
+      attrs: {
+        src: field('src'),
+        srcset: field('srcset'),
+        sizes: field('sizes'),
+        width: '1600',
+        height: '900',
+        alt: '',
+        loading: field('loading'),
+        decoding: 'async',
+      },
+    },
+  ],
+};
+
+const paragraph = (name: string): MarkupNode => ({
+  when: name,
+  children: [{ el: 'p', attrs: { 'data-field': name }, children: [{ text: name }] }],
+});
+
+const heading = (name: string): MarkupNode => ({
+  el: field('heading'),
+  attrs: { 'data-field': name },
+  children: [{ text: name }],
+});
+
+/** The markup of each widget's first page, by tag; a widget without one is not here. */
+export const FIRST_PAGE_TEMPLATES: Readonly<Record<string, MarkupNode[]>> = {
+  'campaign-carousel': [
+    {
+      el: 'ul',
+      children: [
+        {
+          each: 'items',
+          children: [
+            {
+              el: 'li',
+              children: [IMAGE, heading('title'), paragraph('subtitle'), paragraph('description'), paragraph('price')],
+            },
+          ],
+        },
+      ],
+    },
+  ],
+  // The coupon shows no image.
+  'coupon-claim': [heading('title'), paragraph('subtitle'), paragraph('price')],
+  'business-directory': [
+    {
+      el: 'ul',
+      children: [
+        {
+          each: 'items',
+          children: [
+            {
+              el: 'li',
+              children: [
+                {
+                  when: 'logo',
+                  children: [
+                    {
+                      el: 'img',
+                      attrs: {
+                        src: field('logo'),
+                        alt: '',
+                        width: '48',
+                        height: '48',
+                        loading: 'lazy',
+                        decoding: 'async',
+                        referrerpolicy: 'no-referrer',
+                      },
+                    },
+                  ],
+                },
+                heading('name'),
+                paragraph('category'),
+                paragraph('description'),
+                {
+                  when: 'address',
+                  children: [
+                    {
+                      el: 'address',
+                      children: [
+                        { text: 'street' },
+                        { when: 'twoLines', children: [{ el: 'br' }] },
+                        { text: 'locality' },
+                      ],
+                    },
+                  ],
+                },
+                {
+                  when: 'phone',
+                  children: [
+                    {
+                      el: 'p',
+                      attrs: { 'data-field': 'phone' },
+                      children: [
+                        {
+                          when: 'tel',
+                          children: [{ el: 'a', attrs: { href: field('tel') }, children: [{ text: 'phone' }] }],
+                        },
+                        { unless: 'tel', children: [{ text: 'phone' }] },
+                      ],
+                    },
+                  ],
+                },
+                {
+                  when: 'website',
+                  children: [
+                    {
+                      el: 'p',
+                      attrs: { 'data-field': 'website' },
+                      children: [
+                        {
+                          el: 'a',
+                          attrs: { href: field('website'), rel: 'noopener noreferrer' },
+                          children: [{ text: 'host' }],
+                        },
+                      ],
+                    },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ],
+};

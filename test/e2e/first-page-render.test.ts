@@ -1,0 +1,79 @@
+/**
+ * Widgets the merchant's server printed with their first page inside (renderFirstPage): the element
+ * takes the page over with no request for it and nothing on the page moving, and with script off the
+ * first page reads fully, laid out in the page's flow.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { useE2eStack } from '../support/e2e.ts';
+
+const stack = useE2eStack({ staticSites: { shop: {} } });
+
+/** The first pages the page asks the proxy for (later pages carry a nextToken). */
+const firstPageReads = (requests: string[]) =>
+  requests.filter((request) => /[?&]operation=/.test(request) && !request.includes('nextToken'));
+
+/** The sum of the page's layout shifts so far, as CLS counts them. */
+function layoutShift(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        new PerformanceObserver((list) => {
+          const shifts = list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[];
+          resolve(shifts.filter((shift) => !shift.hadRecentInput).reduce((sum, shift) => sum + shift.value, 0));
+        }).observe({ type: 'layout-shift', buffered: true });
+        // No entry at all means no shift.
+        setTimeout(() => resolve(0), 500);
+      }),
+  );
+}
+
+describe('first pages printed by the server', () => {
+  it('are taken over by their elements with no request for them and no layout shift', async () => {
+    const context = await stack.browser.newContext();
+    const page = await context.newPage();
+    const site = stack.sites.shop;
+    // What the server printed, as it arrives (the element may have taken it over by the time the page is read).
+    const html = await (await fetch(`${site.origin}/first-page.html`)).text();
+    const printed = [...html.matchAll(/<h2 data-field="(?:title|name)">([^<]*)<\/h2>/g)].map(([, title]) => title);
+    assert.ok(printed.length >= 3, 'the server printed the first pages');
+    const before = site.marketingRequests.length;
+    await page.goto(`${site.origin}/first-page.html`);
+    await page.locator('[data-loyalty-widget] campaign-carousel [part~="title"]').first().waitFor({ timeout: 15_000 });
+    await page.locator('[data-loyalty-widget] coupon-claim [part~="title"]').first().waitFor({ timeout: 15_000 });
+    await page.locator('[data-loyalty-widget] business-directory [part~="name"]').first().waitFor({ timeout: 15_000 });
+    const carouselTitles = await page
+      .locator('[data-loyalty-widget] campaign-carousel [part~="title"]')
+      .allTextContents();
+    assert.equal(carouselTitles[0]?.trim(), printed[0], 'the element shows the page the server printed');
+    assert.deepEqual(firstPageReads(site.marketingRequests.slice(before)), [], 'no first page was asked for');
+    assert.equal(await layoutShift(page), 0);
+    await context.close();
+  });
+
+  it('read fully with script off: every title, subtitle and price, in the page’s flow', async () => {
+    // A phone's width: a first page that does not wrap onto the page's width would run off it.
+    const context = await stack.browser.newContext({ javaScriptEnabled: false, viewport: { width: 400, height: 800 } });
+    const page = await context.newPage();
+    const site = stack.sites.shop;
+    const answer = (await (await fetch(`${site.origin}/api/marketing?operation=campaigns&limit=4`)).json()) as {
+      data: { campaigns: { items: { content: { title: string; subtitle: string | null } }[] } };
+    };
+    await page.goto(`${site.origin}/first-page.html`);
+    const carousel = page.locator('[data-loyalty-widget="campaign-carousel"]');
+    for (const { content } of answer.data.campaigns.items) {
+      for (const text of [content.title, content.subtitle].filter((value): value is string => Boolean(value))) {
+        const line = carousel.getByText(text, { exact: true });
+        assert.ok(await line.isVisible(), `"${text}" shows`);
+        // Laid out in the flow: the paragraph after the carousel starts below every line of it.
+        const [box, after] = await Promise.all([line.boundingBox(), page.locator('#after-carousel').boundingBox()]);
+        assert.ok(box && after && box.y + box.height <= after.y, `"${text}" is above what follows the carousel`);
+        assert.ok(box.x >= 0 && box.x + box.width <= 400, `"${text}" is within the page's width`);
+      }
+    }
+    const shops = page.locator('[data-loyalty-widget="business-directory"] address');
+    assert.ok((await shops.count()) > 0 && (await shops.first().isVisible()), 'the businesses’ addresses show');
+    await context.close();
+  });
+});
