@@ -30,6 +30,17 @@ describe('the plugin’s zip', { skip: !existsSync(ZIP) && `${ZIP} is missing: r
     assert.ok(scripts > 10, `${scripts} scripts and stylesheets`);
   });
 
+  test('the readme states the same "Requires PHP" and "Requires at least" as the plugin’s header', () => {
+    const header = text('loyalty-widgets.php');
+    const readme = text('readme.txt');
+    for (const field of ['Requires PHP', 'Requires at least']) {
+      const stated = (source: string, prefix: string) =>
+        new RegExp(`^${prefix}${field}:\\s*(\\S+)\\s*$`, 'm').exec(source)?.[1];
+      assert.ok(stated(header, ' \\* '), `the header states ${field}`);
+      assert.equal(stated(readme, ''), stated(header, ' \\* '), field);
+    }
+  });
+
   test('the readme links to the source of the minified scripts, at this version, and names the external services', () => {
     const readme = text('readme.txt');
     const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };

@@ -88,27 +88,14 @@ function loyalty_widgets_proxy_response( WP_REST_Request $request ): WP_REST_Res
 
 /** What every answer of the proxy carries. */
 function loyalty_widgets_answer_headers(): array {
-	$exposed = loyalty_widgets_contract_or_null()['cors']['exposedResponseHeaders'] ?? '';
 	return array(
 		'Content-Type'                  => 'application/json; charset=utf-8',
 		'X-Content-Type-Options'        => 'nosniff',
+		// The widgets tell the proxy's answers from a page's by this header, also across origins: the
+		// contract's exposed headers name it.
 		'Loyalty-Proxy'                 => '1',
-		// The widgets tell the proxy's answers from a page's by this header, also across origins.
-		'Access-Control-Expose-Headers' => loyalty_widgets_exposed_headers( $exposed ),
+		'Access-Control-Expose-Headers' => loyalty_widgets_contract_or_null()['cors']['exposedResponseHeaders'] ?? 'loyalty-proxy',
 	);
-}
-
-/**
- * The exposed headers: the contract's, and `loyalty-proxy`.
- *
- * @param string $exposed The contract's list.
- */
-function loyalty_widgets_exposed_headers( string $exposed ): string {
-	$names = array_filter( array_map( 'trim', explode( ',', strtolower( $exposed ) ) ) );
-	if ( ! in_array( 'loyalty-proxy', $names, true ) ) {
-		$names[] = 'loyalty-proxy';
-	}
-	return implode( ', ', $names );
 }
 
 /** The contract, or null when it cannot be read (the answer is then a 500). */
