@@ -8,15 +8,48 @@ import { join } from 'node:path';
 
 const DOMAIN = 'loyalty-widgets';
 const STRING = String.raw`'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"`;
-/** `__( 'text', 'domain' )` and its kin; `_x` and `esc_*_x` take a context before the domain. */
-const CALL = new RegExp(
-  String.raw`\b(__|_e|esc_html__|esc_html_e|esc_attr__|esc_attr_e|_x|esc_html_x|esc_attr_x|_n|_nx)\(\s*(${STRING})\s*,\s*(${STRING})(?:\s*,\s*(${STRING}))?`,
-  'g',
-);
+/** The gettext functions, by the position of each argument: text, plural, context and domain. */
+const FUNCTIONS: Record<string, { text: number; plural?: number; context?: number; domain: number }> = {
+  __: { text: 0, domain: 1 },
+  _e: { text: 0, domain: 1 },
+  esc_html__: { text: 0, domain: 1 },
+  esc_html_e: { text: 0, domain: 1 },
+  esc_attr__: { text: 0, domain: 1 },
+  esc_attr_e: { text: 0, domain: 1 },
+  _x: { text: 0, context: 1, domain: 2 },
+  esc_html_x: { text: 0, context: 1, domain: 2 },
+  esc_attr_x: { text: 0, context: 1, domain: 2 },
+  _n: { text: 0, plural: 1, domain: 3 },
+  _nx: { text: 0, plural: 1, context: 3, domain: 4 },
+};
+const CALL = new RegExp(String.raw`\b(${Object.keys(FUNCTIONS).join('|')})\(`, 'g');
+const LITERAL = new RegExp(String.raw`^\s*(${STRING})\s*$`);
+
+/** A call's arguments from just after its `(`: split at top-level commas, up to its `)`. */
+function callArguments(source: string, start: number): string[] {
+  const args: string[] = [];
+  let depth = 0;
+  let from = start;
+  for (let index = start; index < source.length; index++) {
+    const character = source[index];
+    if (character === "'" || character === '"') {
+      for (index++; index < source.length && source[index] !== character; index++) if (source[index] === '\\') index++;
+    } else if (character === '(' || character === '[') depth++;
+    else if ((character === ')' || character === ']') && depth > 0) depth--;
+    else if (character === ')' || (character === ',' && depth === 0)) {
+      args.push(source.slice(from, index));
+      from = index + 1;
+      if (character === ')') break;
+    }
+  }
+  return args;
+}
+
 const TRANSLATORS = /\/[*/]\s*(translators:.*?)\s*(?:\*\/)?\s*$/;
 
 interface Entry {
   context?: string;
+  plural?: string;
   comments: Set<string>;
   references: string[];
 }
@@ -32,9 +65,9 @@ function potString(text: string): string {
 /** The .pot file for the plugin in `folder`. */
 export function potFile(folder: string, version: string): string {
   const entries = new Map<string, Entry>();
-  const add = (text: string, reference: string, context?: string, comment?: string): void => {
+  const add = (text: string, reference: string, context?: string, comment?: string, plural?: string): void => {
     const key = `${context ?? ''}\u0004${text}`;
-    const entry = entries.get(key) ?? { context, comments: new Set<string>(), references: [] };
+    const entry = entries.get(key) ?? { context, plural, comments: new Set<string>(), references: [] };
     if (comment) entry.comments.add(comment);
     entry.references.push(reference);
     entries.set(key, entry);
@@ -52,11 +85,16 @@ export function potFile(folder: string, version: string): string {
   for (const name of files.filter((file) => /\.(php|ts)$/.test(file) && !file.endsWith('.d.ts'))) {
     const source = readFileSync(join(folder, name), 'utf8');
     for (const match of source.matchAll(CALL)) {
-      const [, call, text, second, third] = match as unknown as [string, string, string, string, string?];
-      if (call.startsWith('_n')) throw new Error(`${name}: plural strings (${call}) are not written to the .pot yet`);
-      const hasContext = call.endsWith('_x');
-      const domain = hasContext ? third : second;
-      if (!domain || unquote(domain) !== DOMAIN) continue;
+      const at = FUNCTIONS[match[1]!]!;
+      const args = callArguments(source, match.index + match[0].length);
+      const literal = (position: number | undefined): string | undefined => {
+        const found = position === undefined ? undefined : LITERAL.exec(args[position] ?? '')?.[1];
+        return found === undefined ? undefined : unquote(found);
+      };
+      const [text, domain] = [literal(at.text), literal(at.domain)];
+      if (domain !== DOMAIN) continue;
+      if (text === undefined || (at.plural !== undefined && literal(at.plural) === undefined))
+        throw new Error(`${name}: ${match[1]}() with a text that is not a string literal cannot be translated`);
       const line = source.slice(0, match.index).split('\n').length;
       // A translators' comment on one of the two lines before the call.
       const comment = source
@@ -68,7 +106,7 @@ export function potFile(folder: string, version: string): string {
         .pop();
       // The editor script ships compiled: `wp i18n make-json` groups its strings by that file's name.
       const reference = name.endsWith('.ts') ? name.replace(/\.ts$/, '.js') : `${name}:${line}`;
-      add(unquote(text), reference, hasContext ? unquote(second) : undefined, comment);
+      add(text, reference, literal(at.context), comment, literal(at.plural));
     }
   }
   for (const name of files.filter((file) => file.endsWith('block.json'))) {
@@ -98,7 +136,9 @@ export function potFile(folder: string, version: string): string {
     for (const comment of entry.comments) lines.push(`#. ${comment}`);
     lines.push(`#: ${entry.references.join(' ')}`);
     if (entry.context !== undefined) lines.push(`msgctxt ${potString(entry.context)}`);
-    lines.push(`msgid ${potString(text)}`, 'msgstr ""');
+    if (entry.plural === undefined) lines.push(`msgid ${potString(text)}`, 'msgstr ""');
+    else
+      lines.push(`msgid ${potString(text)}`, `msgid_plural ${potString(entry.plural)}`, 'msgstr[0] ""', 'msgstr[1] ""');
   }
   return `${lines.join('\n')}\n`;
 }

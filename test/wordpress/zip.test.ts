@@ -71,6 +71,11 @@ describe('the plugin’s zip', { skip: !existsSync(ZIP) && `${ZIP} is missing: r
     const origins = entries.find((entry) => entry.msgid.startsWith('Token origins: these are not https origins'));
     assert.match(origins?.comment ?? '', /translators: %s: the values that are not origins\./);
     assert.ok(find("Language: use a language tag such as fr or fr-CA, or leave it empty for the page's language."));
+    // A plural string (_n) with both forms, under its translators' comment.
+    assert.match(
+      pot,
+      /#\. translators: %d: how many keys\.\n#: includes\/proxy\/doctor\.php:\d+\nmsgid "Connect answers, with %d signing key\."\nmsgid_plural "Connect answers, with %d signing keys\."\nmsgstr\[0\] ""\nmsgstr\[1\] ""\n/,
+    );
     // Every call in the PHP names a string the template holds.
     for (const name of Object.keys(files).filter((file) => file.endsWith('.php'))) {
       for (const [, literal] of strFromU8(files[name]!).matchAll(
