@@ -16,7 +16,7 @@ import { claimedCampaigns, forgetClaimed, onClaimedChange } from './claimed-coup
 import type { LauncherCloseReason, LauncherOpenTrigger, LauncherSection } from './events.ts';
 import { panelFrameStyles, panelStyles } from './launcher-panel.styles.ts';
 import { panelMessages } from './launcher-panel.messages.ts';
-import type { LoyaltyLauncher } from './loyalty-launcher.ts';
+import type { LauncherHost } from './launcher-host.ts';
 
 /** The widest screen on which the panel is a modal sheet covering it. */
 const SHEET = '(max-width: 480px)';
@@ -31,7 +31,7 @@ export class LauncherPanelContent extends LoyaltyElement {
   /** @internal */
   static override properties: PropertyDeclarations = { launcher: { attribute: false } };
 
-  declare launcher: LoyaltyLauncher;
+  declare launcher: LauncherHost;
   #stop: (() => void)[] = [];
 
   override connectedCallback(): void {
@@ -140,10 +140,10 @@ let panels = 0;
 export class LauncherPanel {
   readonly dialog: HTMLDialogElement;
   readonly content: LauncherPanelContent;
-  readonly #launcher: LoyaltyLauncher;
+  readonly #launcher: LauncherHost;
   #section: LauncherSection | null = null;
 
-  constructor(launcher: LoyaltyLauncher) {
+  constructor(launcher: LauncherHost) {
     this.#launcher = launcher;
     const dialog = (this.dialog = document.createElement('dialog'));
     dialog.id = `loyalty-launcher-panel-${++panels}`;
