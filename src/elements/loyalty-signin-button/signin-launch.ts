@@ -4,6 +4,7 @@ import { signInErrorCode, type SignInErrorCode } from '../../connect/errors.ts';
 import type { SignInOutcome } from '../../connect/launcher.ts';
 import type { LoyaltyUser } from '../../connect/session.ts';
 import type { LoyaltySigninErrorDetail } from './events.ts';
+import { warnOnce } from '../../shared/warn.ts';
 
 /**
  * One button's sign-in while it runs and after it failed: busy until it settles, then the shopper
@@ -43,7 +44,10 @@ export class SignInLaunch {
     const code = signInErrorCode(error);
     this.failure = code;
     this.host.requestUpdate();
-    this.failed({ code, message: error instanceof Error ? error.message : String(error) });
+    const message = error instanceof Error ? error.message : String(error);
+    // A set-up problem says in the console what is wrong and what to do; the shopper sees a plain sentence.
+    if (code === 'config') warnOnce(this.host as unknown as Element, message);
+    this.failed({ code, message });
   }
 
   /** The failure no longer applies (a new sign-in, a sign-out, a corrected set-up). */
