@@ -15,6 +15,8 @@ export class SignInLaunch {
   pending = false;
   /** What the last sign-in failed with, until it is forgotten. */
   failure: SignInErrorCode | undefined;
+  /** The failure is the button's own set-up (its attributes), which a correction makes go away. */
+  failedOnSetUp = false;
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -40,9 +42,10 @@ export class SignInLaunch {
     );
   }
 
-  fail(error: unknown): void {
+  fail(error: unknown, onSetUp = false): void {
     const code = signInErrorCode(error);
     this.failure = code;
+    this.failedOnSetUp = onSetUp;
     this.host.requestUpdate();
     const message = error instanceof Error ? error.message : String(error);
     // A set-up problem says in the console what is wrong and what to do; the shopper sees a plain sentence.
