@@ -16,10 +16,14 @@ import {
   forgetCapturedResponse,
   signInResponseParams,
 } from './response-capture.ts';
+import { pageStorage, storedKeys } from '../shared/page-storage.ts';
 
 export { signInResponseParams };
 
-/** A pending request as oidc-client-ts's SigninState keeps it in sessionStorage (read-only here). */
+/**
+ * A pending request as oidc-client-ts's SigninState keeps it in sessionStorage, or in memory where the
+ * browser refuses storage (read-only here).
+ */
 export interface PendingRequest {
   request_type?: string;
   authority?: string;
@@ -33,7 +37,7 @@ export interface PendingRequest {
 export function pendingRequest(responseUrl: string): PendingRequest | undefined {
   const state = signInResponseParams(responseUrl)?.get('state');
   try {
-    const stored = state ? sessionStorage.getItem(STATE_STORAGE_PREFIX + state) : null;
+    const stored = state ? pageStorage('session').getItem(STATE_STORAGE_PREFIX + state) : null;
     return stored ? (JSON.parse(stored) as PendingRequest) : undefined;
   } catch {
     return undefined;
@@ -82,12 +86,15 @@ function sameOriginOpener(win: Window): Window | undefined {
 
 /**
  * Whether the opener is waiting for a popup sign-in it started. Any of its own: a response that answers
- * another (a replayed or forged state) is still handed over, for the opener to refuse and say so.
+ * another (a replayed or forged state) is still handed over, for the opener to refuse and say so. The
+ * opener's pending requests are read where the opener keeps them: its sessionStorage, or its memory
+ * when its browser refuses it storage (a frame of another site), so the response still goes to it by
+ * message.
  */
 function openerAwaitsPopup(opener: Window): boolean {
   try {
-    const storage = opener.sessionStorage;
-    return Object.keys(storage).some((key) => {
+    const storage = pageStorage('session', opener as unknown as typeof globalThis);
+    return storedKeys(storage).some((key) => {
       if (!key.startsWith(STATE_STORAGE_PREFIX)) return false;
       const request: unknown = JSON.parse(storage.getItem(key) ?? 'null');
       return (request as PendingRequest | null)?.request_type === POPUP_REQUEST_TYPE;

@@ -58,6 +58,14 @@ function asSignInError(error: unknown): SignInError {
     });
   if (/disposed window|popup blocked/i.test(message))
     return new SignInError('popup_blocked', 'The browser blocked the sign-in window.', { cause: error });
+  // The browser refused something sign-in needs (storage, another window): no connection is at fault.
+  if (error instanceof DOMException && error.name === 'SecurityError')
+    return new SignInError(
+      'config',
+      `The browser refused this page what sign-in needs (${message}). In a frame of another site, ` +
+        'give the frame allow-same-origin and allow-popups, or put the widgets on the page itself.',
+      { cause: error },
+    );
   return new SignInError('network', message, { cause: error });
 }
 

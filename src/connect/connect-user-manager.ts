@@ -33,6 +33,7 @@ import {
 import { STATE_STORAGE_PREFIX, type ConnectOptions } from './options.ts';
 import { fetchProfile, type ConnectProfile } from './profile.ts';
 import { session } from './session.ts';
+import { pageStorage } from '../shared/page-storage.ts';
 
 const profiles = new WeakMap<User, ConnectProfile>();
 
@@ -63,8 +64,9 @@ export class ConnectUserManager extends UserManager {
       staleStateAgeInSeconds: 15 * 60,
       // The page-wide session (session.ts) persists the signed-in user; oidc-client-ts keeps it in memory only.
       userStore: new WebStorageStateStore({ store: new InMemoryWebStorage() }),
-      // sessionStorage survives the redirect fallback and dies with the tab.
-      stateStore: new WebStorageStateStore({ prefix: STATE_STORAGE_PREFIX, store: sessionStorage }),
+      // sessionStorage survives the redirect fallback and dies with the tab; where the browser refuses
+      // it (a frame of another site), memory keeps a popup sign-in's request for the page's life.
+      stateStore: new WebStorageStateStore({ prefix: STATE_STORAGE_PREFIX, store: pageStorage('session') }),
     });
     this.connect = options;
   }

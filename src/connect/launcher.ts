@@ -6,6 +6,7 @@
  */
 import { SignInError } from './errors.ts';
 import { STATE_STORAGE_PREFIX, type ConnectOptions } from './options.ts';
+import { pageStorage, storedKeys } from '../shared/page-storage.ts';
 import type { SignInResult } from './client.ts';
 
 type ClientModule = typeof import('./client.ts');
@@ -98,6 +99,12 @@ function serialize(features: Record<string, number | boolean>): string {
 
 let popupCount = 0;
 
+/** Why a page of no origin cannot sign in, and what the merchant can do. */
+const OPAQUE_ORIGIN =
+  'This page has no origin of its own (a frame sandboxed without allow-same-origin), so no sign-in window ' +
+  "can hand the shopper back to it. Add allow-same-origin and allow-popups to the frame's sandbox, or " +
+  'put the widgets on the page itself.';
+
 async function redirect(options: ConnectOptions): Promise<SignInOutcome> {
   await (await loadSignInClient()).signInWithRedirect(options);
   return { kind: 'redirecting' };
@@ -131,6 +138,7 @@ async function redirect(options: ConnectOptions): Promise<SignInOutcome> {
  */
 export function startSignIn(options: ConnectOptions, mode: SignInMode): Promise<SignInOutcome> {
   if (mode === 'redirect') return redirect(options);
+  if (window.origin === 'null') return Promise.reject(new SignInError('config', OPAQUE_ORIGIN));
   const features = centredPopupFeatures();
   const target = `loyalty-signin-${Date.now().toString(36)}-${++popupCount}`;
   // Opened empty here, in the click; oidc-client-ts's window.open(undefined, target) finds this same window.
@@ -140,13 +148,16 @@ export function startSignIn(options: ConnectOptions, mode: SignInMode): Promise<
       return Promise.reject(new SignInError('popup_blocked', 'The browser blocked the sign-in window.'));
     return redirect(options);
   }
-  return loadSignInClient().then(
-    async (client) => ({ kind: 'signed-in' as const, ...(await client.signInWithPopup(options, target, features)) }),
-    (error: unknown) => {
-      popup.close();
+  return loadSignInClient()
+    .then(async (client) => ({
+      kind: 'signed-in' as const,
+      ...(await client.signInWithPopup(options, target, features)),
+    }))
+    .catch((error: unknown) => {
+      // Whatever failed, no empty window is left in front of the shopper.
+      if (!popup.closed) popup.close();
       throw error;
-    },
-  );
+    });
 }
 
 /**
@@ -185,10 +196,6 @@ export async function finishSignIn(options: ConnectOptions, responseUrl: string)
  */
 export function forgetSignIn(options: ConnectOptions | undefined): void {
   if (options) void loaded?.forget(options);
-  try {
-    for (const key of Object.keys(sessionStorage))
-      if (key.startsWith(STATE_STORAGE_PREFIX)) sessionStorage.removeItem(key);
-  } catch {
-    // No storage, nothing kept.
-  }
+  const storage = pageStorage('session');
+  for (const key of storedKeys(storage)) if (key.startsWith(STATE_STORAGE_PREFIX)) storage.removeItem(key);
 }

@@ -348,7 +348,12 @@ export class PageSession {
 
   private openChannel(): void {
     if (this.channel) return;
-    this.channel = new BroadcastChannel(CHANNEL_NAME);
+    try {
+      this.channel = new BroadcastChannel(CHANNEL_NAME);
+    } catch {
+      // Firefox refuses a frame of another site whose storage it blocks a channel: no tab shares its session.
+      return;
+    }
     this.channel.onmessage = (event: MessageEvent<unknown>) => this.hear(event.data);
     // A tab that opens later than the sign-in asks the others who is signed in.
     if (!this.current) this.ask();

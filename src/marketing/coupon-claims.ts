@@ -168,11 +168,23 @@ session.subscribe((user, reason) => {
 
 /**
  * Runs `critical` alone among the tabs of this site for this name (Web Locks), or directly where the
- * browser has no locks (an insecure page): one tab at a time reads, makes and uses a claim's key.
+ * browser has no locks (an insecure page) or refuses them (a frame of another site whose storage is
+ * blocked, where the keys live in this page's memory and no other tab shares them): one tab at a time
+ * reads, makes and uses a claim's key.
  */
-function alone<T>(name: string, critical: () => Promise<T>): Promise<T> {
+async function alone<T>(name: string, critical: () => Promise<T>): Promise<T> {
   const locks = (globalThis.navigator as Navigator | undefined)?.locks;
-  return locks ? locks.request(name, critical) : critical();
+  if (!locks) return critical();
+  let started = false;
+  try {
+    return await locks.request(name, () => {
+      started = true;
+      return critical();
+    });
+  } catch (error) {
+    if (started) throw error;
+    return critical();
+  }
 }
 
 /** The absolute URL an endpoint's codes and keys belong to; the page's own endpoint when none is given. */

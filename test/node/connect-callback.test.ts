@@ -32,9 +32,25 @@ function openerStorage(waiting: boolean, idle: Record<string, string> = {}): Sto
   const stored: Record<string, string> = waiting
     ? { [`${STATE_STORAGE_PREFIX}s1`]: JSON.stringify({ request_type: POPUP_REQUEST_TYPE }) }
     : { ...idle };
-  Object.defineProperty(stored, 'getItem', { value: (key: string) => stored[key] ?? null, enumerable: false });
-  return stored as unknown as Storage;
+  return storageOver(new Map(Object.entries(stored)));
 }
+
+/** Web Storage over a Map, as a page that can use its storage has it. */
+function storageOver(items: Map<string, string>): Storage {
+  return {
+    get length() {
+      return items.size;
+    },
+    key: (index: number) => [...items.keys()][index] ?? null,
+    getItem: (key: string) => items.get(key) ?? null,
+    setItem: (key: string, value: string) => void items.set(key, value),
+    removeItem: (key: string) => void items.delete(key),
+    clear: () => items.clear(),
+  };
+}
+
+/** Where the page's chosen storage is kept on a window (src/shared/page-storage.ts), forgotten between tests. */
+const PAGE_STORAGE = Symbol.for('loyalty-widgets:page-storage');
 
 /**
  * A window at `href`, with an opener that records what it is sent: one of the page's origin waiting
@@ -88,9 +104,7 @@ beforeEach(() => {
   storage.clear();
   broadcasts.length = 0;
   Object.assign(globalThis, {
-    sessionStorage: {
-      getItem: (key: string) => storage.get(key) ?? null,
-    },
+    sessionStorage: storageOver(storage),
     BroadcastChannel: class {
       constructor(private readonly name: string) {}
       postMessage(message: unknown) {
@@ -104,6 +118,7 @@ beforeEach(() => {
 afterEach(() => {
   takeCapturedResponse();
   delete (globalThis as { sessionStorage?: unknown }).sessionStorage;
+  delete (globalThis as { [PAGE_STORAGE]?: unknown })[PAGE_STORAGE];
 });
 
 describe('sign-in responses in the address', () => {

@@ -22,6 +22,8 @@ export interface StaticSiteSettings {
   demoPages?: boolean;
   /** Pages made while the site runs, by path (e.g. `/floor.html`), read at each request. */
   pages?: Map<string, string>;
+  /** Served on `127.0.0.1` rather than `localhost`: another site, for a page framed across sites. */
+  host?: '127.0.0.1';
 }
 
 export interface E2eStackOptions<Site extends string = never> {
@@ -111,6 +113,7 @@ async function startStaticSites<Site extends string>(
       csp: site.strictCsp ? strictCsp(sandbox.connectUrl, new URL(sandbox.marketingUrl).origin) : undefined,
       demo: site.demoPages ? { clientId: sandbox.demoApp.app_id } : undefined,
       pages: site.pages,
+      host: site.host,
     });
     closers.push(() => stack.sites[name].close());
   }

@@ -35,6 +35,8 @@ export interface ShopperBrowser {
   openWindow(url: string): Promise<ShopperWindow>;
   /** Forgets every cookie (Connect's sign-in session among them), as a new private window would. */
   clearCookies(): Promise<void>;
+  /** The first frame of the main window whose page is at this origin: evaluated in, and clicked in with the pointer. */
+  frame(origin: string): Promise<ShopperWindow>;
   close(): Promise<void>;
 }
 
@@ -80,6 +82,37 @@ export async function allowAsDemo(window: ShopperWindow): Promise<void> {
   else await window.click(`document.querySelector('button[value="allow"]')`);
 }
 
+/** Where the inside of the first frame at this origin starts in its window's viewport, and its index among the frames. */
+const frameAt = (origin: string): string => `(() => {
+  const frames = [...document.querySelectorAll('iframe')];
+  const index = frames.findIndex((frame) => frame.src.startsWith(${JSON.stringify(`${origin}/`)}));
+  if (index < 0) throw new Error('no frame at ${origin}');
+  const box = frames[index].getBoundingClientRect();
+  return [index, box.left + frames[index].clientLeft, box.top + frames[index].clientTop];
+})()`;
+
+/**
+ * A frame of `top` as a window of its own: expressions are evaluated in the frame, and a click goes
+ * with the pointer to the element's centre, measured in the frame and moved by where the frame sits.
+ */
+async function framed(
+  top: ShopperWindow & { clickAt(x: number, y: number): Promise<void> },
+  origin: string,
+  evaluateIn: (index: number, expression: string) => Promise<unknown>,
+): Promise<ShopperWindow> {
+  const [index] = await top.evaluate<[number, number, number]>(frameAt(origin));
+  const evaluate = <T>(expression: string) => evaluateIn(index, expression) as Promise<T>;
+  return {
+    ...top,
+    evaluate,
+    async click(elementExpression) {
+      const [x, y] = await evaluate<[number, number]>(centreOf(elementExpression));
+      const [, left, topEdge] = await top.evaluate<[number, number, number]>(frameAt(origin));
+      await top.clickAt(left + x, topEdge + y);
+    },
+  };
+}
+
 /** The element's centre in viewport coordinates, after scrolling it into view. */
 const centreOf = (elementExpression: string): string => `(() => {
   const element = (${elementExpression});
@@ -89,8 +122,9 @@ const centreOf = (elementExpression: string): string => `(() => {
   return [Math.round(box.left + box.width / 2), Math.round(box.top + box.height / 2)];
 })()`;
 
-function puppeteerWindow(page: PuppeteerPage): ShopperWindow {
+function puppeteerWindow(page: PuppeteerPage): ShopperWindow & { clickAt(x: number, y: number): Promise<void> } {
   return {
+    clickAt: (x, y) => page.mouse.click(x, y),
     goto: async (url) => void (await page.goto(url)),
     reload: async () => void (await page.reload()),
     // page.goBack() waits for a load that a page restored from the back/forward cache never sends.
@@ -113,26 +147,71 @@ function puppeteerWindow(page: PuppeteerPage): ShopperWindow {
   };
 }
 
-async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<ShopperBrowser> {
+export interface ShopperBrowserOptions {
+  /**
+   * The browser refuses a frame of another site its storage, as a shopper's may: Chromium with
+   * third-party cookies blocked and storage partitioning off (sessionStorage, localStorage and Web Locks
+   * throw SecurityError), Firefox rejecting third-party cookies (localStorage and Web Locks throw).
+   * WebKit has no such switch: it partitions such a frame's storage.
+   */
+  blockThirdPartyStorage?: boolean;
+}
+
+async function launchPuppeteer(
+  engine: 'chromium' | 'firefox',
+  { blockThirdPartyStorage = false }: ShopperBrowserOptions,
+): Promise<ShopperBrowser> {
   const browser: PuppeteerBrowser = await (engine === 'firefox'
     ? puppeteer.launch({
         browser: 'firefox',
         executablePath: enginePaths().firefox[0],
         headless: true,
         // Puppeteer turns the popup blocker off; a shopper's Firefox has it on.
-        extraPrefsFirefox: { 'dom.disable_open_during_load': true },
+        extraPrefsFirefox: {
+          'dom.disable_open_during_load': true,
+          ...(blockThirdPartyStorage && { 'network.cookie.cookieBehavior': 1 }),
+        },
       })
-    : puppeteer.launch({ browser: 'chrome', executablePath: enginePaths().chromium[0], args: CHROMIUM_ARGS }));
+    : puppeteer.launch({
+        browser: 'chrome',
+        executablePath: enginePaths().chromium[0],
+        args: [
+          ...CHROMIUM_ARGS,
+          ...(blockThirdPartyStorage
+            ? ['--test-third-party-cookie-phaseout', '--disable-features=ThirdPartyStoragePartitioning']
+            : []),
+        ],
+      }));
   const page = await browser.newPage();
   await page.setViewport({ width: 1100, height: 900 });
   return {
     engine,
     page: puppeteerWindow(page),
     async popup(action) {
-      const opened = new Promise<PuppeteerPage>((resolve) => page.once('popup', (popup) => popup && resolve(popup)));
+      // Any new window counts: one opened by a frame of another site is not announced as this page's
+      // popup, and Firefox may hand it out anew after it navigates, so it is looked up at each use.
+      const known = new Set(await browser.pages());
+      const newest = async (): Promise<PuppeteerPage | undefined> =>
+        (await browser.pages()).filter((candidate) => !known.has(candidate)).at(-1);
       await action();
-      const popup = await opened;
-      return { ...puppeteerWindow(popup), isClosed: async () => popup.isClosed() };
+      for (const deadline = Date.now() + 10_000; !(await newest()) && Date.now() < deadline;)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      const current = async (): Promise<ShopperWindow> => {
+        const popup = await newest();
+        if (!popup) throw new Error('the popup is closed');
+        return puppeteerWindow(popup);
+      };
+      return {
+        goto: async (url) => (await current()).goto(url),
+        reload: async () => (await current()).reload(),
+        back: async () => (await current()).back(),
+        evaluate: async <T>(expression: string) => (await current()).evaluate<T>(expression),
+        click: async (expression) => (await current()).click(expression),
+        press: async (key) => (await current()).press(key),
+        type: async (text) => (await current()).type(text),
+        close: async () => (await current()).close(),
+        isClosed: async () => (await newest()) === undefined,
+      };
     },
     async openWindow(url) {
       const other = await browser.newPage();
@@ -140,6 +219,12 @@ async function launchPuppeteer(engine: 'chromium' | 'firefox'): Promise<ShopperB
       return puppeteerWindow(other);
     },
     clearCookies: async () => browser.deleteCookie(...(await browser.cookies())),
+    frame: (origin) =>
+      framed(puppeteerWindow(page), origin, (_index, expression) => {
+        const frame = page.frames().find((candidate) => candidate.url().startsWith(`${origin}/`));
+        if (!frame) throw new Error(`no frame at ${origin}`);
+        return frame.evaluate(expression);
+      }),
     close: () => browser.close(),
   };
 }
@@ -167,7 +252,23 @@ async function launchWebKit(): Promise<ShopperBrowser> {
     }
     return run();
   };
-  const window = (handle: string): ShopperWindow => ({
+  const clickAt = async (x: number, y: number): Promise<void> => {
+    await driver.performActions([
+      {
+        type: 'pointer',
+        id: 'mouse',
+        parameters: { pointerType: 'mouse' },
+        actions: [
+          { type: 'pointerMove', duration: 0, origin: 'viewport', x: Math.round(x), y: Math.round(y) },
+          { type: 'pointerDown', button: 0 },
+          { type: 'pointerUp', button: 0 },
+        ],
+      },
+    ]);
+    await driver.releaseActions();
+  };
+  const window = (handle: string): ShopperWindow & { clickAt(x: number, y: number): Promise<void> } => ({
+    clickAt: (x, y) => within(handle, () => clickAt(x, y)),
     goto: (url) => within(handle, () => driver.navigateTo(url).then(() => undefined)),
     reload: () => within(handle, () => driver.refresh()),
     back: () => within(handle, () => driver.back()),
@@ -175,19 +276,7 @@ async function launchWebKit(): Promise<ShopperBrowser> {
     click: (elementExpression) =>
       within(handle, async () => {
         const [x, y] = (await driver.execute(`return ${centreOf(elementExpression)};`)) as [number, number];
-        await driver.performActions([
-          {
-            type: 'pointer',
-            id: 'mouse',
-            parameters: { pointerType: 'mouse' },
-            actions: [
-              { type: 'pointerMove', duration: 0, origin: 'viewport', x, y },
-              { type: 'pointerDown', button: 0 },
-              { type: 'pointerUp', button: 0 },
-            ],
-          },
-        ]);
-        await driver.releaseActions();
+        await clickAt(x, y);
       }),
     press: (key) => within(handle, () => driver.keys(key)),
     type: (text) => within(handle, () => driver.keys(text.split(''))),
@@ -222,6 +311,18 @@ async function launchWebKit(): Promise<ShopperBrowser> {
     },
     // Cookies are per host, not per port: this clears Connect's on localhost too.
     clearCookies: () => within(main, () => driver.deleteAllCookies()),
+    frame: (origin) =>
+      framed(window(main), origin, (index, expression) =>
+        within(main, async () => {
+          const frames = await driver.$$('iframe').getElements();
+          await driver.switchFrame(frames[index]!);
+          try {
+            return await driver.execute(`return (${expression});`);
+          } finally {
+            await driver.switchFrame(null);
+          }
+        }),
+      ),
     async close() {
       await driver.deleteSession().catch(() => undefined);
       await stop();
@@ -229,8 +330,8 @@ async function launchWebKit(): Promise<ShopperBrowser> {
   };
 }
 
-export function launchShopperBrowser(engine: Engine): Promise<ShopperBrowser> {
-  return engine === 'webkit' ? launchWebKit() : launchPuppeteer(engine);
+export function launchShopperBrowser(engine: Engine, options: ShopperBrowserOptions = {}): Promise<ShopperBrowser> {
+  return engine === 'webkit' ? launchWebKit() : launchPuppeteer(engine, options);
 }
 
 /**

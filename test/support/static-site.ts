@@ -30,6 +30,8 @@ export interface StaticSiteOptions {
   demo?: { clientId: string };
   /** Pages made while the site runs (bench/page.ts's static floor), by path, read at each request. */
   pages?: Map<string, string>;
+  /** The host the site is served on and named by: `localhost` (default) or `127.0.0.1`, another site to the browser. */
+  host?: 'localhost' | '127.0.0.1';
 }
 
 export interface StaticSite {
@@ -69,7 +71,7 @@ export async function startStaticSite(options: StaticSiteOptions): Promise<Stati
     const file = made ?? (await readFile(join('test/e2e/fixtures', c.req.param('page'))).catch(() => undefined));
     if (file === undefined) return next();
     let page = file.toString('utf8');
-    for (const [placeholder, value] of Object.entries(options.replacements ?? {}))
+    for (const [placeholder, value] of Object.entries({ ...options.replacements, '%SHOP_ORIGIN%': origin }))
       page = page.replaceAll(placeholder, value);
     return c.html(await renderFirstPages(page, proxy));
   });
@@ -91,10 +93,11 @@ export async function startStaticSite(options: StaticSiteOptions): Promise<Stati
   }
   app.use('/dist/*', serveStatic({ root: '.' }));
   app.use('/*', serveStatic({ root: 'test/e2e/fixtures' }));
+  const host = options.host ?? 'localhost';
   const server: ServerType = await new Promise((resolve) => {
-    const started = serve({ fetch: app.fetch, port: 0, hostname: 'localhost' }, () => resolve(started));
+    const started = serve({ fetch: app.fetch, port: 0, hostname: host }, () => resolve(started));
   });
-  origin = `http://localhost:${(server.address() as AddressInfo).port}`;
+  origin = `http://${host}:${(server.address() as AddressInfo).port}`;
   return {
     origin,
     marketingRequests,

@@ -202,6 +202,7 @@ export class CampaignCarousel extends MarketingElement {
       @pointerenter=${() => rotation.hover(true)}
       @pointerleave=${() => rotation.hover(false)}
       @focusin=${rotation.onFocusin}
+      @keydown=${this.#track.onTab}
     >
       ${
         waiting
@@ -266,6 +267,7 @@ export class CampaignCarousel extends MarketingElement {
         @wheel=${track.stopFollowing}
         @click=${this.#onClick}
         @keydown=${track.onKeydown}
+        @focusin=${track.onFocusin}
       >
         ${items.map((campaign, index) => renderSlide(campaign, index, slide))}
         ${campaigns.loadingMore ? renderPlaceholders(1, this.claim) : nothing}

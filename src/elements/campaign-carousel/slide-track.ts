@@ -13,9 +13,10 @@ interface TrackState {
 
 /**
  * Where the carousel's scrolling track stands and how it moves: which slide is current, which are in
- * view (the others are `inert`: their controls are out of the tab order, so Tab after "next" reaches
- * the shown slide, not one scrolled out of sight), whether the last one is in full view, what the
- * live region says after "previous" and "next", and the arrow keys between the slides' title buttons.
+ * full view (the others are `inert`: their controls are out of the tab order, so Tab after "next"
+ * reaches a slide the shopper sees whole, never one scrolled out of sight or cut off at an edge),
+ * whether the last one is in full view, what the live region says after "previous" and "next", and
+ * the arrow keys between the slides' title buttons.
  * `onEnd` is called when the last slide comes into view. The host calls `rendered()` after each of its
  * updates and `disconnected()` when it leaves the page.
  */
@@ -30,6 +31,11 @@ export class SlideTrack {
   };
   /** Where a button's smooth scroll is taking the track, until it gets there or the shopper scrolls. */
   #destination?: number;
+  /**
+   * Where a Tab ended a smooth scroll at once (`#arrive`). Chromium may still move the track one frame
+   * on from the scroll it was running off the main thread; the track goes back there once, when it rests.
+   */
+  #arrival?: number;
   #observer?: IntersectionObserver;
   #observedRoot?: Element;
   #observedSlide?: Element;
@@ -37,8 +43,15 @@ export class SlideTrack {
 
   /** Ends a button's smooth scroll: the track is measured where it is from now on. */
   readonly stopFollowing = {
-    handleEvent: (): void => {
+    handleEvent: (event: Event): void => {
       this.#destination = undefined;
+      const scroller = this.#scroller;
+      const arrival = this.#arrival;
+      if (event.type !== 'scrollend' || !scroller || arrival === undefined) this.#arrival = undefined;
+      else if (Math.abs(scroller.scrollLeft - arrival) > 1) {
+        this.#arrival = undefined;
+        scroller.scrollTo({ left: arrival, behavior: 'instant' });
+      }
       this.scheduleMeasure();
     },
     passive: true,
@@ -141,6 +154,7 @@ export class SlideTrack {
     const slides = this.slides;
     const slide = slides[Math.max(0, Math.min(index, slides.length - 1))];
     if (!scroller || !slide) return;
+    this.#arrival = undefined;
     this.#destination = scrollToSlide(scroller, slide, this.#rtl());
     const current = Number(slide.dataset.index);
     this.#set({
@@ -153,6 +167,28 @@ export class SlideTrack {
       }),
     });
   }
+
+  /** Ends a button's smooth scroll at once, where it was headed. */
+  #arrive(): void {
+    const scroller = this.#scroller;
+    if (!scroller || this.#destination === undefined) return;
+    this.#arrival = this.#destination;
+    scroller.scrollTo({ left: this.#destination, behavior: 'instant' });
+  }
+
+  /**
+   * Tab while a button's smooth scroll still runs (quick presses, then Tab) ends the scroll first: the
+   * slide focus reaches is in full view where the track is headed, so it is in full view as focus
+   * lands, and the browser has no reason to scroll the track to it.
+   */
+  readonly onTab = (event: KeyboardEvent): void => {
+    if (event.key === 'Tab') this.#arrive();
+  };
+
+  /** Focus coming into a slide from outside the carousel while the track moves: the same. */
+  readonly onFocusin = (event: FocusEvent): void => {
+    if ((event.target as Element).closest('[data-index]')) this.#arrive();
+  };
 
   /** Arrow keys, Home and End move between the slides' title buttons (each a real button that Enter and Space press). */
   readonly onKeydown = async (event: KeyboardEvent): Promise<void> => {

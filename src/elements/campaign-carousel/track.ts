@@ -24,11 +24,14 @@ export function fullyInView(slide: HTMLElement, track: DOMRect, rtl: boolean): b
   return startOffset(slide.getBoundingClientRect(), track, rtl) + slide.offsetWidth <= track.width + 1;
 }
 
-/** The first and last index of the slides that are at least partly inside the track ([0, -1] for none). */
+/**
+ * The first and last index of the slides entirely inside the track ([0, -1] for none): a slide cut off
+ * at either edge is not among them, so keyboard focus never lands where the shopper sees only part of it.
+ */
 export function shownSlides(slides: HTMLElement[], track: DOMRect): [number, number] {
   const shown = slides.flatMap((slide, index) => {
     const box = slide.getBoundingClientRect();
-    return Math.min(box.right, track.right) - Math.max(box.left, track.left) > 1 ? [index] : [];
+    return box.left >= track.left - 1 && box.right <= track.right + 1 ? [index] : [];
   });
   return [shown[0] ?? 0, shown.at(-1) ?? -1];
 }

@@ -281,7 +281,7 @@ export class LoyaltySigninButton extends LoyaltyElement {
     try {
       this.connectOptions();
       this.configProblem = undefined;
-      if (this.launch.failure === 'config') this.launch.forget();
+      if (this.launch.failure === 'config' && this.launch.failedOnSetUp) this.launch.forget();
     } catch (error) {
       this.configProblem = error instanceof Error ? error.message : String(error);
       warnOnce(this, this.configProblem);
@@ -314,7 +314,7 @@ export class LoyaltySigninButton extends LoyaltyElement {
     try {
       return this.connectOptions();
     } catch (error) {
-      this.launch.fail(error);
+      this.launch.fail(error, true);
       return undefined;
     }
   }

@@ -4,6 +4,7 @@ import { signInErrorCode, type SignInErrorCode } from '../../connect/errors.ts';
 import type { SignInOutcome } from '../../connect/launcher.ts';
 import type { LoyaltyUser } from '../../connect/session.ts';
 import type { LoyaltySigninErrorDetail } from './events.ts';
+import { warnOnce } from '../../shared/warn.ts';
 
 /**
  * One button's sign-in while it runs and after it failed: busy until it settles, then the shopper
@@ -14,6 +15,8 @@ export class SignInLaunch {
   pending = false;
   /** What the last sign-in failed with, until it is forgotten. */
   failure: SignInErrorCode | undefined;
+  /** The failure is the button's own set-up (its attributes), which a correction makes go away. */
+  failedOnSetUp = false;
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -39,11 +42,15 @@ export class SignInLaunch {
     );
   }
 
-  fail(error: unknown): void {
+  fail(error: unknown, onSetUp = false): void {
     const code = signInErrorCode(error);
     this.failure = code;
+    this.failedOnSetUp = onSetUp;
     this.host.requestUpdate();
-    this.failed({ code, message: error instanceof Error ? error.message : String(error) });
+    const message = error instanceof Error ? error.message : String(error);
+    // A set-up problem says in the console what is wrong and what to do; the shopper sees a plain sentence.
+    if (code === 'config') warnOnce(this.host as unknown as Element, message);
+    this.failed({ code, message });
   }
 
   /** The failure no longer applies (a new sign-in, a sign-out, a corrected set-up). */

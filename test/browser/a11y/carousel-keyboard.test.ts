@@ -1,7 +1,8 @@
 /**
- * The carousel from the keyboard (WCAG 2.4.3 focus order, 4.1.2 name, role, value): what chooses a
- * campaign is a real button, and Tab after "next" goes to the slide now shown, never back to one
- * scrolled out of sight.
+ * The carousel from the keyboard (WCAG 2.4.3 focus order, 2.4.11 focus not obscured, 4.1.2 name,
+ * role, value): what chooses a campaign is a real button, and Tab after "next" goes to a slide in full
+ * view, never to one scrolled out of sight or partly cut off, at a phone's, a tablet's and a desktop's
+ * width, with presses apart and quick ones while the track still moves.
  */
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
@@ -34,6 +35,39 @@ function inView(el: CampaignCarousel, slide: HTMLElement): boolean {
   const box = slide.getBoundingClientRect();
   return Math.min(box.right, track.right) - Math.max(box.left, track.left) > 1;
 }
+
+/** Whether a slide is entirely inside the track's view. */
+function fullyInView(el: CampaignCarousel, slide: HTMLElement): boolean {
+  const track = part(el, 'slides')!.getBoundingClientRect();
+  const box = slide.getBoundingClientRect();
+  return box.left >= track.left - 1 && box.right <= track.right + 1;
+}
+
+/** Slide `index` (1-based) and how much of its width is inside the track, to say where focus went. */
+function describeSlide(el: CampaignCarousel, index: number): string {
+  const slide = slides(el)[index];
+  if (!slide) return `no slide (focus on ${deepActive()?.outerHTML.slice(0, 80)})`;
+  const track = part(el, 'slides')!.getBoundingClientRect();
+  const box = slide.getBoundingClientRect();
+  const shown = Math.max(0, Math.min(box.right, track.right) - Math.max(box.left, track.left)) / box.width;
+  return `slide ${index + 1}, ${Math.round(shown * 100)}% in view`;
+}
+
+/**
+ * Records every slide focus lands in, as it lands: where it went and whether the slide was then in
+ * full view. Returns the list, filled as focus moves, and the function that stops recording.
+ */
+function recordFocusLandings(el: CampaignCarousel): { landings: { slide: string; full: boolean }[]; stop(): void } {
+  const landings: { slide: string; full: boolean }[] = [];
+  const listener = (): void => {
+    const index = focusedSlide(el);
+    if (index >= 0) landings.push({ slide: describeSlide(el, index), full: fullyInView(el, slides(el)[index]!) });
+  };
+  el.shadowRoot!.addEventListener('focusin', listener);
+  return { landings, stop: () => el.shadowRoot!.removeEventListener('focusin', listener) };
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Whether a slide has arrived at the track's start edge (inside its few pixels of padding). */
 function atStart(el: CampaignCarousel, slide: HTMLElement): boolean {
@@ -109,6 +143,56 @@ describe('<campaign-carousel> from the keyboard', () => {
     await sendKeys({ up: 'Shift' });
     expect(deepActive() === next, 'focus is back on "next"').to.equal(true);
   });
+
+  // Three slides in view at 1280 px, two at 768 px, one at 320 px, each with the next one partly shown.
+  for (const width of [320, 768, 1280]) {
+    for (const [pace, gap] of [
+      ['presses apart, each scroll finished', 0],
+      ['quick presses 100 ms apart, while the track still moves', 100],
+    ] as const) {
+      it(`at ${width} px, with ${pace}, Tab after "next" lands only on slides in full view`, async () => {
+        // A button after the carousel, so Tab past it stays in the page (Firefox would go on to its address bar).
+        const page = await fixture<HTMLDivElement>(
+          html`<div>
+            <campaign-carousel claim limit="6" style="inline-size: ${width}px"></campaign-carousel>
+            <button type="button">After the carousel</button>
+          </div>`,
+        );
+        const el = page.querySelector<CampaignCarousel>('campaign-carousel')!;
+        await ready(el);
+        const track = part(el, 'slides')!;
+        const next = part<HTMLButtonElement>(el, 'next-button')!;
+        const recording = recordFocusLandings(el);
+        try {
+          next.focus();
+          for (let press = 1; press <= 2; press++) {
+            await sendKeys({ press: 'Enter' });
+            if (gap) await pause(gap);
+            else await scrollSettled(track);
+          }
+          // Tab through the carousel's slides: each one focus reaches is in full view as focus lands,
+          // and stays so once the track is still.
+          for (let tab = 1; tab <= 6; tab++) {
+            await sendKeys({ press: 'Tab' });
+            if (gap) await pause(gap);
+            const index = focusedSlide(el);
+            if (index < 0) break;
+            await scrollSettled(track);
+            expect(fullyInView(el, slides(el)[index]!), `Tab ${tab} rests on ${describeSlide(el, index)}`).to.equal(
+              true,
+            );
+            for (const slide of slides(el).filter((s) => !inView(el, s)))
+              expect(slide.inert, `${slide.ariaLabel!} is out of view`).to.equal(true);
+          }
+          expect(recording.landings.length, 'Tab reached a slide').to.be.greaterThan(0);
+          const cutOff = recording.landings.filter((landing) => !landing.full).map((landing) => landing.slide);
+          expect(cutOff, 'focus landed on a slide not in full view').to.deep.equal([]);
+        } finally {
+          recording.stop();
+        }
+      });
+    }
+  }
 
   it('lands on slide 4 after three quick presses of "next", while the track is still moving', async () => {
     const el = await fixture<CampaignCarousel>(
