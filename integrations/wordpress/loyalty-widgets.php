@@ -22,6 +22,7 @@ require_once __DIR__ . '/includes/settings.php';
 require_once __DIR__ . '/includes/callback.php';
 require_once __DIR__ . '/includes/assets.php';
 require_once __DIR__ . '/includes/widgets.php';
+require_once __DIR__ . '/includes/launcher.php';
 require_once __DIR__ . '/includes/settings-page.php';
 require_once __DIR__ . '/includes/proxy/contract.php';
 require_once __DIR__ . '/includes/proxy/config.php';

@@ -20,6 +20,7 @@ function loyalty_widgets_fields(): array {
 		'token_origins'     => array( __( 'Other token origins', 'loyalty-widgets' ), __( 'More origins, separated by spaces, that may receive signed-in shoppers\' tokens (the proxy endpoint\'s origin is included already).', 'loyalty-widgets' ), 'text' ),
 		'currency'          => array( __( 'Currency', 'loyalty-widgets' ), __( 'The currency of campaign prices, e.g. EUR (a block may set its own).', 'loyalty-widgets' ), 'text' ),
 		'language'          => array( __( 'Language', 'loyalty-widgets' ), __( 'The widgets\' language, e.g. fr; empty for the page\'s language.', 'loyalty-widgets' ), 'text' ),
+		'launcher_label'    => array( __( 'Launcher label', 'loyalty-widgets' ), __( 'The launcher button\'s text; empty for "Rewards" in the page\'s language.', 'loyalty-widgets' ), 'text' ),
 	);
 }
 
@@ -61,6 +62,14 @@ add_action(
 			);
 		}
 		add_settings_field(
+			'loyalty-widgets-launcher',
+			__( 'Launcher', 'loyalty-widgets' ),
+			'loyalty_widgets_launcher_field',
+			'loyalty-widgets',
+			'loyalty_widgets_main',
+			array( 'label_for' => 'loyalty-widgets-launcher' )
+		);
+		add_settings_field(
 			'loyalty-widgets-marketing-key',
 			__( 'Marketing API key', 'loyalty-widgets' ),
 			'loyalty_widgets_key_field',
@@ -70,6 +79,17 @@ add_action(
 		);
 	}
 );
+
+/** The launcher's field: off, or the corner of every page it floats in. */
+function loyalty_widgets_launcher_field(): void {
+	$current = loyalty_widgets_settings()['launcher'];
+	$options = array( '' => __( 'Off', 'loyalty-widgets' ) ) + loyalty_widgets_launcher_corners();
+	printf( '<select id="loyalty-widgets-launcher" name="%s[launcher]" aria-describedby="loyalty-widgets-launcher-description">', esc_attr( LOYALTY_WIDGETS_OPTION ) );
+	foreach ( $options as $value => $label ) {
+		printf( '<option value="%s"%s>%s</option>', esc_attr( $value ), selected( $current, $value, false ), esc_html( $label ) );
+	}
+	echo '</select><p class="description" id="loyalty-widgets-launcher-description">' . esc_html__( 'A floating button on every page of the site that opens the whole program: sign-in, offers and coupons, the shopper\'s coupons, partners. Needs the Connect authority and the app id for its sign-in.', 'loyalty-widgets' ) . '</p>';
+}
 
 /** The key's field: never filled in with the saved key, nor any part of it. */
 function loyalty_widgets_key_field(): void {

@@ -25,6 +25,8 @@ function loyalty_widgets_stored_settings(): array {
 		'marketing_url'     => '',
 		'members_campaigns' => '',
 		'proxy_origins'     => '',
+		'launcher'          => '',
+		'launcher_label'    => '',
 	);
 	$stored   = get_option( LOYALTY_WIDGETS_OPTION, array() );
 	$settings = $defaults;
@@ -375,6 +377,20 @@ function loyalty_widgets_sanitize_settings( $input ): array {
 		$reject( 'proxy_origins', sprintf( esc_html__( 'Other sites calling the proxy: these are not https origins: %s', 'loyalty-widgets' ), esc_html( implode( ' ', $bad ) ) ) );
 	} else {
 		$clean['proxy_origins'] = implode( ' ', array_unique( $proxy_origins ) );
+	}
+
+	$launcher = $text( 'launcher' );
+	if ( '' === $launcher || isset( loyalty_widgets_launcher_corners()[ $launcher ] ) ) {
+		$clean['launcher'] = $launcher;
+	} else {
+		$reject( 'launcher', esc_html__( 'Launcher: choose a corner, or off.', 'loyalty-widgets' ) );
+	}
+
+	$label = sanitize_text_field( $text( 'launcher_label' ) );
+	if ( mb_strlen( $label, 'UTF-8' ) <= 40 ) {
+		$clean['launcher_label'] = $label;
+	} else {
+		$reject( 'launcher_label', esc_html__( 'Launcher label: at most 40 characters.', 'loyalty-widgets' ) );
 	}
 
 	// A wrong address or key is named now, not discovered by a shopper (the doctor's first check).
