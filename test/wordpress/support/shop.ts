@@ -3,18 +3,16 @@
  * upload form itself is plugin.test.ts's), the sandbox as Connect and Marketing, the merchant's proxy
  * on another origin, and Chromium.
  */
-import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { unzipSync } from 'fflate';
+import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../../support/e2e.ts';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.ts';
 import { createMarketingProxy } from '../../../src/proxy/index.ts';
 import { toNodeHandler } from '../../../src/proxy/node.ts';
+import { installPluginFromZip } from './install.ts';
 import { startWordPress, type RunningWordPress } from './wordpress.ts';
 
 export const ZIP = 'build/wordpress/loyalty-widgets.zip';
@@ -29,22 +27,13 @@ export interface Shop {
 }
 
 export async function startShop(): Promise<Shop> {
-  assert.ok(existsSync(ZIP), `${ZIP} is missing: run npm run build`);
   const dataDir = await mkdtemp(join(tmpdir(), 'loyalty-wp-sandbox-'));
   const [wp, sandbox, browser] = await Promise.all([
     startWordPress(),
     startSandbox({ connectPort: 0, marketingPort: 0, dataDir }),
     launchChromium(),
   ]);
-  for (const [name, data] of Object.entries(unzipSync(new Uint8Array(await readFile(ZIP))))) {
-    if (name.endsWith('/')) continue;
-    const path = join(wp.folder, 'site/wp-content/plugins', name);
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, data);
-  }
-  wp.php(
-    "$result = activate_plugin( 'loyalty-widgets/loyalty-widgets.php' ); if ( is_wp_error( $result ) ) { throw new Exception( $result->get_error_message() ); }",
-  );
+  await installPluginFromZip(wp, ZIP);
   const proxy = createServer(
     toNodeHandler(
       createMarketingProxy({
