@@ -8,7 +8,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { EXPOSED_RESPONSE_HEADERS } from '../../src/proxy/http/cors.ts';
 import { signIdToken } from '../../src/sandbox/connect/tokens.ts';
 import { KeyRing } from '../../src/sandbox/keys.ts';
 import { signInAs, type SignedInTokens } from '../node/support/shopper.ts';
@@ -474,22 +473,13 @@ for (const { name, start, skip } of targets) {
       assert.match(hit.headers.get('x-cache') ?? '', /^(HIT|STALE)$/);
     });
 
-    test(
-      'every answer carries Loyalty-Proxy: 1 and exposes it to pages on other origins',
-      {
-        todo:
-          name === 'node' && !EXPOSED_RESPONSE_HEADERS.includes('loyalty-proxy')
-            ? 'the Node proxy does not send Loyalty-Proxy yet'
-            : undefined,
-      },
-      () => {
-        assert.ok(answers.length > 300);
-        for (const answer of answers) {
-          assert.equal(answer.headers.get('loyalty-proxy'), '1', `${answer.status} ${answer.text.slice(0, 80)}`);
-          assert.match(answer.headers.get('access-control-expose-headers') ?? '', /loyalty-proxy/i);
-        }
-      },
-    );
+    test('every answer carries Loyalty-Proxy: 1 and exposes it to pages on other origins', () => {
+      assert.ok(answers.length > 300);
+      for (const answer of answers) {
+        assert.equal(answer.headers.get('loyalty-proxy'), '1', `${answer.status} ${answer.text.slice(0, 80)}`);
+        assert.match(answer.headers.get('access-control-expose-headers') ?? '', /loyalty-proxy/i);
+      }
+    });
 
     test('the key appears in no answer, no header and no log line', () => {
       for (const answer of answers) {
