@@ -93,9 +93,18 @@ for (const runtime of selected) {
       assert.equal(page.body.data.campaigns.items.length, 2);
       assert.equal(typeof page.body.data.campaigns.nextToken, 'string');
 
+      // Reads also come as a cacheable GET, the same page; a mutation never does, nor another method.
       // (Next.js answers the methods a route does not export itself, with its own 405.)
-      const get = await call(url, { method: 'GET' });
-      assert.equal(get.status, 405);
+      const read = await call(`${url}?operation=campaigns&limit=2`, { method: 'GET' });
+      assert.equal(read.status, 200, read.text);
+      assert.deepEqual(read.body, page.body);
+      assert.match(String(read.headers.etag), /^"[0-9a-f]+"$/);
+      const bare = await call(url, { method: 'GET' });
+      assert.deepEqual([bare.status, bare.body.error.code], [400, 'bad_request']);
+      const mutation = await call(`${url}?operation=requestCoupon&campaignId=camp-harbor-beans`, { method: 'GET' });
+      assert.deepEqual([mutation.status, mutation.body.error.code], [405, 'method_not_allowed']);
+      const put = await call(url, { method: 'PUT', body: { operation: 'campaigns' } });
+      assert.equal(put.status, 405);
       const raw = await call(url, { body: { query: '{ campaigns { items { id } } }' } });
       assert.deepEqual([raw.status, raw.body.error.code], [400, 'bad_request']);
       const unknown = await call(url, { body: { operation: 'deleteEverything' } });

@@ -5,5 +5,6 @@ import { proxyOptions } from '../../../options.mjs';
 
 const marketing = createMarketingProxy(() => proxyOptions(process.env));
 
+export const GET = marketing;
 export const POST = marketing;
 export const OPTIONS = marketing;
