@@ -296,7 +296,11 @@ export async function startHostileProvider({
       case '/__hostile/marketing/refuse':
       case '/__hostile/marketing/unmarked':
       case '/__hostile/marketing/text': {
-        const { operation, variables } = (await readJson(req)) as {
+        // A read comes as a GET with its call in the query, as the proxy's protocol allows; anything else as JSON.
+        const query = Object.fromEntries(reqUrl.searchParams);
+        const { operation, variables } = (
+          req.method === 'GET' ? { operation: query.operation, variables: query } : await readJson(req)
+        ) as {
           operation?: string;
           variables?: { id?: string; campaignId?: string };
         };
