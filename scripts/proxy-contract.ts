@@ -7,6 +7,7 @@
  */
 import { DEFAULT_CACHE } from '../src/proxy/http/cache.ts';
 import {
+  ALLOWED_METHODS,
   ALLOWED_REQUEST_HEADERS,
   EXPOSED_RESPONSE_HEADERS,
   PREFLIGHT_MAX_AGE_SECONDS,
@@ -82,6 +83,7 @@ export function proxyContract() {
       refusalTtlMs: REFUSAL_RECORD_TTL_MS,
     },
     cors: {
+      allowedMethods: ALLOWED_METHODS,
       allowedRequestHeaders: ALLOWED_REQUEST_HEADERS,
       exposedResponseHeaders: EXPOSED_RESPONSE_HEADERS,
       preflightMaxAgeSeconds: PREFLIGHT_MAX_AGE_SECONDS,

@@ -48,6 +48,8 @@ interface CallOptions {
   method?: string;
   /** The raw body, instead of the call's JSON. */
   raw?: string;
+  /** A query string for the endpoint (a read sent as GET). */
+  query?: string;
 }
 
 const targets: Array<{ name: ProxyTarget['name']; start: () => Promise<ProxyTarget>; skip: boolean }> = [
@@ -75,7 +77,10 @@ for (const { name, start, skip } of targets) {
     ): Promise<Answer> {
       const origin = options.origin === undefined ? target.origin : options.origin;
       const body = typeof operation === 'string' ? JSON.stringify({ operation, variables }) : JSON.stringify(operation);
-      const response = await fetch(target.endpoint, {
+      const url = options.query
+        ? `${target.endpoint}${target.endpoint.includes('?') ? '&' : '?'}${options.query}`
+        : target.endpoint;
+      const response = await fetch(url, {
         method: options.method ?? 'POST',
         headers: {
           'content-type': 'application/json',
@@ -213,9 +218,26 @@ for (const { name, start, skip } of targets) {
     });
 
     test('requests the protocol refuses get their code and status', async () => {
-      const get = await call('campaigns', {}, { method: 'GET' });
-      refused(get, 405, 'method_not_allowed', 'GET');
-      assert.match(get.headers.get('allow') ?? '', /POST/);
+      refused(await call('campaigns', {}, { method: 'GET' }), 400, 'bad_request', 'a GET that names no operation');
+      const mutation = await call(
+        'requestCoupon',
+        {},
+        { method: 'GET', query: `operation=requestCoupon&campaignId=${COUPON_CAMPAIGN}` },
+      );
+      refused(mutation, 405, 'method_not_allowed', 'a mutation as GET');
+      assert.match(mutation.headers.get('allow') ?? '', /POST/);
+      for (const [what, query, code] of [
+        ['a variable given twice', 'operation=campaigns&limit=2&limit=3', 'invalid_variables'],
+        ['a variable of another operation', 'operation=campaigns&id=x', 'invalid_variables'],
+        ['an integer that is none', 'operation=campaigns&limit=two', 'invalid_variables'],
+        ['two operations', 'operation=campaigns&operation=businessAccounts', 'bad_request'],
+        ['an unknown operation', 'operation=deleteEverything', 'unknown_operation'],
+      ] as const) {
+        refused(await call('campaigns', {}, { method: 'GET', query }), 400, code, what);
+      }
+      const put = await call('campaigns', {}, { method: 'PUT' });
+      refused(put, 405, 'method_not_allowed', 'PUT');
+      assert.match(put.headers.get('allow') ?? '', /GET, POST/);
       refused(
         await call('campaigns', {}, { headers: { 'content-type': 'text/plain' } }),
         415,
@@ -288,7 +310,7 @@ for (const { name, start, skip } of targets) {
       const preflight = await call('campaigns', {}, { method: 'OPTIONS', origin: LISTED_ORIGIN });
       assert.equal(preflight.status, 204);
       assert.equal(preflight.headers.get('access-control-allow-origin'), LISTED_ORIGIN);
-      assert.equal(preflight.headers.get('access-control-allow-methods'), 'POST');
+      assert.equal(preflight.headers.get('access-control-allow-methods'), 'GET, POST');
       assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /idempotency-key/);
       assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /x-loyalty-id-token/);
       assert.equal(preflight.headers.get('access-control-max-age'), '600');
@@ -473,12 +495,32 @@ for (const { name, start, skip } of targets) {
       assert.match(hit.headers.get('x-cache') ?? '', /^(HIT|STALE)$/);
     });
 
+    test('a read sent as GET answers the same page with an ETag, and 304 with no body when the page has it', async () => {
+      const posted = await call('campaigns', { limit: 2 });
+      const query = 'operation=campaigns&limit=2';
+      const got = await call('campaigns', {}, { method: 'GET', query });
+      assert.equal(got.status, 200, got.text);
+      assert.deepEqual(got.body, posted.body);
+      const etag = got.headers.get('etag') ?? '';
+      assert.match(etag, /^"[0-9a-f]{32}"$/);
+      assert.match(got.headers.get('cache-control') ?? '', /max-age=\d+/);
+      const again = await call('campaigns', {}, { method: 'GET', query, headers: { 'if-none-match': etag } });
+      assert.deepEqual([again.status, again.text, again.headers.get('etag')], [304, '', etag]);
+      const other = await call('campaigns', {}, { method: 'GET', query, headers: { 'if-none-match': '"0"' } });
+      assert.equal(other.status, 200, 'another ETag gets the page');
+    });
+
     test('every answer carries Loyalty-Proxy: 1 and exposes it to pages on other origins', () => {
       assert.ok(answers.length > 300);
       for (const answer of answers) {
         assert.equal(answer.headers.get('loyalty-proxy'), '1', `${answer.status} ${answer.text.slice(0, 80)}`);
-        assert.match(answer.headers.get('access-control-expose-headers') ?? '', /loyalty-proxy/i);
+        if (answer.headers.get('access-control-allow-origin'))
+          assert.match(answer.headers.get('access-control-expose-headers') ?? '', /loyalty-proxy/i);
       }
+      assert.ok(
+        answers.some((answer) => answer.headers.get('access-control-allow-origin')),
+        'answers to another origin were read',
+      );
     });
 
     test('the key appears in no answer, no header and no log line', () => {

@@ -4,7 +4,7 @@
  * is sent no body. A POST is never cached by anyone, so it gets neither.
  */
 import { sha256Hex } from '../shared/digest.ts';
-import { jsonResponse } from '../shared/errors.ts';
+import { jsonResponse, PROXY_MARKER } from '../shared/errors.ts';
 
 /** A read's 200 answer: with its ETag when it came as GET, or 304 with the same headers when the client has it. */
 export async function readAnswer(request: Request, body: string, headers: Record<string, string>): Promise<Response> {
@@ -14,6 +14,6 @@ export async function readAnswer(request: Request, body: string, headers: Record
     .get('if-none-match')
     ?.split(',')
     .some((tag) => [etag, `W/${etag}`, '*'].includes(tag.trim()));
-  if (known) return new Response(null, { status: 304, headers: { ...headers, etag } });
+  if (known) return new Response(null, { status: 304, headers: { ...PROXY_MARKER, ...headers, etag } });
   return jsonResponse(200, body, { ...headers, etag });
 }

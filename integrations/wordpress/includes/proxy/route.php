@@ -21,7 +21,7 @@ add_action(
 			LOYALTY_WIDGETS_ROUTE_NAMESPACE,
 			LOYALTY_WIDGETS_ROUTE,
 			array(
-				'methods'             => array( 'POST', 'OPTIONS' ),
+				'methods'             => array( 'GET', 'POST', 'OPTIONS' ),
 				'callback'            => 'loyalty_widgets_proxy_response',
 				// Shoppers call it without a WordPress account: the proxy's own checks (origin, limits, sign-in) guard it.
 				'permission_callback' => '__return_true',
@@ -134,13 +134,14 @@ function loyalty_widgets_proxy_answer( WP_REST_Request $request ): array {
 		if ( 'OPTIONS' === $request->get_method() ) {
 			return loyalty_widgets_preflight( $cors );
 		}
-		if ( 'POST' !== $request->get_method() ) {
-			throw new Loyalty_Widgets_Proxy_Error( 405, 'method_not_allowed', 'Use POST with a JSON body.', array( 'allow' => 'POST, OPTIONS' ) );
+		$method = $request->get_method();
+		if ( 'POST' !== $method && 'GET' !== $method ) {
+			throw new Loyalty_Widgets_Proxy_Error( 405, 'method_not_allowed', 'Use POST with a JSON body, or GET for a read.', array( 'allow' => loyalty_widgets_contract()['cors']['allowedMethods'] ) );
 		}
 		if ( '' === $config['url'] || '' === $config['key'] ) {
 			throw new Loyalty_Widgets_Proxy_Error( 503, 'not_configured', 'The Marketing proxy is not set up yet: the site\'s administrator enters the Marketing API\'s address and key under Settings → Loyalty widgets.' );
 		}
-		list( $name, $variables ) = loyalty_widgets_read_call( $request );
+		list( $name, $variables ) = 'GET' === $method ? loyalty_widgets_read_query_string( loyalty_widgets_query_string() ) : loyalty_widgets_read_call( $request );
 		loyalty_widgets_ensure_table();
 		if ( wp_rand( 1, 100 ) === 1 ) {
 			loyalty_widgets_purge_expired();
@@ -150,6 +151,9 @@ function loyalty_widgets_proxy_answer( WP_REST_Request $request ): array {
 		list( $status, $body, $headers ) = 'query' === $operation['kind']
 			? loyalty_widgets_answer_query( $config, $name, $variables, $address )
 			: loyalty_widgets_answer_claim( $config, $request, $name, $variables, $address );
+		if ( 'GET' === $method && 200 === $status ) {
+			list( $status, $body, $headers ) = loyalty_widgets_validated( $request, $body, $headers );
+		}
 		return array( $status, $body, loyalty_widgets_header_case( $headers + $cors ) );
 	} catch ( Loyalty_Widgets_Proxy_Error $error ) {
 		return array( $error->status, $error->body(), loyalty_widgets_header_case( array( 'cache-control' => 'no-store' ) + $error->headers + $cors ) );
@@ -260,16 +264,104 @@ function loyalty_widgets_cors_headers( WP_REST_Request $request, array $origins 
  */
 function loyalty_widgets_preflight( array $cors ): array {
 	$headers = array(
-		'allow'         => 'POST, OPTIONS',
+		'allow'         => loyalty_widgets_contract()['cors']['allowedMethods'],
 		'cache-control' => 'no-store',
 	) + $cors;
 	if ( isset( $cors['access-control-allow-origin'] ) ) {
 		$rules                                    = loyalty_widgets_contract()['cors'];
-		$headers['access-control-allow-methods']  = 'POST';
+		$headers['access-control-allow-methods']  = implode( ', ', array_diff( array_map( 'trim', explode( ',', $rules['allowedMethods'] ) ), array( 'OPTIONS' ) ) );
 		$headers['access-control-allow-headers']  = $rules['allowedRequestHeaders'];
 		$headers['access-control-max-age']        = (string) $rules['preflightMaxAgeSeconds'];
 	}
 	return array( 204, '', loyalty_widgets_header_case( $headers ) );
+}
+
+/**
+ * The request's query string as the browser sent it, without WordPress's own `rest_route` (plain
+ * permalinks): PHP's $_GET keeps only the last of a repeated name, which the protocol refuses.
+ */
+function loyalty_widgets_query_string(): array {
+	$pairs = array();
+	$query = isset( $_SERVER['QUERY_STRING'] ) ? (string) $_SERVER['QUERY_STRING'] : ''; // phpcs:ignore WordPress.Security.ValidatedSanitizedInput -- parsed and checked below, as the protocol's variables.
+	foreach ( explode( '&', $query ) as $pair ) {
+		if ( '' === $pair ) {
+			continue;
+		}
+		list( $name, $value ) = array_pad( explode( '=', $pair, 2 ), 2, '' );
+		$name                 = urldecode( $name );
+		if ( 'rest_route' !== $name ) {
+			$pairs[] = array( $name, urldecode( $value ) );
+		}
+	}
+	return $pairs;
+}
+
+/**
+ * A read sent as GET: `operation` names a query, every other parameter is one of its variables, given
+ * once, typed by the contract's rules (an integer's digits, true or false, or the text).
+ *
+ * @param array $pairs The query's `[ name, value ]` pairs, in order.
+ * @return array `[ name, variables ]`.
+ * @throws Loyalty_Widgets_Proxy_Error For anything else.
+ */
+function loyalty_widgets_read_query_string( array $pairs ): array {
+	$contract = loyalty_widgets_contract();
+	$names    = array_column( array_filter( $pairs, static fn( array $pair ): bool => 'operation' === $pair[0] ), 1 );
+	if ( 1 !== count( $names ) ) {
+		throw new Loyalty_Widgets_Proxy_Error( 400, 'bad_request', 'Name one operation: ?operation=<name>&<variable>=<value>.' );
+	}
+	$name = $names[0];
+	if ( ! isset( $contract['operations'][ $name ] ) ) {
+		throw new Loyalty_Widgets_Proxy_Error( 400, 'unknown_operation', 'Unknown operation "' . loyalty_widgets_head( $name ) . '"; known: ' . implode( ', ', array_keys( $contract['operations'] ) ) . '.' );
+	}
+	$operation = $contract['operations'][ $name ];
+	if ( 'query' !== $operation['kind'] ) {
+		throw new Loyalty_Widgets_Proxy_Error( 405, 'method_not_allowed', '"' . $name . '" changes data: send it as POST with a JSON body.', array( 'allow' => 'POST, OPTIONS' ) );
+	}
+	$given = array();
+	foreach ( $pairs as list( $key, $text ) ) {
+		if ( 'operation' === $key ) {
+			continue;
+		}
+		$rule = $operation['variables'][ $key ] ?? null;
+		if ( null === $rule ) {
+			throw new Loyalty_Widgets_Proxy_Error( 400, 'invalid_variables', 'Unknown variable "' . loyalty_widgets_head( $key ) . '".' );
+		}
+		if ( array_key_exists( $key, $given ) ) {
+			throw new Loyalty_Widgets_Proxy_Error( 400, 'invalid_variables', 'Variable "' . $key . '" is given twice.' );
+		}
+		if ( 'int' === $rule['type'] ) {
+			if ( ! preg_match( '/^-?\d{1,15}$/', $text ) ) {
+				throw new Loyalty_Widgets_Proxy_Error( 400, 'invalid_variables', 'Variable "' . $key . '" must be an integer.' );
+			}
+			$text = (int) $text;
+		} elseif ( 'string' !== $rule['type'] ) {
+			if ( 'true' !== $text && 'false' !== $text ) {
+				throw new Loyalty_Widgets_Proxy_Error( 400, 'invalid_variables', 'Variable "' . $key . '" must be true or false.' );
+			}
+			$text = 'true' === $text;
+		}
+		$given[ $key ] = $text;
+	}
+	return array( $name, loyalty_widgets_check_variables( $operation['variables'], $given, $contract['limits']['maxStringLength'] ) );
+}
+
+/**
+ * A read's answer to a GET: its ETag (a digest of the body), or 304 with no body when the request's
+ * If-None-Match names it, so a browser or a CDN revalidating its copy is sent nothing again.
+ *
+ * @param WP_REST_Request $request The request.
+ * @param string          $body    The answer's body.
+ * @param array           $headers The answer's headers.
+ */
+function loyalty_widgets_validated( WP_REST_Request $request, string $body, array $headers ): array {
+	$etag  = '"' . substr( hash( 'sha256', $body ), 0, 32 ) . '"';
+	$known = array_map( 'trim', explode( ',', (string) $request->get_header( 'if-none-match' ) ) );
+	$headers['etag'] = $etag;
+	if ( array_intersect( $known, array( $etag, 'W/' . $etag, '*' ) ) ) {
+		return array( 304, '', $headers );
+	}
+	return array( 200, $body, $headers );
 }
 
 /**
