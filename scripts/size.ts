@@ -6,11 +6,12 @@
  * - "script tag alone": what every page loads before it knows which elements it has (the loader,
  *   the element plumbing, the early data requests). Budget: 6 kB.
  * - one row per element: what a page with only that element fetches at load, the script tag and
- *   lit included. Budget: 27 kB, a little above what the largest (the coupon's) needs today, so
- *   that no change grows a page unnoticed. The aim is 15 kB; lit and @lit/task are 7 kB of it, and
+ *   lit included. Budget: 27.5 kB, a little above what the largest (the coupon's) needs today, so
+ *   that no change grows a page unnoticed. The aim is 20 kB; lit and @lit/task are 7 kB of it, and
  *   the script tag's own copies of what it shares with the elements 1.4 kB (among them the reads of
  *   the document that page markup cannot hide, src/shared/page.ts, and the refusal of an answer that
- *   is not the proxy's, which took the coupon's page over 26 kB).
+ *   is not the proxy's, which took the coupon's page over 26 kB; reads as GET, the first page
+ *   printed by a server taken over, and storage that falls back to memory in a frame took it over 27).
  * - the sign-in page after the click: the sign-in chunk (oidc-client-ts, jose), fetched on the
  *   shopper's intent, on top of what the page fetched at load. Budget: the page's plus 28 kB.
  * - the launcher page: at load, what `<loyalty-launcher>`'s button needs beyond the script tag (no lit):
@@ -32,7 +33,7 @@ import { ELEMENT_TAGS } from '../src/shared/tags.ts';
 
 const BUDGETS = {
   scriptTag: 6_000,
-  elementPage: 27_000,
+  elementPage: 27_500,
   signInChunk: 28_000,
   launcherButton: 4_000,
   launcherPanel: 40_000,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 const DOMAIN = 'loyalty-widgets';
 const STRING = String.raw`'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"`;
 /** The gettext functions, by the position of each argument: text, plural, context and domain. */
-const FUNCTIONS: Record<string, { text: number; plural?: number; context?: number; domain: number }> = {
+export const GETTEXT_FUNCTIONS: Record<string, { text: number; plural?: number; context?: number; domain: number }> = {
   __: { text: 0, domain: 1 },
   _e: { text: 0, domain: 1 },
   esc_html__: { text: 0, domain: 1 },
@@ -22,8 +22,17 @@ const FUNCTIONS: Record<string, { text: number; plural?: number; context?: numbe
   _n: { text: 0, plural: 1, domain: 3 },
   _nx: { text: 0, plural: 1, context: 3, domain: 4 },
 };
-const CALL = new RegExp(String.raw`\b(${Object.keys(FUNCTIONS).join('|')})\(`, 'g');
+const CALL = new RegExp(String.raw`\b(${Object.keys(GETTEXT_FUNCTIONS).join('|')})\(`, 'g');
 const LITERAL = new RegExp(String.raw`^\s*(${STRING})\s*$`);
+
+/** Every gettext call in a PHP or TypeScript source: the function's name, where it is, its arguments' text. */
+export function gettextCalls(source: string): { name: string; index: number; args: string[] }[] {
+  return [...source.matchAll(CALL)].map((match) => ({
+    name: match[1]!,
+    index: match.index,
+    args: callArguments(source, match.index + match[0].length),
+  }));
+}
 
 /** A call's arguments from just after its `(`: split at top-level commas, up to its `)`. */
 function callArguments(source: string, start: number): string[] {
@@ -84,9 +93,8 @@ export function potFile(folder: string, version: string): string {
     .sort();
   for (const name of files.filter((file) => /\.(php|ts)$/.test(file) && !file.endsWith('.d.ts'))) {
     const source = readFileSync(join(folder, name), 'utf8');
-    for (const match of source.matchAll(CALL)) {
-      const at = FUNCTIONS[match[1]!]!;
-      const args = callArguments(source, match.index + match[0].length);
+    for (const { name: call, index, args } of gettextCalls(source)) {
+      const at = GETTEXT_FUNCTIONS[call]!;
       const literal = (position: number | undefined): string | undefined => {
         const found = position === undefined ? undefined : LITERAL.exec(args[position] ?? '')?.[1];
         return found === undefined ? undefined : unquote(found);
@@ -94,11 +102,11 @@ export function potFile(folder: string, version: string): string {
       const [text, domain] = [literal(at.text), literal(at.domain)];
       if (domain !== DOMAIN) continue;
       if (text === undefined || (at.plural !== undefined && literal(at.plural) === undefined))
-        throw new Error(`${name}: ${match[1]}() with a text that is not a string literal cannot be translated`);
-      const line = source.slice(0, match.index).split('\n').length;
+        throw new Error(`${name}: ${call}() with a text that is not a string literal cannot be translated`);
+      const line = source.slice(0, index).split('\n').length;
       // A translators' comment on one of the two lines before the call.
       const comment = source
-        .slice(0, match.index)
+        .slice(0, index)
         .split('\n')
         .slice(-3)
         .map((text) => TRANSLATORS.exec(text)?.[1])

@@ -7,22 +7,22 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { GETTEXT_FUNCTIONS, gettextCalls } from '../../scripts/wordpress-pot.ts';
 
 const plugin = 'integrations/wordpress';
 const files = readdirSync(plugin, { recursive: true, encoding: 'utf8' })
   .filter((name) => /\.(php|ts)$/.test(name) && !name.endsWith('.d.ts'))
   .map((name) => join(plugin, name));
-const GETTEXT =
-  /\b(?:__|_e|_x|_n|esc_html__|esc_html_e|esc_attr__|esc_attr_e)\(\s*(['"])(?:\\.|(?!\1).)*\1\s*,\s*([^)]*)\)/g;
 
 test('every translatable string names the text domain the plugin header declares', () => {
   const header = readFileSync(join(plugin, 'loyalty-widgets.php'), 'utf8');
   assert.match(header, /^ \* Text Domain:\s+loyalty-widgets$/m);
   let calls = 0;
   for (const file of files) {
-    for (const match of readFileSync(file, 'utf8').matchAll(GETTEXT)) {
+    for (const { name, args } of gettextCalls(readFileSync(file, 'utf8'))) {
       calls++;
-      assert.equal(match[2]!.trim(), "'loyalty-widgets'", `${file}: ${match[0]}`);
+      const domain = args[GETTEXT_FUNCTIONS[name]!.domain]?.trim();
+      assert.equal(domain, "'loyalty-widgets'", `${file}: ${name}( ${args.join(',')} )`);
     }
   }
   assert.ok(calls >= 30, `${calls} translatable strings found`);
