@@ -32,6 +32,8 @@ require_once __DIR__ . '/includes/proxy/upstream.php';
 require_once __DIR__ . '/includes/proxy/answers.php';
 require_once __DIR__ . '/includes/proxy/shopper.php';
 require_once __DIR__ . '/includes/proxy/claim.php';
+require_once __DIR__ . '/includes/proxy/cors.php';
+require_once __DIR__ . '/includes/proxy/request.php';
 require_once __DIR__ . '/includes/proxy/route.php';
 require_once __DIR__ . '/includes/proxy/doctor.php';
 
