@@ -9,15 +9,6 @@ import { launcherMessages } from './loyalty-launcher.messages.ts';
 import { launcherCss } from './loyalty-launcher.styles.ts';
 import type { LauncherPanel } from './launcher-panel.ts';
 
-export type {
-  LauncherCloseDetail,
-  LauncherCloseReason,
-  LauncherOpenDetail,
-  LauncherOpenTrigger,
-  LauncherSection,
-  LauncherSectionDetail,
-} from './events.ts';
-
 const SVG = 'http://www.w3.org/2000/svg';
 /** The built-in icons, by the `icon` attribute's value (24×24 paths). */
 const ICONS: Record<string, string> = {
