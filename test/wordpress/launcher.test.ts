@@ -11,13 +11,11 @@ import type { BrowserContext } from 'playwright-core';
 import { signInOnPopup } from '../support/e2e.ts';
 import { problemsIn } from './support/site.ts';
 import { startShop, type Shop } from './support/shop.ts';
-import { missingPrograms, phpArray, phpString, type RunningWordPress } from './support/wordpress.ts';
+import { phpArray, phpString, wordPressSkip, type RunningWordPress } from './support/wordpress.ts';
 
-const missing = missingPrograms();
-const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
-if (missing.length && inCi) throw new Error(`WordPress tests need the Debian packages: ${missing.join(' ')}`);
+const skip = wordPressSkip();
 
-describe('the launcher on every page', { skip: missing.length > 0 && `apt-get install ${missing.join(' ')}` }, () => {
+describe('the launcher on every page', { skip }, () => {
   let shop: Shop;
   let wp: RunningWordPress;
   let post: number;

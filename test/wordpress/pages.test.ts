@@ -11,18 +11,16 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { missingPrograms, phpArray, phpString, type RunningWordPress } from './support/wordpress.ts';
+import { phpArray, phpString, wordPressSkip, type RunningWordPress } from './support/wordpress.ts';
 import { LATTE, problemsIn, widgetsSettle } from './support/site.ts';
 import { startShop, type Shop } from './support/shop.ts';
 
-const missing = missingPrograms();
-const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
-if (missing.length && inCi) throw new Error(`WordPress tests need the Debian packages: ${missing.join(' ')}`);
+const skip = wordPressSkip();
 
 const BUNDLE = 'script[src*="loyalty-widgets/dist/loyalty-widgets.js"]';
 const STYLESHEET = 'link[href*="loyalty-widgets/dist/loyalty-widgets.css"]';
 
-describe('the WordPress plugin’s pages', { skip: missing.length > 0 && `apt-get install ${missing.join(' ')}` }, () => {
+describe('the WordPress plugin’s pages', { skip }, () => {
   let shop: Shop;
   let wp: RunningWordPress;
   let browser: Browser;

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { problemsIn } from './support/site.ts';
-import { missingPrograms, startWordPress, type RunningWordPress } from './support/wordpress.ts';
+import { startWordPress, wordPressSkip, type RunningWordPress } from './support/wordpress.ts';
 
 const at = (file: string, line = 12) => ` in /usr/share/wordpress/${file} on line ${line}`;
 const UPDATE_OFFLINE =
@@ -37,8 +37,7 @@ test('WordPress’s own offline lines pass; the same words from the plugin or of
   assert.deepEqual(problemsIn('[27-Nov-2026 10:00:00 UTC] PHP Deprecated:  x' + at('wp-includes/x.php')), []);
 });
 
-const missing = missingPrograms();
-describe('an offline WordPress', { skip: missing.length > 0 }, () => {
+describe('an offline WordPress', { skip: wordPressSkip() }, () => {
   let wp: RunningWordPress;
   before(async () => {
     wp = await startWordPress();

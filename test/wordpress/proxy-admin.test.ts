@@ -15,21 +15,19 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
 import { installPluginFromSource, logInOverHttp } from './support/plugin-install.ts';
 import { problemsIn } from './support/site.ts';
 import {
-  missingPrograms,
   phpArray,
   phpString,
   startWordPress,
   USERS,
+  wordPressSkip,
   type RunningWordPress,
 } from './support/wordpress.ts';
 
-const missing = missingPrograms();
-const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
-if (missing.length && inCi) throw new Error(`WordPress tests need the Debian packages: ${missing.join(' ')}`);
+const skip = wordPressSkip();
 
 const KEY = 'admin-suite-key-8c41f0d2';
 
-describe('the WordPress plugin’s own Marketing proxy, set up by an Administrator', { skip: missing.length > 0 }, () => {
+describe('the WordPress plugin’s own Marketing proxy, set up by an Administrator', { skip }, () => {
   let wp: RunningWordPress;
   let sandbox: RunningSandbox;
   let dataDir: string;

@@ -61,6 +61,18 @@ export function missingPrograms(): string[] {
   return missing;
 }
 
+/**
+ * Why the WordPress tests skip on this machine (`apt-get install …`), or false when all they need is
+ * installed. In CI nothing may be missing: it throws, naming the packages.
+ */
+export function wordPressSkip(): string | false {
+  const missing = missingPrograms();
+  if (!missing.length) return false;
+  if (Boolean(process.env.CI) && process.env.CI !== 'false')
+    throw new Error(`WordPress tests need the Debian packages: ${missing.join(' ')}`);
+  return `apt-get install ${missing.join(' ')}`;
+}
+
 async function waitUntil(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
