@@ -3,13 +3,15 @@
  * that is none and a label too long, and with a corner chosen every front-end page (the front page, a
  * post no editor touched) has one `<loyalty-launcher>` in that corner with that label, the script and
  * stylesheet to run it, and no launcher in the admin or on the sign-in callback. A shopper on such a
- * post signs in and claims a coupon inside its panel, through the plugin's own proxy route.
+ * post signs in and claims a coupon inside its panel, through the plugin's own proxy route. With the
+ * setting off, an element's tag an Administrator writes into a post loads the script and stylesheet as a
+ * mount does, the launcher's too.
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import type { BrowserContext } from 'playwright-core';
 import { signInOnPopup } from '../support/e2e.ts';
-import { problemsIn } from './support/site.ts';
+import { problemsIn, TAGS } from './support/site.ts';
 import { startShop, type Shop } from './support/shop.ts';
 import { phpArray, phpString, wordPressSkip, type RunningWordPress } from './support/wordpress.ts';
 
@@ -68,6 +70,42 @@ describe('the launcher on every page', { skip }, () => {
       errors.join(' / '),
     );
     assert.deepEqual(await launchers('/'), []);
+  });
+
+  test('an element’s tag written into an Administrator’s post loads the script and stylesheet in the head, as a mount does', async () => {
+    settings({ launcher: '' });
+    const posts = Object.fromEntries(
+      [...TAGS, 'loyalty-launcher', 'data-loyalty-widget', 'no widget'].map((tag) => {
+        const markup =
+          tag === 'data-loyalty-widget'
+            ? '<div data-loyalty-widget="loyalty-launcher"></div>'
+            : tag === 'no widget'
+              ? '<p>Come by for a <strong>loyalty-launcher</strong> demo.</p>'
+              : `<${tag}></${tag}>`;
+        const id = wp.php(
+          `echo wp_insert_post( array( 'post_status' => 'publish', 'post_title' => ${phpString(tag)}, 'post_author' => 1, 'post_content' => ${phpString(`<p>Our rewards.</p>\n${markup}`)} ) );`,
+        );
+        assert.ok(wp.php(`echo get_post( ${id} )->post_content;`).includes(markup), `${tag}: kept as written`);
+        return [tag, Number(id)];
+      }),
+    );
+    const head = async (id: number): Promise<string> =>
+      (await (await fetch(`${wp.url}/?p=${id}`)).text()).split('</head>')[0]!;
+    for (const [tag, id] of Object.entries(posts)) {
+      const printed = await head(id);
+      const loads = tag !== 'no widget';
+      assert.equal(/<script[^>]+loyalty-widgets\/dist\/loyalty-widgets\.js/.test(printed), loads, `${tag}: the script`);
+      assert.equal(
+        /<link[^>]+loyalty-widgets\/dist\/loyalty-widgets\.css/.test(printed),
+        loads,
+        `${tag}: the stylesheet`,
+      );
+    }
+    const context = await shop.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${wp.url}/?p=${posts['loyalty-launcher']}`);
+    await page.locator('loyalty-launcher [part~="button"]').filter({ hasText: 'Rewards' }).waitFor();
   });
 
   test('with a corner chosen, every front-end page has one launcher with the script, none in the admin or the callback', async () => {

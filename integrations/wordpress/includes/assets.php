@@ -30,7 +30,8 @@ add_action( 'enqueue_block_editor_assets', 'loyalty_widgets_enqueue_assets' );
  */
 function loyalty_widgets_has_widget( string $html ): bool {
 	$definitions = loyalty_widgets_definitions();
-	$tags        = implode( '|', array_keys( $definitions ) );
+	// The launcher has no block or shortcode (a setting places it), but its tag is an element all the same.
+	$tags        = implode( '|', array_merge( array_keys( $definitions ), array( 'loyalty-launcher' ) ) );
 	$shortcodes  = implode( '|', array_column( $definitions, 'shortcode' ) );
 	return 1 === preg_match( "~<!-- wp:loyalty-widgets/|\\[(?:{$shortcodes})[\\s\\]/]|data-loyalty-widget|<(?:{$tags})[\\s>/]~i", $html );
 }
