@@ -14,11 +14,13 @@
  *   printed by a server taken over, and storage that falls back to memory in a frame took it over 27).
  * - the sign-in page after the click: the sign-in chunk (oidc-client-ts, jose), fetched on the
  *   shopper's intent, on top of what the page fetched at load. Budget: the page's plus 28 kB.
- * - the launcher page: at load, what `<loyalty-launcher>`'s button needs beyond the script tag (no lit):
- *   its own files, budget 4 kB, and with them the `boot` chunk every element shares (the strings and
- *   their registry, 2.8 kB of it, mostly the strings' code), printed beside it: a page whose only
- *   element is the launcher fetches both. After opening: the panel's code (lit and the four elements
- *   it holds), fetched on the shopper's intent, on top of the page at load. Budget: 40 kB.
+ * - the launcher page: at load, everything `<loyalty-launcher>`'s button fetches beyond the script tag
+ *   (no lit), as a page whose only element is the launcher fetches it: its own file and the `boot`
+ *   chunk every element shares, printed beside it. Budget: 6.5 kB, a little above today's. The aim is
+ *   4 kB: the button's own file is 3.3 kB, but the strings' code it needs (src/shared/i18n.ts) comes
+ *   only with the whole `boot` chunk (vite.config.ts's groups), 3.1 kB of which the button uses about a
+ *   third. After opening: the panel's code (lit and the four elements it holds), fetched on the
+ *   shopper's intent, on top of the page at load. Budget: 40 kB.
  * - a page with every element, and each built-in language other than English (fetched only by pages
  *   that speak it), for information.
  * - the stylesheet that holds the elements' space, which the README's paste links.
@@ -35,7 +37,7 @@ const BUDGETS = {
   scriptTag: 6_000,
   elementPage: 27_500,
   signInChunk: 28_000,
-  launcherButton: 4_000,
+  launcherButton: 6_500,
   launcherPanel: 40_000,
 };
 const ENTRY = 'src/index.ts';
@@ -99,10 +101,9 @@ const launcherPage = elementPages.find(([tag]) => tag === 'loyalty-launcher')![1
 if (!chunk(LAUNCHER).dynamicImports?.includes(LAUNCHER_PANEL))
   throw new Error(`the launcher does not load ${LAUNCHER_PANEL}`);
 const launcherPanel = minus(staticClosure(LAUNCHER_PANEL), launcherPage);
-/** The chunk of plumbing every element imports (vite.config.ts's `boot` group). */
-const boot = new Set([...launcherPage].filter((key) => /^_boot-/.test(key)));
-if (boot.size !== 1)
-  throw new Error('the launcher is expected to import the boot chunk, and only it, of the shared plumbing');
+const launcherButton = minus(launcherPage, scriptTag);
+/** The chunk of plumbing every element imports (vite.config.ts's `boot` group), when the button imports it. */
+const boot = new Set([...launcherButton].filter((key) => /^_boot-/.test(key)));
 
 const locales = Object.keys(manifest).filter((key) => key.startsWith('src/locales/'));
 
@@ -113,8 +114,8 @@ const rows: Row[] = [
   ...elementPages.map(([tag, keys]): Row => [`page with only <${tag}>, at load`, keys, BUDGETS.elementPage]),
   ['sign-in page after the click', union(signInPage, signIn), BUDGETS.elementPage + BUDGETS.signInChunk],
   ['  of which the sign-in chunk', signIn, BUDGETS.signInChunk],
-  ['  launcher button, beyond the script tag', minus(launcherPage, scriptTag)],
-  ['  of which its own files (not boot)', minus(launcherPage, union(scriptTag, boot)), BUDGETS.launcherButton],
+  ['  launcher button, beyond the script tag', launcherButton, BUDGETS.launcherButton],
+  ['  of which the plumbing every element shares', boot],
   [
     'launcher page after opening',
     union(launcherPage, launcherPanel),

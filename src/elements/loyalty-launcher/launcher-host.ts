@@ -1,5 +1,4 @@
-import type { CustomEventName, EventDetail } from '../../shared/emit.ts';
-import type { LauncherCloseReason, LauncherOpenTrigger } from './events.ts';
+import type { LauncherCloseReason } from './events.ts';
 
 /**
  * What the panel uses of its `<loyalty-launcher>`. The panel, loaded on the shopper's intent, knows
@@ -13,7 +12,12 @@ export interface LauncherHost extends HTMLElement {
   readonly labelText: string;
   readonly button: HTMLButtonElement;
   close(reason?: LauncherCloseReason): Promise<void>;
-  expanded(open: boolean, trigger?: LauncherOpenTrigger, modal?: boolean): void;
-  emit<K extends CustomEventName>(name: K, detail: EventDetail<K>): boolean;
+  /** The campaigns whose coupon the shopper received in this visit (claimed-coupons.ts), as the button follows them. */
+  readonly coupons: {
+    list(): string[];
+    onChange(listener: () => void): () => void;
+    forget(): void;
+  };
+  expanded(open: boolean): void;
   forgetLink(): void;
 }

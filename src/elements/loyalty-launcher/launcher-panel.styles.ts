@@ -5,6 +5,20 @@ import { css } from 'lit';
  * sheet covering the screen on a phone. Adopted by the launcher when the panel loads.
  */
 export const panelFrameStyles = css`
+  /* The other elements' tokens, with the same defaults (src/shared/theme.styles.ts). */
+  :host {
+    --_surface: var(--loyalty-color-surface, #fff);
+    --_text: var(--loyalty-color-text, #1b1f24);
+    --_border: var(--loyalty-color-border, #d0d7de);
+    --_radius: var(--loyalty-radius, 8px);
+  }
+  @media (prefers-color-scheme: dark) {
+    :host {
+      --_surface: var(--loyalty-color-surface, #1c2128);
+      --_text: var(--loyalty-color-text, #e6edf3);
+      --_border: var(--loyalty-color-border, #3d444d);
+    }
+  }
   [part~='panel'] {
     position: fixed;
     inset: auto;

@@ -6,13 +6,13 @@
 import { html, nothing, svg, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { session } from '../../connect/session.ts';
 import { defineElement } from '../../shared/define.ts';
+import { emit } from '../../shared/emit.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
 import { LoyaltyElement } from '../internal/loyalty-element.ts';
 import '../loyalty-signin-button/index.ts';
 import '../campaign-carousel/index.ts';
 import '../coupon-claim/index.ts';
 import '../business-directory/index.ts';
-import { claimedCampaigns, forgetClaimed, onClaimedChange } from './claimed-coupons.ts';
 import type { LauncherCloseReason, LauncherOpenTrigger, LauncherSection } from './events.ts';
 import { panelFrameStyles, panelStyles } from './launcher-panel.styles.ts';
 import { panelMessages } from './launcher-panel.messages.ts';
@@ -39,10 +39,10 @@ export class LauncherPanelContent extends LoyaltyElement {
     this.#stop = [
       session.subscribe((user, reason) => {
         // What the previous shopper got is not shown to whoever is at the screen next.
-        if (!user && reason !== 'restored') forgetClaimed();
+        if (!user && reason !== 'restored') this.launcher.coupons.forget();
         this.requestUpdate();
       }),
-      onClaimedChange(() => this.requestUpdate()),
+      this.launcher.coupons.onChange(() => this.requestUpdate()),
     ];
   }
 
@@ -67,7 +67,7 @@ export class LauncherPanelContent extends LoyaltyElement {
     const { locale, launcher } = this;
     const signedIn = session.user !== null;
     const endpoint = launcher.endpoint.trim() || nothing;
-    const coupons = claimedCampaigns();
+    const coupons = launcher.coupons.list();
     return html`<div part="header" class="header">
         <h2 part="title" class="title" id="title">${launcher.labelText}</h2>
         <button
@@ -188,7 +188,8 @@ export class LauncherPanel {
     this.#section = null;
     if (modal) dialog.showModal();
     else dialog.show();
-    this.#launcher.expanded(true, trigger, modal);
+    this.#launcher.expanded(true);
+    emit(this.#launcher, 'loyalty-launcher-open', { trigger, modal });
     await this.content.updateComplete;
     this.content.focusStart();
   }
@@ -206,7 +207,7 @@ export class LauncherPanel {
     launcher.expanded(false);
     if (launcher.isConnected) launcher.button.focus();
     launcher.forgetLink();
-    launcher.emit('loyalty-launcher-close', { reason });
+    emit(launcher, 'loyalty-launcher-close', { reason });
   }
 
   #moved(event: Event): void {
@@ -217,6 +218,6 @@ export class LauncherPanel {
     if (!section || section === this.#section) return;
     const previous = this.#section;
     this.#section = section;
-    this.#launcher.emit('loyalty-launcher-section', { section, previous });
+    emit(this.#launcher, 'loyalty-launcher-section', { section, previous });
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The launcher's button. Plain CSS text, not Lit's css: the button loads without Lit. The tokens are the other
+ * The launcher's button (the panel's colours come with the panel: launcher-panel.styles.ts). Plain CSS text, not Lit's css: the button loads without Lit. The tokens are the other
  * elements' (--loyalty-*, src/shared/theme.styles.ts), with the same defaults. Tagged css only so
  * that the build minifies it as it does Lit's styles (scripts/vite-minify-literals.ts).
  */
@@ -9,10 +9,6 @@ export const launcherCss = css`
 :host {
   --_primary: var(--loyalty-color-primary, #1f5fbf);
   --_on-primary: var(--loyalty-color-on-primary, #fff);
-  --_surface: var(--loyalty-color-surface, #fff);
-  --_text: var(--loyalty-color-text, #1b1f24);
-  --_border: var(--loyalty-color-border, #d0d7de);
-  --_radius: var(--loyalty-radius, 8px);
   --_space: var(--loyalty-spacing, 1rem);
   --_focus-color: var(--loyalty-focus-color, #12366e);
   --_focus-halo: var(--loyalty-focus-halo, #fff);
@@ -26,16 +22,12 @@ export const launcherCss = css`
   z-index: var(--loyalty-launcher-z-index, 2147483000);
   display: block;
   font: inherit;
-  color: var(--_text);
   box-sizing: border-box;
 }
 @media (prefers-color-scheme: dark) {
   :host {
     --_primary: var(--loyalty-color-primary, #6ea8fe);
     --_on-primary: var(--loyalty-color-on-primary, #0b1320);
-    --_surface: var(--loyalty-color-surface, #1c2128);
-    --_text: var(--loyalty-color-text, #e6edf3);
-    --_border: var(--loyalty-color-border, #3d444d);
     --_focus-color: var(--loyalty-focus-color, #fff);
     --_focus-halo: var(--loyalty-focus-halo, #0b1320);
   }

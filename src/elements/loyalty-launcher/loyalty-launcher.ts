@@ -1,9 +1,8 @@
 import type { ReactiveController } from 'lit';
-import { emit, type CustomEventName, type EventDetail } from '../../shared/emit.ts';
 import { LocaleController, registerBuiltInMessages } from '../../shared/i18n.ts';
 import { VERSION } from '../../shared/version.ts';
 import { warnOnce } from '../../shared/warn.ts';
-import { followClaims } from './claimed-coupons.ts';
+import { claimedCampaigns, followClaims, forgetClaimed, onClaimedChange } from './claimed-coupons.ts';
 import type { LauncherCloseReason, LauncherOpenTrigger } from './events.ts';
 import { launcherMessages } from './loyalty-launcher.messages.ts';
 import { launcherCss } from './loyalty-launcher.styles.ts';
@@ -274,15 +273,15 @@ export class LoyaltyLauncher extends HTMLElement {
     return this.#button;
   }
 
-  /** @internal Called by the panel as it opens and closes. */
-  expanded(open: boolean, trigger?: LauncherOpenTrigger, modal = false): void {
-    this.#button.setAttribute('aria-expanded', String(open));
-    if (open) this.emit('loyalty-launcher-open', { trigger: trigger ?? 'script', modal });
-  }
+  /**
+   * @internal The coupons received in this visit, for the panel: the button's module follows them from
+   * the page's start, and the panel reads them here rather than importing that module again.
+   */
+  readonly coupons = { list: claimedCampaigns, onChange: onClaimedChange, forget: forgetClaimed };
 
-  /** @internal Sends one of the package's events from the launcher (bubbling, composed). */
-  emit<K extends CustomEventName>(name: K, detail: EventDetail<K>): boolean {
-    return emit(this, name, detail);
+  /** @internal Called by the panel as it opens and closes (the panel sends the events). */
+  expanded(open: boolean): void {
+    this.#button.setAttribute('aria-expanded', String(open));
   }
 
   /** @internal Whether the address's fragment is the launcher's. */
