@@ -6,6 +6,7 @@ import { claimedCampaigns, followClaims, forgetClaimed, onClaimedChange } from '
 import type { LauncherCloseReason, LauncherOpenTrigger } from './events.ts';
 import { launcherMessages } from './loyalty-launcher.messages.ts';
 import { launcherCss } from './loyalty-launcher.styles.ts';
+import { makeRoom, releaseRoom } from './page-room.ts';
 import type { LauncherPanel } from './launcher-panel.ts';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -43,7 +44,8 @@ function adoptStyles(root: ShadowRoot): void {
  * The whole loyalty program behind one floating button, for a site's template: placed once, it gives
  * every page the sign-in, the campaigns with their coupons, the coupons the shopper got in this visit
  * and the partner businesses, in a panel that reuses the other elements. It floats (`position: fixed`)
- * and never moves the page. Only the button loads with the page (no Lit); the panel's code and data
+ * and never moves the page; the page's scroll padding on its side keeps what the browser scrolls into
+ * view (a Tab, a link to an anchor) clear of it. Only the button loads with the page (no Lit); the panel's code and data
  * load when the shopper shows intent: pointing at the button, focusing it or pressing it.
  *
  * The panel is a dialog (WAI-ARIA Authoring Practices): focus moves into it and back to the button
@@ -137,6 +139,8 @@ export class LoyaltyLauncher extends HTMLElement {
   #panel?: Promise<LauncherPanel | undefined>;
   #rendering?: Promise<void>;
   #stopFollowingAddress?: () => void;
+  /** The button's size changes with its label, font and icon: the page's scroll padding follows it. */
+  readonly #sized = new ResizeObserver(() => makeRoom(this, this.#button));
 
   static {
     registerBuiltInMessages(launcherMessages);
@@ -222,12 +226,15 @@ export class LoyaltyLauncher extends HTMLElement {
     };
     window.addEventListener('hashchange', follow);
     this.#stopFollowingAddress = () => window.removeEventListener('hashchange', follow);
+    this.#sized.observe(this.#button);
     follow();
   }
 
   disconnectedCallback(): void {
     for (const controller of this.#controllers) controller.hostDisconnected?.();
     this.#stopFollowingAddress?.();
+    this.#sized.disconnect();
+    releaseRoom(this);
     void this.#panel?.then((panel) => panel?.close('script'));
   }
 
@@ -237,6 +244,8 @@ export class LoyaltyLauncher extends HTMLElement {
       warnOnce(this, `corner="${this.corner}" is not one of ${CORNERS.join(', ')}; it floats at bottom-end.`);
     else if (['endpoint', 'business-account-id', 'currency'].includes(name))
       void this.#panel?.then((panel) => panel?.update());
+    // A move to another corner or offset keeps the button's size: the page's scroll padding follows here.
+    if ((name === 'offset' || name === 'corner') && this.isConnected) makeRoom(this, this.#button);
     this.requestUpdate();
   }
 

@@ -79,6 +79,30 @@ describe('<loyalty-launcher>', () => {
     }
   });
 
+  it('gives the page scroll padding on its side, at zero specificity, and takes it back when it leaves', async () => {
+    const root = document.documentElement;
+    const padding = (side: 'Top' | 'Bottom') => getComputedStyle(root)[`scrollPadding${side}`];
+    const launcher = await aLauncher();
+    const button = launcherButton(launcher);
+    await waitUntil(() => padding('Bottom') !== 'auto', 'the padding at the bottom');
+    let box = button.getBoundingClientRect();
+    // The button's height and its distance from the edge, twice: what is scrolled into view rests above it.
+    expect(parseFloat(padding('Bottom'))).to.be.closeTo(box.height + 2 * (root.clientHeight - box.bottom), 1);
+    launcher.setAttribute('corner', 'top-start');
+    box = button.getBoundingClientRect();
+    expect(padding('Bottom')).to.equal('auto');
+    expect(parseFloat(padding('Top'))).to.be.closeTo(box.height + 2 * box.top, 1);
+    const own = Object.assign(document.createElement('style'), { textContent: 'html { scroll-padding-top: 7px }' });
+    document.head.append(own);
+    try {
+      expect(padding('Top'), 'the page’s own rule wins').to.equal('7px');
+    } finally {
+      own.remove();
+    }
+    launcher.remove();
+    expect(padding('Top')).to.equal('auto');
+  });
+
   it('loads its panel on intent (pointer or focus), before any press', async () => {
     const launcher = await aLauncher();
     launcherButton(launcher).focus();
