@@ -16,8 +16,8 @@
  *   shopper's intent, on top of what the page fetched at load. Budget: the page's plus 28 kB.
  * - the launcher page: at load, everything `<loyalty-launcher>`'s button fetches beyond the script tag
  *   (no lit), as a page whose only element is the launcher fetches it: its own file and the `boot`
- *   chunk every element shares, printed beside it. Budget: 6.5 kB, a little above today's. The aim is
- *   4 kB: the button's own file is 3.3 kB, but the strings' code it needs (src/shared/i18n.ts) comes
+ *   chunk every element shares, printed beside it. Budget: 7 kB, a little above today's. The aim is
+ *   4 kB: the button's own file is 3.5 kB, but the strings' code it needs (src/shared/i18n.ts) comes
  *   only with the whole `boot` chunk (vite.config.ts's groups), 3.1 kB of which the button uses about a
  *   third. After opening: the panel's code (lit and the four elements it holds), fetched on the
  *   shopper's intent, on top of the page at load. Budget: 40 kB.
@@ -37,7 +37,7 @@ const BUDGETS = {
   scriptTag: 6_000,
   elementPage: 27_500,
   signInChunk: 28_000,
-  launcherButton: 6_500,
+  launcherButton: 7_000,
   launcherPanel: 40_000,
 };
 const ENTRY = 'src/index.ts';

@@ -144,32 +144,31 @@ export class LoyaltyLauncher extends HTMLElement {
 
   static {
     registerBuiltInMessages(launcherMessages);
-    for (const [attribute, property] of [
-      ['corner', 'corner'],
-      ['offset', 'offset'],
-      ['label', 'label'],
-      ['icon', 'icon'],
-      ['fragment', 'fragment'],
-      ['endpoint', 'endpoint'],
-      ['business-account-id', 'businessAccountId'],
-      ['currency', 'currency'],
-    ] as const)
-      Object.defineProperty(this.prototype, property, {
-        get(this: LoyaltyLauncher) {
-          return this.getAttribute(attribute) ?? '';
-        },
-        set(this: LoyaltyLauncher, value: string) {
-          this.setAttribute(attribute, value);
-        },
-      });
-    Object.defineProperty(this.prototype, 'iconOnly', {
-      get(this: LoyaltyLauncher) {
-        return this.hasAttribute('icon-only');
-      },
-      set(this: LoyaltyLauncher, value: boolean) {
-        this.toggleAttribute('icon-only', value);
-      },
-    });
+    // Each attribute is a property of the same name in camelCase, `icon-only` a boolean one.
+    for (const attribute of this.observedAttributes) {
+      const property = attribute.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase());
+      Object.defineProperty(
+        this.prototype,
+        property,
+        attribute === 'icon-only'
+          ? {
+              get(this: LoyaltyLauncher) {
+                return this.hasAttribute(attribute);
+              },
+              set(this: LoyaltyLauncher, value: boolean) {
+                this.toggleAttribute(attribute, value);
+              },
+            }
+          : {
+              get(this: LoyaltyLauncher) {
+                return this.getAttribute(attribute) ?? '';
+              },
+              set(this: LoyaltyLauncher, value: string) {
+                this.setAttribute(attribute, value);
+              },
+            },
+      );
+    }
   }
 
   constructor() {
