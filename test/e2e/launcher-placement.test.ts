@@ -3,11 +3,11 @@
  * (served as deployed: the built script tag, the real proxy and sandbox), in Chromium, Firefox and WebKit,
  * at a phone's width (390 CSS px) and a desktop's (1280): every link, button, field and other tab stop of
  * the page, the other elements' own included, is clear of the launcher's button with the page at its
- * top, at its bottom, and with the control brought into view from above (as the browser does for a
- * shopper who presses Tab, to the bottom of the window, short of the page's scroll padding). Content made
- * inert (a carousel's slides out of view) is no control. Each page is shown in a frame of that width,
- * which WebKit's window cannot be made as narrow as. An engine that is not installed is skipped, except
- * in CI, where it fails.
+ * top, at its bottom, with the control brought into view from above as far down as a browser may leave
+ * it, and as the shopper's Tab reaches it, each browser scrolling as it does. Content made inert (a
+ * carousel's slides out of view) is no control. Each page is shown in a frame of that width, which
+ * WebKit's window cannot be made as narrow as. An engine that is not installed is skipped, except in
+ * CI, where it fails.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -41,10 +41,10 @@ const settled = `(() => {
 })()`;
 
 /**
- * The controls the launcher's button overlaps, as `where: control` lines: with the page at its top, at
- * its bottom, and for each control, with that control brought into view from above (block end).
+ * What the checks read of the framed page, kept on the top window as `placement`: the page's controls,
+ * a control's name for the messages, and whether the launcher's button overlaps what the shopper sees of it.
  */
-const covered = `(() => {
+const measure = `(() => {
   const w = ${framed};
   const d = w.document;
   const launcher = d.querySelector('loyalty-launcher');
@@ -56,16 +56,19 @@ const covered = `(() => {
     for (let node = element; node; node = up(node)) if (node.inert) return true;
     return false;
   };
-  const controls = [];
-  const walk = (root) => {
-    for (const element of root.querySelectorAll('*')) {
-      if (element === launcher) continue;
-      if (element.shadowRoot) walk(element.shadowRoot);
-      if (element.matches(CONTROL) && !inert(element) && element.getClientRects().length && w.getComputedStyle(element).visibility === 'visible')
-        controls.push(element);
-    }
+  const controls = () => {
+    const found = [];
+    const walk = (root) => {
+      for (const element of root.querySelectorAll('*')) {
+        if (element === launcher) continue;
+        if (element.shadowRoot) walk(element.shadowRoot);
+        if (element.matches(CONTROL) && !inert(element) && element.getClientRects().length && w.getComputedStyle(element).visibility === 'visible')
+          found.push(element);
+      }
+    };
+    walk(d);
+    return found;
   };
-  walk(d);
   const name = (element) => {
     const hosts = [];
     for (let node = up(element); node; node = up(node)) if (node.host) hosts.unshift(node.host.localName);
@@ -91,19 +94,53 @@ const covered = `(() => {
     return right - left > 0.5 && bottom - top > 0.5 &&
       left < launcherBox.right - 0.5 && right > launcherBox.left + 0.5 && top < launcherBox.bottom - 0.5 && bottom > launcherBox.top + 0.5;
   };
+  window.placement = { w, d, launcher, controls, name, overlaps };
+  return true;
+})()`;
+
+/**
+ * The controls the launcher's button overlaps, as `where: control` lines: with the page at its top, at
+ * its bottom, and for each control, with that control brought into view from above as far down as a
+ * browser may leave it (block end, short of the page's scroll padding).
+ */
+const covered = `(() => {
+  const { w, d, controls, name, overlaps } = window.placement;
+  const all = controls();
   const found = [];
   const view = (where, scroll, which) => {
     scroll();
     for (const element of which) if (overlaps(element)) found.push(where + ': ' + name(element));
   };
-  view('at the top', () => w.scrollTo({ top: 0, behavior: 'instant' }), controls);
-  view('at the bottom', () => w.scrollTo({ top: d.documentElement.scrollHeight, behavior: 'instant' }), controls);
-  for (const element of controls)
+  view('at the top', () => w.scrollTo({ top: 0, behavior: 'instant' }), all);
+  view('at the bottom', () => w.scrollTo({ top: d.documentElement.scrollHeight, behavior: 'instant' }), all);
+  for (const element of all)
     view('brought into view', () => {
       w.scrollTo({ top: 0, behavior: 'instant' });
       element.scrollIntoView({ block: 'end', inline: 'nearest', behavior: 'instant' });
     }, [element]);
-  return [controls.length, [...new Set(found)]];
+  w.scrollTo({ top: 0, behavior: 'instant' });
+  return [all.length, [...new Set(found)]];
+})()`;
+
+/** The framed page at its top, with focus in it but on no control yet: the next Tab goes to its first. */
+const focusTop = `(() => {
+  const { w, d } = window.placement;
+  w.scrollTo({ top: 0, behavior: 'instant' });
+  w.focus();
+  d.activeElement?.blur();
+  return true;
+})()`;
+
+/**
+ * The control Tab moved focus to (inside the elements' shadow roots too) and whether the launcher
+ * covers it; null once focus is on the launcher (the page's last tab stop) or out of the page.
+ */
+const focused = `(() => {
+  const { d, launcher, name, overlaps } = window.placement;
+  let element = d.activeElement;
+  if (!element || element === d.body || element === launcher) return null;
+  while (element.shadowRoot?.activeElement) element = element.shadowRoot.activeElement;
+  return [name(element), overlaps(element)];
 })()`;
 
 /**
@@ -149,9 +186,21 @@ describe('the launcher never covers the page’s controls', () => {
                 `(() => { const frame = document.querySelector('iframe'); frame.style.width = '${width}px'; frame.src = ${JSON.stringify(path)}; return true; })()`,
               );
               await waitFor(page, settled, `${path} settled at ${width}px`, 20_000);
+              await page.evaluate(measure);
               const [count, covering] = await steady(() => page.evaluate<[number, string[]]>(covered));
               assert.ok(count > 5, `${path}: the controls are found (${count})`);
               found.push(...covering.map((line) => `${path} ${line}`));
+              // The keyboard: each Tab scrolls the control it reaches into view as the browser itself does.
+              await page.evaluate(focusTop);
+              const reached = new Set<string>();
+              for (let step = 0; step < 200; step++) {
+                await page.press('Tab');
+                const control = await page.evaluate<[string, boolean] | null>(focused);
+                if (!control || reached.has(control[0])) break;
+                reached.add(control[0]);
+                if (control[1]) found.push(`${path} tabbed to: ${control[0]}`);
+              }
+              assert.ok(reached.size > 5, `${path}: Tab reaches the page's controls (${[...reached].join(', ')})`);
             }
             assert.deepEqual(found, []);
           });
