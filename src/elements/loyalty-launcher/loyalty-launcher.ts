@@ -45,8 +45,9 @@ function adoptStyles(root: ShadowRoot): void {
  * every page the sign-in, the campaigns with their coupons, the coupons the shopper got in this visit
  * and the partner businesses, in a panel that reuses the other elements. It floats (`position: fixed`)
  * and never moves the page; the page's scroll padding on its side keeps what the browser scrolls into
- * view (a Tab, a link to an anchor) clear of it. Only the button loads with the page (no Lit); the panel's code and data
- * load when the shopper shows intent: pointing at the button, focusing it or pressing it.
+ * view (a Tab, a link to an anchor) clear of it. Only the button loads with the page (no Lit); the
+ * panel's code and data load when the shopper shows intent: pointing at the button, focusing it or
+ * pressing it.
  *
  * The panel is a dialog (WAI-ARIA Authoring Practices): focus moves into it and back to the button
  * when it closes; Escape closes it. At most 480px wide it opens as a modal sheet covering the screen,
@@ -282,8 +283,9 @@ export class LoyaltyLauncher extends HTMLElement {
   }
 
   /**
-   * @internal The coupons received in this visit, for the panel: the button's module follows them from
-   * the page's start, and the panel reads them here rather than importing that module again.
+   * @internal The coupons received in this visit, for the panel, followed since the page's start. Read
+   * here, their module is the button's alone and comes inside its file (imported by both, it was one
+   * more file at load).
    */
   readonly coupons = { list: claimedCampaigns, onChange: onClaimedChange, forget: forgetClaimed };
 
