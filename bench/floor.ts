@@ -38,7 +38,7 @@ interface PaintTimes {
 }
 
 /** A page the bench loads: its address, whether it has the widget, and the floor it is held against. */
-interface BenchPage {
+export interface BenchPage {
   url: string;
   widget: boolean;
   floor: string;
@@ -51,7 +51,7 @@ const STATIC_FLOOR = 'floor: the article as static HTML';
 const WORDPRESS_FLOOR = 'floor: the WordPress post as static HTML';
 
 /** The static site's pages: the article in its shapes, and its floor. */
-async function staticPages(
+export async function staticPages(
   browser: Browser,
   origin: string,
   pages: Map<string, string>,
@@ -76,7 +76,7 @@ async function staticPages(
 }
 
 /** The WordPress post and its floor, or why they are not measured. */
-async function wordPressPages(
+export async function wordPressPages(
   browser: Browser,
 ): Promise<{ pages: Record<string, BenchPage>; site?: WordPressArticle } | string> {
   const missing = missingPrograms();
