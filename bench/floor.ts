@@ -4,13 +4,22 @@
  * the README's paste and one `<campaign-carousel>` (today's page), the same with the README's preload
  * line for its first page, the same printed by the server with its first page inside
  * (renderFirstPage), and the same article with the same campaigns as static HTML (the titles, and the
- * images with the very `<img>` attributes the carousel rendered) and no script. Median over cold loads
- * of the time until the campaign titles are painted and until the first campaign image is, each page's
- * ratio to the floor, and its layout shift once the element has taken over; then when today's page's
- * HTML, script tag, first page of data and code had arrived, against the floor's titles.
+ * images with the very `<img>` attributes the carousel rendered) and no script. Beside them, when
+ * WordPress is installed, the article as a WordPress post with a campaigns block (the plugin from the
+ * built zip, its own proxy route, the sandbox as Marketing), against the same post with the campaigns
+ * as static HTML: whatever the plugin prints for the block is measured. Pages are loaded in turns
+ * (every page once per round, each round starting at the next page), cold. Median of the time until
+ * the campaign titles are painted and until the first campaign image is, each page's ratio to its
+ * floor, and its layout shift once the element has taken over; then when today's page's HTML, script
+ * tag, first page of data and code had arrived, against the floor's titles.
  */
+import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { startStaticShop } from '../test/support/e2e.ts';
+import { articleShapes, floorArticle, STATIC_CAROUSEL, staticCarousel } from '../test/support/article-pages.ts';
+import { CHROMIUM_LAYOUT_SHIFT } from '../test/support/layout-shift.ts';
+import { startWordPressArticle, type WordPressArticle } from '../test/wordpress/support/article.ts';
+import { missingPrograms } from '../test/wordpress/support/wordpress.ts';
 import { median } from './page.ts';
 
 const RUNS = Number(process.env.BENCH_PAGE_RUNS ?? 5);
@@ -28,30 +37,69 @@ interface PaintTimes {
   cls: number;
 }
 
-/** The pages measured against the floor, by what the bench prints for them. */
-const WIDGET_PAGES = {
-  "today's page (script tag)": '/article.html',
-  'script tag with the preload line': '/article-preload.html',
-  'printed by the server (Node)': '/article-printed.html',
-} as const;
-type WidgetPage = keyof typeof WIDGET_PAGES;
+/** A page the bench loads: its address, whether it has the widget, and the floor it is held against. */
+export interface BenchPage {
+  url: string;
+  widget: boolean;
+  floor: string;
+  /** The aim for the ratios to the floor (titles, first image), printed beside them. */
+  goal?: { titles?: number; image?: number };
+}
 
-/** The article with the README's preload line, and the article printed with the carousel's first page. */
-async function widgetPages(origin: string, pages: Map<string, string>): Promise<void> {
-  const article = await (await fetch(`${origin}/article.html`)).text();
-  const carousel = /<campaign-carousel heading-level="3" limit="4"><\/campaign-carousel>/;
-  if (!carousel.test(article)) throw new Error('article.html no longer has the carousel the bench prints');
-  pages.set(
-    '/article-preload.html',
-    article.replace(
-      '<script type="module"',
-      '<link rel="preload" as="fetch" crossorigin href="/api/marketing?operation=campaigns&amp;limit=4" />\n    <script type="module"',
-    ),
-  );
-  pages.set(
-    '/article-printed.html',
-    article.replace(carousel, '<!-- first-page campaign-carousel {"heading-level":3,"limit":4} -->'),
-  );
+const TODAYS_PAGE = "today's page (script tag)";
+const STATIC_FLOOR = 'floor: the article as static HTML';
+const WORDPRESS_FLOOR = 'floor: the WordPress post as static HTML';
+
+/** The static site's pages: the article in its shapes, and its floor. */
+export async function staticPages(
+  browser: Browser,
+  origin: string,
+  pages: Map<string, string>,
+): Promise<Record<string, BenchPage>> {
+  const article = await readFile('test/e2e/fixtures/article.html', 'utf8');
+  const { preload, printed } = articleShapes(article);
+  pages.set('/article-preload.html', preload);
+  pages.set('/article-printed.html', printed);
+  pages.set('/article-floor.html', floorArticle(article, await staticCarousel(browser, `${origin}/article.html`)));
+  const page = (path: string, goal?: BenchPage['goal']): BenchPage => ({
+    url: `${origin}${path}`,
+    widget: true,
+    floor: STATIC_FLOOR,
+    goal,
+  });
+  return {
+    [TODAYS_PAGE]: page('/article.html'),
+    'script tag with the preload line': page('/article-preload.html', { titles: 1.6 }),
+    'printed by the server (Node)': page('/article-printed.html'),
+    [STATIC_FLOOR]: { url: `${origin}/article-floor.html`, widget: false, floor: STATIC_FLOOR },
+  };
+}
+
+/** The WordPress post and its floor, or why they are not measured. */
+export async function wordPressPages(
+  browser: Browser,
+): Promise<{ pages: Record<string, BenchPage>; site?: WordPressArticle } | string> {
+  const missing = missingPrograms();
+  if (missing.length) return `The WordPress page is not measured: apt-get install ${missing.join(' ')}`;
+  const site = await startWordPressArticle();
+  try {
+    const floorUrl = site.publishFloor(await staticCarousel(browser, site.url));
+    return {
+      site,
+      pages: {
+        'WordPress post, campaigns block': {
+          url: site.url,
+          widget: true,
+          floor: WORDPRESS_FLOOR,
+          goal: { titles: 1.1, image: 1.1 },
+        },
+        [WORDPRESS_FLOOR]: { url: floorUrl, widget: false, floor: WORDPRESS_FLOOR },
+      },
+    };
+  } catch (error) {
+    await site.close();
+    throw error;
+  }
 }
 
 /**
@@ -69,35 +117,14 @@ interface Arrivals {
   codeMs: number;
 }
 
-export interface FloorFigures {
-  widget: PaintTimes & Arrivals;
-  pages: Record<WidgetPage, PaintTimes & Arrivals>;
-  floor: PaintTimes & Pick<Arrivals, 'htmlMs'>;
-  runs: number;
-}
+type Figures = PaintTimes & Arrivals;
 
-/** The article page's carousel as static HTML: its slides' titles and images, nothing else of it. */
-async function floorPage(browser: Browser, origin: string): Promise<string> {
-  const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-  await page.goto(`${origin}/article.html`);
-  await page.locator('campaign-carousel [part~="image"]').first().waitFor({ state: 'attached', timeout: 20_000 });
-  const slides = await page.evaluate(() =>
-    [...document.querySelector('campaign-carousel')!.shadowRoot!.querySelectorAll('[part~="slide"]')].map(
-      (slide) =>
-        `<li class="slide">${slide.querySelector('[part~="image"]')?.outerHTML ?? ''}<h3 class="title">${slide.querySelector('[part~="title"]')?.textContent?.trim() ?? ''}</h3></li>`,
-    ),
-  );
-  const article = await page.evaluate(() => document.documentElement.outerHTML);
-  await page.close();
-  const list = `<ul class="slides">${slides.join('')}</ul>`;
-  const style =
-    '<style>.slides{display:flex;gap:1rem;overflow-x:auto;padding:0;list-style:none}.slide{flex:0 0 min(85%,20rem)}.slide img{display:block;inline-size:100%;block-size:auto;aspect-ratio:16/9}</style>';
-  return `<!doctype html>\n${article
-    .replace(/<link rel="stylesheet" href="\/dist\/[^>]*>/, style)
-    .replace(/<script type="module"[^>]*><\/script>/, '')
-    // What the script tag added to the head while it ran: the floor loads no code.
-    .replaceAll(/<link rel="modulepreload"[^>]*>/g, '')
-    .replace(/<campaign-carousel[\s\S]*?<\/campaign-carousel>/, list)}`;
+export interface FloorFigures {
+  /** Each page's medians, in the order measured in a round. */
+  pages: Record<string, BenchPage & Figures>;
+  /** Why a page was not measured. */
+  notes: string[];
+  runs: number;
 }
 
 /**
@@ -118,8 +145,8 @@ const PAINT_TIMES = `new Promise((resolve) => {
     element.getBoundingClientRect().height > 0 &&
     element.checkVisibility({ visibilityProperty: true, opacityProperty: true });
   const frame = (now) => {
-    const title = find('[part~="title"]', '[data-loyalty-first-page] [data-field="title"]', '.title');
-    const image = find('[part~="image"]', '[data-loyalty-first-page] img', 'img');
+    const title = find('[part~="title"]', '[data-loyalty-first-page] [data-field="title"]', STATIC_TITLE);
+    const image = find('[part~="image"]', '[data-loyalty-first-page] img', STATIC_IMAGE);
     if (!titlesMs && painted(title)) titlesMs = now;
     if (titlesMs && image?.complete && image.naturalWidth > 0 && painted(image)) return resolve({ titlesMs, imageMs: now });
     requestAnimationFrame(frame);
@@ -127,20 +154,15 @@ const PAINT_TIMES = `new Promise((resolve) => {
   requestAnimationFrame(frame);
 })`;
 
-/** The page's layout shifts from its start, summed as CLS sums them. */
-const LAYOUT_SHIFT = `new Promise((resolve) => {
-  new PerformanceObserver((list) => {
-    resolve(list.getEntries().filter((entry) => !entry.hadRecentInput).reduce((sum, entry) => sum + entry.value, 0));
-  }).observe({ type: 'layout-shift', buffered: true });
-  setTimeout(() => resolve(0), 1000);
-})`;
-
 async function timings(page: Page, deep: boolean): Promise<PaintTimes> {
-  const times = (await page.evaluate(PAINT_TIMES.replace('DEEP', String(deep)))) as Omit<PaintTimes, 'cls'>;
+  const script = PAINT_TIMES.replace('DEEP', String(deep))
+    .replace('STATIC_TITLE', JSON.stringify(STATIC_CAROUSEL.title))
+    .replace('STATIC_IMAGE', JSON.stringify(STATIC_CAROUSEL.image));
+  const times = (await page.evaluate(script)) as Omit<PaintTimes, 'cls'>;
   // Once the carousel has taken over whatever was there before it, and the page has settled.
   if (deep) await page.locator('campaign-carousel [part~="title"]').first().waitFor({ timeout: 20_000 });
   await page.waitForTimeout(500);
-  return { ...times, cls: (await page.evaluate(LAYOUT_SHIFT)) as number };
+  return { ...times, cls: (await page.evaluate(CHROMIUM_LAYOUT_SHIFT)) as number };
 }
 
 /** From the page's Resource Timing entries, read once its titles are painted. */
@@ -156,7 +178,7 @@ const ARRIVALS = `(() => {
   };
 })()`;
 
-async function measure(browser: Browser, url: string, deep: boolean): Promise<PaintTimes & Arrivals> {
+async function measure(browser: Browser, url: string, deep: boolean): Promise<Figures> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
@@ -178,60 +200,81 @@ async function measure(browser: Browser, url: string, deep: boolean): Promise<Pa
 }
 
 export async function benchAgainstFloor(): Promise<FloorFigures> {
-  const pages = new Map<string, string>();
-  const { site, browser, close } = await startStaticShop(pages);
+  const served = new Map<string, string>();
+  const { site, browser, close } = await startStaticShop(served);
+  let wordPress: WordPressArticle | undefined;
   try {
-    pages.set('/article-floor.html', await floorPage(browser, site.origin));
-    await widgetPages(site.origin, pages);
-    const names = Object.keys(WIDGET_PAGES) as WidgetPage[];
-    const widget = new Map<WidgetPage, (PaintTimes & Arrivals)[]>(names.map((name) => [name, []]));
-    const floor: (PaintTimes & Arrivals)[] = [];
-    // Taken in turns, so that a busy moment of the machine falls on every page alike.
-    for (let run = 0; run < RUNS; run++) {
-      for (const name of names)
-        widget.get(name)!.push(await measure(browser, `${site.origin}${WIDGET_PAGES[name]}`, true));
-      floor.push(await measure(browser, `${site.origin}/article-floor.html`, false));
+    const pages = await staticPages(browser, site.origin, served);
+    const notes: string[] = [];
+    const found = await wordPressPages(browser);
+    if (typeof found === 'string') notes.push(found);
+    else {
+      wordPress = found.site;
+      Object.assign(pages, found.pages);
     }
-    const summary = (runs: (PaintTimes & Arrivals)[]) => ({
-      titlesMs: median(runs.map((r) => r.titlesMs)),
-      imageMs: median(runs.map((r) => r.imageMs)),
-      cls: median(runs.map((r) => r.cls)),
-      htmlMs: median(runs.map((r) => r.htmlMs)),
-      scriptTagMs: median(runs.map((r) => r.scriptTagMs)),
-      dataMs: median(runs.map((r) => r.dataMs)),
-      codeMs: median(runs.map((r) => r.codeMs)),
+    const names = Object.keys(pages);
+    const runs = new Map<string, Figures[]>(names.map((name) => [name, []]));
+    // Taken in turns, so that a busy moment of the machine falls on every page alike: each round loads
+    // every page once, starting one page further on than the round before.
+    for (let round = 0; round < RUNS; round++) {
+      for (let turn = 0; turn < names.length; turn++) {
+        const name = names[(round + turn) % names.length]!;
+        runs.get(name)!.push(await measure(browser, pages[name]!.url, pages[name]!.widget));
+      }
+    }
+    const summary = (figures: Figures[]): Figures => ({
+      titlesMs: median(figures.map((r) => r.titlesMs)),
+      imageMs: median(figures.map((r) => r.imageMs)),
+      cls: median(figures.map((r) => r.cls)),
+      htmlMs: median(figures.map((r) => r.htmlMs)),
+      scriptTagMs: median(figures.map((r) => r.scriptTagMs)),
+      dataMs: median(figures.map((r) => r.dataMs)),
+      codeMs: median(figures.map((r) => r.codeMs)),
     });
-    const pagesFigures = Object.fromEntries(names.map((name) => [name, summary(widget.get(name)!)])) as Record<
-      WidgetPage,
-      PaintTimes & Arrivals
-    >;
-    return { widget: pagesFigures[names[0]!], pages: pagesFigures, floor: summary(floor), runs: RUNS };
+    return {
+      pages: Object.fromEntries(names.map((name) => [name, { ...pages[name]!, ...summary(runs.get(name)!) }])),
+      notes,
+      runs: RUNS,
+    };
   } finally {
+    await wordPress?.close();
     await close();
   }
 }
 
-export function printFloorFigures({ widget, pages, floor, runs }: FloorFigures): void {
+export function printFloorFigures({ pages, notes, runs }: FloorFigures): void {
   console.log(
     `\nA carousel in an article against the same campaigns as static HTML, Chromium, CPU ${THROTTLING.cpuSlowdown}x slower, ${THROTTLING.latencyMs} ms RTT, 1.6 Mbps (median of ${runs}, pages in turns):`,
   );
-  const row = (what: string, a: number, b: number): string =>
-    `${what.padEnd(34)} ${`${a.toFixed(0)} ms`.padStart(9)} ${`${b.toFixed(0)} ms`.padStart(9)} ${`${(a / b).toFixed(2)}x`.padStart(7)}`;
+  const ratio = (a: number, b: number, goal?: number): string =>
+    `${`${(a / b).toFixed(2)}x`.padStart(7)}${goal ? `  (goal ${goal.toFixed(1)}x: ${a / b <= goal ? 'met' : 'not met'})` : ''}`;
+  const row = (what: string, a: number, b: number, goal?: number): string =>
+    `${what.padEnd(34)} ${`${a.toFixed(0)} ms`.padStart(9)} ${`${b.toFixed(0)} ms`.padStart(9)} ${ratio(a, b, goal)}`;
   for (const [name, figures] of Object.entries(pages)) {
+    if (!figures.widget) continue;
+    const floor = pages[figures.floor]!;
     console.log(
-      `${name.padEnd(34)} ${'widget'.padStart(9)} ${'floor'.padStart(9)} ${'ratio'.padStart(7)}   CLS ${figures.cls.toFixed(3)}`,
+      `${name.padEnd(34)} ${'widget'.padStart(9)} ${'floor'.padStart(9)} ${'ratio'.padStart(7)}   CLS ${figures.cls.toFixed(3)}   (${figures.floor})`,
     );
-    console.log(row('  campaign titles painted', figures.titlesMs, floor.titlesMs));
-    console.log(row('  first campaign image painted', figures.imageMs, floor.imageMs));
+    console.log(row('  campaign titles painted', figures.titlesMs, floor.titlesMs, figures.goal?.titles));
+    console.log(row('  first campaign image painted', figures.imageMs, floor.imageMs, figures.goal?.image));
+  }
+  for (const [name, floor] of Object.entries(pages)) {
+    if (floor.widget) continue;
+    console.log(
+      `${name}: titles ${floor.titlesMs.toFixed(0)} ms, first image ${floor.imageMs.toFixed(0)} ms, its HTML arrived at ${floor.htmlMs.toFixed(0)} ms`,
+    );
   }
   // What the widget's titles wait for, against the floor's titles: the script tag comes one round
   // trip after the HTML, and the data and the code one more after the script tag, however small.
+  const todays = pages[TODAYS_PAGE]!;
+  const floorTitles = pages[todays.floor]!.titlesMs;
   const arrival = (what: string, ms: number): string =>
-    `  ${what.padEnd(32)} ${`${ms.toFixed(0)} ms`.padStart(9)} ${''.padStart(9)} ${`${(ms / floor.titlesMs).toFixed(2)}x`.padStart(7)}`;
+    `  ${what.padEnd(32)} ${`${ms.toFixed(0)} ms`.padStart(9)} ${''.padStart(9)} ${`${(ms / floorTitles).toFixed(2)}x`.padStart(7)}`;
   console.log(`today's page, arrived (ratio to the floor's titles):`);
-  console.log(arrival('the HTML', widget.htmlMs));
-  console.log(arrival('the script tag', widget.scriptTagMs));
-  console.log(arrival('the first page of data', widget.dataMs));
-  console.log(arrival("the last of the carousel's files", widget.codeMs));
-  console.log(`floor page: the HTML arrived at ${floor.htmlMs.toFixed(0)} ms`);
+  console.log(arrival('the HTML', todays.htmlMs));
+  console.log(arrival('the script tag', todays.scriptTagMs));
+  console.log(arrival('the first page of data', todays.dataMs));
+  console.log(arrival("the last of the carousel's files", todays.codeMs));
+  for (const note of notes) console.log(note);
 }

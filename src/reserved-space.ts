@@ -27,11 +27,13 @@ interface Space {
 const spaceByTag: Record<ElementTag, Space> = {
   // The button (in a mount, on a line of its own).
   'loyalty-signin-button': { size: 'min-block-size: 2.75rem; min-inline-size: min(100%, 16rem);' },
-  // The controls, then one slide (a 16:9 image over the text block) in the scroller's 4px padding.
+  // The controls, then one slide in the scroller's 4px padding: its 1px border around a 16:9 image
+  // as wide as the slide within its border, over the text block.
   'campaign-carousel': {
-    size: `grid-template-rows: auto; padding: calc(2.75rem + var(--loyalty-spacing, 1rem) / 2 + 5px) 5px calc(${slideBodyHeight(false)} + 5px);`,
+    size: `grid-template-rows: auto; padding: calc(2.75rem + var(--loyalty-spacing, 1rem) / 2 + 5px) 4px calc(${slideBodyHeight(false)} + 5px);`,
     shapes: { claim: `padding-block-end: calc(${slideBodyHeight(true)} + 5px);` },
-    before: 'content: ""; inline-size: var(--loyalty-carousel-slide-width, min(85%, 20rem)); aspect-ratio: 16 / 9;',
+    before:
+      'content: ""; inline-size: calc(var(--loyalty-carousel-slide-width, min(85%, 20rem)) - 2px); aspect-ratio: 16 / 9;',
   },
   // The title and price lines, then the claim button.
   'coupon-claim': {

@@ -5,29 +5,14 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
 import { useE2eStack } from '../support/e2e.ts';
+import { CHROMIUM_LAYOUT_SHIFT } from '../support/layout-shift.ts';
 
 const stack = useE2eStack({ staticSites: { shop: {} } });
 
 /** The first pages the page asks the proxy for (later pages carry a nextToken). */
 const firstPageReads = (requests: string[]) =>
   requests.filter((request) => /[?&]operation=/.test(request) && !request.includes('nextToken'));
-
-/** The sum of the page's layout shifts so far, as CLS counts them. */
-function layoutShift(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        new PerformanceObserver((list) => {
-          const shifts = list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[];
-          resolve(shifts.filter((shift) => !shift.hadRecentInput).reduce((sum, shift) => sum + shift.value, 0));
-        }).observe({ type: 'layout-shift', buffered: true });
-        // No entry at all means no shift.
-        setTimeout(() => resolve(0), 500);
-      }),
-  );
-}
 
 describe('first pages printed by the server', () => {
   it('are taken over by their elements with no request for them and no layout shift', async () => {
@@ -48,7 +33,7 @@ describe('first pages printed by the server', () => {
       .allTextContents();
     assert.equal(carouselTitles[0]?.trim(), printed[0], 'the element shows the page the server printed');
     assert.deepEqual(firstPageReads(site.marketingRequests.slice(before)), [], 'no first page was asked for');
-    assert.equal(await layoutShift(page), 0);
+    assert.equal(await page.evaluate(CHROMIUM_LAYOUT_SHIFT), 0);
     await context.close();
   });
 
