@@ -17,7 +17,7 @@ import { proxyContractJson } from '../../scripts/proxy-contract.ts';
 import { renderMount } from '../../src/proxy/index.ts';
 import { firstRequest } from '../../src/shared/first-request.ts';
 import { safeUrl } from '../../src/shared/safe-url.ts';
-import { firstPageMarkupSuite, MARKUP_CASES } from '../support/first-page-markup.ts';
+import { firstPageMarkupSuite, MARKUP_CASES, type MarkupCase } from '../support/first-page-markup.ts';
 import { wordPressSkip } from '../wordpress/support/wordpress.ts';
 
 const skip = wordPressSkip();
@@ -70,6 +70,82 @@ describe('first page markup: the WordPress plugin’s renderer', { skip }, () =>
     assert.equal(bare, renderMount('business-directory', { limit: 3 }));
     assert.equal(notJson, renderMount('business-directory', { limit: 3 }, '<html>'));
     assert.equal(notJson, '<div data-loyalty-widget="business-directory" data-limit="3"></div>');
+  });
+
+  it('refuses the answers the elements refuse, and takes the ones they take, value by value', () => {
+    const [carousel, , , coupon, directory] = MARKUP_CASES as [
+      MarkupCase,
+      MarkupCase,
+      MarkupCase,
+      MarkupCase,
+      MarkupCase,
+    ];
+    /** A case's answer with one value changed at `path` (dots and list indexes), or removed for undefined. */
+    const changed = (markupCase: MarkupCase, path: string, value: unknown): [MarkupCase, string] => {
+      const answer = structuredClone(markupCase.answer) as Record<string, unknown>;
+      const keys = path.split('.');
+      const parent = keys
+        .slice(0, -1)
+        .reduce<Record<string, unknown>>((at, key) => at[key] as Record<string, unknown>, answer);
+      if (value === undefined) delete parent[keys.at(-1)!];
+      else parent[keys.at(-1)!] = value;
+      return [markupCase, JSON.stringify(answer)];
+    };
+    const campaign = 'data.campaigns.items.0';
+    const account = 'data.businessAccounts.items.0';
+    const variants: [MarkupCase, string][] = [
+      [carousel, '[]'],
+      [carousel, '{"data":[]}'],
+      [carousel, '{"data":{}}'],
+      [carousel, '{"data":{"campaigns":{"items":{}}}}'],
+      changed(carousel, 'data.campaigns.nextToken', 7),
+      changed(carousel, 'data.campaigns.nextToken', ''),
+      changed(carousel, `${campaign}.id`, 7),
+      changed(carousel, `${campaign}.id`, undefined),
+      changed(carousel, `${campaign}.businessAccountId`, false),
+      changed(carousel, `${campaign}.content`, []),
+      changed(carousel, `${campaign}.content.title`, 7),
+      changed(carousel, `${campaign}.content.title`, undefined),
+      changed(carousel, `${campaign}.content.subtitle`, ['x']),
+      changed(carousel, `${campaign}.content.img640`, 'https://images.example/a.jpg'),
+      changed(carousel, `${campaign}.content.img640`, { url: 7 }),
+      changed(carousel, `${campaign}.content.img2000`, { url: 'https://images.example/wide.jpg' }),
+      changed(carousel, `${campaign}.content.img0640`, 'not an image'),
+      changed(carousel, `${campaign}.content.objective`, 'coupon'),
+      changed(carousel, `${campaign}.content.objective.__typename`, 7),
+      changed(carousel, `${campaign}.content.objective.price`, 4.5),
+      changed(carousel, `${campaign}.content.objective.price`, 4),
+      changed(carousel, `${campaign}.content.objective.price`, 1e21),
+      changed(carousel, `${campaign}.content.objective.price`, { amount: 4 }),
+      changed(coupon, 'data.campaign', undefined),
+      changed(coupon, 'data.campaign.content.title', null),
+      changed(directory, `${account}.pending`, 'no'),
+      changed(directory, `${account}.pending`, undefined),
+      changed(directory, `${account}.name`, 7),
+      changed(directory, `${account}.name`, ''),
+      changed(directory, `${account}.category`, 'CAFE'),
+      changed(directory, `${account}.address`, '1 Harbor Road'),
+      changed(directory, `${account}.address.city`, 20095),
+      changed(directory, `${account}.phoneNumber`, 123),
+      changed(directory, `${account}.phoneNumber`, ' +1 (555) 0100'),
+      changed(directory, `${account}.websiteUrl`, 7),
+      changed(directory, `${account}.websiteUrl`, 'https://Harbor.example:8443/about'),
+      changed(directory, `${account}.logo`, 'https://images.example/harbor.png'),
+      changed(directory, `${account}.customProperties`, {}),
+      changed(directory, `${account}.customProperties`, [{ key: 7, value: 'x' }]),
+      changed(directory, `${account}.customProperties`, [{ key: 'k', value: null }]),
+    ];
+    const printed = php(
+      ...variants.map(([{ tag, attributes }, answer]): [string, ...unknown[]] => [
+        'loyalty_widgets_render_mount',
+        tag,
+        attributes,
+        answer,
+      ]),
+    );
+    variants.forEach(([{ tag, attributes }, answer], index) => {
+      assert.equal(printed[index], renderMount(tag, attributes, answer), `${tag}: ${answer}`);
+    });
   });
 
   it('writes every URL back as the browser does, and refuses the same ones', () => {
