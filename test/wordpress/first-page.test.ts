@@ -9,6 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
+import { renameSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,6 +93,9 @@ function routeCalls(page: Page): string[] {
   });
   return calls;
 }
+
+/** The calls for a first page (a later page carries its nextToken). */
+const firstPages = (calls: string[]): string[] => calls.filter((call) => !call.includes('nextToken'));
 
 describe('blocks and shortcodes print their first page', { skip }, () => {
   let wp: RunningWordPress;
@@ -259,7 +263,7 @@ describe('blocks and shortcodes print their first page', { skip }, () => {
       scripts.some((request) => request.includes('loyalty-widgets.js')),
       'the script tag loaded',
     );
-    assert.deepEqual(calls, [], 'no first page was asked for');
+    assert.deepEqual(firstPages(calls), [], 'no first page was asked for');
   });
 
   it('keeps a hostile upstream string as text through WordPress’s content filters, and block attributes as data', async () => {
@@ -288,9 +292,28 @@ describe('blocks and shortcodes print their first page', { skip }, () => {
     assert.equal(await offline.locator('img[src="x"]').count(), 0);
 
     const shopper = await page();
+    const calls = routeCalls(shopper);
     await shopper.goto(url);
     await shopper.locator('campaign-carousel [part~="slide"]').first().waitFor({ timeout: 20_000 });
     assert.equal(await shopper.evaluate(() => (window as { __pwned?: number }).__pwned), undefined, 'nothing ran');
+    const shown = (await shopper.locator('campaign-carousel [part~="title"]').first().textContent()) ?? '';
+    assert.ok(shown.startsWith(HOSTILE), `the element shows the same text: ${shown}`);
+    assert.deepEqual(firstPages(calls), [], 'and took the printed answer, its escapes read as the same JSON');
+  });
+
+  it('prints the element alone, with no PHP error, from a plugin copied without its contract.json', async () => {
+    const contract = join(wp.folder, 'site/wp-content/plugins/loyalty-widgets/contract.json');
+    const url = publish('<!-- wp:loyalty-widgets/campaign-carousel {"limit":3} /-->');
+    renameSync(contract, `${contract}.away`);
+    try {
+      assert.ok(
+        (await (await fetch(url)).text()).includes(
+          '<div class="wp-block-loyalty-widgets-campaign-carousel"><campaign-carousel limit="3"></campaign-carousel></div>',
+        ),
+      );
+    } finally {
+      renameSync(`${contract}.away`, contract);
+    }
   });
 
   it('prints the bare mount when the Marketing API is down or the widgets read through another proxy, and the element still loads', async () => {
@@ -308,8 +331,8 @@ describe('blocks and shortcodes print their first page', { skip }, () => {
     const calls = routeCalls(shopper);
     await shopper.goto(url);
     await shopper.locator('campaign-carousel [part~="slide"]').first().waitFor({ timeout: 20_000 });
-    assert.equal(calls.length, 1, `the element asked the route for its first page: ${calls.join(' ')}`);
-    assert.match(calls[0]!, /"operation":"campaigns".*"limit":4|operation=campaigns&limit=4/);
+    assert.equal(firstPages(calls).length, 1, `the element asked the route for its first page: ${calls.join(' ')}`);
+    assert.match(firstPages(calls)[0]!, /"operation":"campaigns".*"limit":4|operation=campaigns&limit=4/);
 
     const before = wp.php("echo serialize( get_option( 'loyalty_widgets_settings' ) );");
     try {

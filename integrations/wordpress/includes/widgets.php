@@ -114,8 +114,13 @@ function loyalty_widgets_markup( string $tag, array $values, string $wrapper ): 
 		$attributes['lang'] = $settings['language'];
 	}
 	if ( 'loyalty-signin-button' !== $tag ) {
-		// The Marketing widgets print their mount, with the first page inside when the proxy gives it.
-		return loyalty_widgets_shielded( loyalty_widgets_render_first_page( $tag, $attributes, $wrapper ) );
+		try {
+			// The Marketing widgets print their mount, with the first page inside when the proxy gives it.
+			return loyalty_widgets_shielded( loyalty_widgets_render_first_page( $tag, $attributes, $wrapper ) );
+		} catch ( Loyalty_Widgets_Proxy_Error $error ) {
+			// A plugin copied without its build's contract.json: the element alone, which loads its first page.
+			unset( $error );
+		}
 	}
 	$html = '';
 	foreach ( $attributes as $name => $value ) {
