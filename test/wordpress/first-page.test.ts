@@ -323,6 +323,9 @@ describe('blocks and shortcodes print their first page', { skip }, () => {
       '<div class="wp-block-loyalty-widgets-campaign-carousel" data-loyalty-widget="campaign-carousel" data-limit="4"></div>';
     const html = await (await fetch(url)).text();
     assert.ok(html.includes(bare), 'the bare mount');
+    const log = wp.takeLog();
+    assert.deepEqual(problemsIn(log), [], 'no PHP notice, warning or error');
+    assert.doesNotMatch(log, /loyalty-widgets first page/, 'an upstream that cannot answer is no failure of the page');
 
     // The page as it was printed, its element asking once the Marketing API is back.
     front.mode = 'up';
