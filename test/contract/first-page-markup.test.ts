@@ -18,6 +18,7 @@ import { renderMount } from '../../src/proxy/index.ts';
 import { firstRequest } from '../../src/shared/first-request.ts';
 import { safeUrl } from '../../src/shared/safe-url.ts';
 import { firstPageMarkupSuite, MARKUP_CASES, type MarkupCase } from '../support/first-page-markup.ts';
+import { unshielded } from '../wordpress/support/site.ts';
 import { wordPressSkip } from '../wordpress/support/wordpress.ts';
 
 const skip = wordPressSkip();
@@ -145,6 +146,33 @@ describe('first page markup: the WordPress plugin’s renderer', { skip }, () =>
     );
     variants.forEach(([{ tag, attributes }, answer], index) => {
       assert.equal(printed[index], renderMount(tag, attributes, answer), `${tag}: ${answer}`);
+    });
+  });
+
+  it('shields a printed page from WordPress’s content filters without changing what a browser reads', () => {
+    // Every case, and a campaign whose text holds what each filter acts on.
+    const triggers = structuredClone(MARKUP_CASES[0]!) as MarkupCase & {
+      answer: { data: { campaigns: { items: { content: { title: string; subtitle: string } }[] } } };
+    };
+    triggers.name = 'a campaign with a shortcode, dashes, dots, smilies, a product sign and “Wordpress” in its text';
+    triggers.answer.data.campaigns.items[0]!.content.title = '[gallery ids="1"] [/x] -- --- a - b ... (tm) `x` 1x2';
+    triggers.answer.data.campaigns.items[0]!.content.subtitle = ':) ;) :-) 8) 8O :mrgreen: Wordpress &#45; &amp;';
+    const cases = [...MARKUP_CASES, triggers];
+    const shielded = php(
+      ...cases.map(({ tag, attributes, answer }): [string, ...unknown[]] => [
+        'loyalty_widgets_shielded',
+        renderMount(tag, attributes, JSON.stringify(answer)),
+      ]),
+    ) as string[];
+    cases.forEach(({ name, tag, attributes, answer }, index) => {
+      const html = shielded[index]!;
+      assert.equal(unshielded(html), renderMount(tag, attributes, JSON.stringify(answer)), name);
+      // What do_shortcode, wptexturize and convert_smilies look for; in the answer, a shortcode's start.
+      const [markup, json = ''] = html.split(/<script type="application\/json">|<\/script>/);
+      assert.doesNotMatch(markup!, /\[|\]|--|\.\.\.|(^|[\s>])[:;8]-?[)O]|\dx\d|\(tm\)|`|Wordpress/, name);
+      assert.doesNotMatch(json, /\[[\w/]/, name);
+      // And every reference whole: the renderer's entities are left as they are.
+      assert.doesNotMatch(markup!, /&(?!(amp|lt|gt|quot|#\d+);)/, name);
     });
   });
 

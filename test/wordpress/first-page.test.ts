@@ -20,7 +20,7 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
 import { launchChromium } from '../support/e2e.ts';
 import { installPluginFromZip } from './support/install.ts';
 import { ZIP } from './support/shop.ts';
-import { problemsIn } from './support/site.ts';
+import { problemsIn, unshielded } from './support/site.ts';
 import { phpArray, phpString, startWordPress, wordPressSkip, type RunningWordPress } from './support/wordpress.ts';
 
 const skip = wordPressSkip();
@@ -159,16 +159,6 @@ describe('blocks and shortcodes print their first page', { skip }, () => {
       '<div data-loyalty-widget=',
       `<div class="wp-block-loyalty-widgets-${tag}" data-loyalty-widget=`,
     );
-  /**
-   * A page with the characters the plugin writes as references, against WordPress's filters, written
-   * out: what the browser reads (the same text, the same JSON) as bytes to compare.
-   */
-  const unshielded = (html: string): string =>
-    html
-      .replace(/&#(91|93|45|96|40|58|59|46|120|56|87);/g, (_, code: string) => String.fromCharCode(Number(code)))
-      .replaceAll('\\u005b', '[')
-      .replaceAll('\\u005d', ']');
-
   it('prints the Node renderer’s markup, through the proxy’s cache, and reads fully with JavaScript off', async () => {
     const url = publish(
       '<!-- wp:loyalty-widgets/campaign-carousel {"limit":3} /-->' +

@@ -1,7 +1,7 @@
 <?php
 /**
- * Calls the WordPress plugin's functions that need no WordPress (the first page's renderer and its
- * URL reading) from PHP's command line: a list of calls `{ "function", "arguments" }` on standard
+ * Calls the WordPress plugin's functions that need no WordPress (the first page's renderer, its URL
+ * reading and its shield against WordPress's content filters) from PHP's command line: a list of calls `{ "function", "arguments" }` on standard
  * input, the list of their results as JSON on standard output, each `{ "error" }` with the exception's
  * message when it threw. The plugin's folder
  * and the folder of its contract.json are the first two arguments.
@@ -12,7 +12,7 @@
 define( 'ABSPATH', __DIR__ . '/' );
 define( 'LOYALTY_WIDGETS_FILE', $argv[2] . '/loyalty-widgets.php' );
 require $argv[1] . '/includes/proxy/contract.php';
-foreach ( array( 'url', 'display', 'markup' ) as $file ) {
+foreach ( array( 'url', 'display', 'markup', 'shield' ) as $file ) {
 	require $argv[1] . "/includes/first-page/{$file}.php";
 }
 
