@@ -342,7 +342,7 @@ function loyalty_widgets_display_model( string $tag, string $answer, array $attr
 			$items    = array();
 			foreach ( loyalty_widgets_answer_page( $data['businessAccounts'] ?? null, 'businessAccounts', 'loyalty_widgets_answer_business_account' ) as $account ) {
 				// As the directory shows them: approved, and of the chosen category, whatever its case.
-				if ( $account['pending'] || '' !== $category && ! preg_match( '/\A' . preg_quote( $category, '/' ) . '\z/iu', $account['category'] ) ) {
+				if ( $account['pending'] || ( '' !== $category && ! preg_match( '/\A' . preg_quote( $category, '/' ) . '\z/iu', $account['category'] ) ) ) {
 					continue;
 				}
 				$street   = $account['address']['street'] ?? '';
