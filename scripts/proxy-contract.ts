@@ -1,11 +1,17 @@
 /**
  * What every Marketing proxy must agree on, read from the Node proxy's own source: the named
  * operations and their variable rules, the GraphQL documents sent upstream, the limits, rate limits,
- * cache and Idempotency-Key rules, the CORS headers and how upstream errors are recognized. The
- * WordPress plugin's proxy loads it as `contract.json` (written into the plugin's zip), so the two
- * proxies share one definition rather than two hand-kept copies.
+ * cache and Idempotency-Key rules, the CORS headers, how upstream errors are recognized, and the first
+ * page a server prints inside a widget's mount (src/proxy/render/: its template as data and the fixed
+ * values of its display model). The WordPress plugin's proxy loads it as `contract.json` (written into
+ * the plugin's zip), so the two proxies share one definition rather than two hand-kept copies.
  */
 import { DEFAULT_CACHE } from '../src/proxy/http/cache.ts';
+import { DEFAULT_HEADING_LEVEL, IMAGE_SIZES } from '../src/proxy/render/display.ts';
+import { VOID_ELEMENTS } from '../src/proxy/render/markup.ts';
+import { FIRST_PAGE_TEMPLATES } from '../src/proxy/render/template.ts';
+import { FIRST_PAGE_ATTRIBUTE, MOUNT_ATTRIBUTE } from '../src/shared/mount-attributes.ts';
+import { CAROUSEL_PAGE_SIZE, DIRECTORY_PAGE_SIZE } from '../src/shared/page-size.ts';
 import {
   ALLOWED_METHODS,
   ALLOWED_REQUEST_HEADERS,
@@ -100,6 +106,15 @@ export function proxyContract() {
         Object.entries(UPSTREAM_ERROR_PATTERNS).map(([name, pattern]) => [name, pcre(pattern)]),
       ),
       retryAfterSeconds: UPSTREAM_RETRY_AFTER_SECONDS,
+    },
+    firstPage: {
+      templates: FIRST_PAGE_TEMPLATES,
+      voidElements: VOID_ELEMENTS,
+      imageSizes: IMAGE_SIZES,
+      defaultHeadingLevel: DEFAULT_HEADING_LEVEL,
+      pageSizes: { 'campaign-carousel': CAROUSEL_PAGE_SIZE, 'business-directory': DIRECTORY_PAGE_SIZE },
+      mountAttribute: MOUNT_ATTRIBUTE,
+      firstPageAttribute: FIRST_PAGE_ATTRIBUTE,
     },
   };
 }

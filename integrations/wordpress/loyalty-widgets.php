@@ -36,6 +36,11 @@ require_once __DIR__ . '/includes/proxy/cors.php';
 require_once __DIR__ . '/includes/proxy/request.php';
 require_once __DIR__ . '/includes/proxy/route.php';
 require_once __DIR__ . '/includes/proxy/doctor.php';
+require_once __DIR__ . '/includes/first-page/url.php';
+require_once __DIR__ . '/includes/first-page/display.php';
+require_once __DIR__ . '/includes/first-page/markup.php';
+require_once __DIR__ . '/includes/first-page/read.php';
+require_once __DIR__ . '/includes/first-page/shield.php';
 
 register_activation_hook( __FILE__, 'loyalty_widgets_install_table' );
 

@@ -99,7 +99,8 @@ describe('the plugin alone, in each engine', { skip }, () => {
           // Connect's own documents (discovery, keys, profile) besides; the Marketing API never directly.
           const connect = new URL(sandbox.connectUrl).origin;
           const route = calls.filter((url) => /loyalty-widgets(\/|%2F)v1(\/|%2F)marketing/i.test(url));
-          assert.ok(route.length >= 3, `the widgets asked the site's route: ${calls.join(' ')}`);
+          // The campaigns and the coupon came printed with the page; the claim went to the site's route.
+          assert.ok(route.length >= 1, `the widgets asked the site's route: ${calls.join(' ')}`);
           for (const url of calls) assert.ok(route.includes(url) || url.startsWith(`${connect}/`), url);
           const html = await shopper.evaluate<string>('document.documentElement.outerHTML');
           assert.ok(!html.includes(sandbox.apiKey), 'the key is in no page');

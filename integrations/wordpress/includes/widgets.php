@@ -2,8 +2,11 @@
 /**
  * The four widgets as blocks (server-rendered, from blocks/<tag>/block.json) and as shortcodes for
  * the classic editor. Both render the same markup: a block-level wrapper, which block themes place in
- * the content column like a paragraph, holding the element. Every attribute an editor sets is checked
- * against its kind and escaped; the sign-in settings come from the settings page only.
+ * the content column like a paragraph. The sign-in button's holds the element; the campaigns, coupon
+ * and businesses are their mount (`data-loyalty-widget`), holding their first page as HTML read
+ * through the plugin's proxy (./first-page/), which the script tag turns into the element that takes
+ * that page over. Every attribute an editor sets is checked against its kind and escaped; the sign-in
+ * settings come from the settings page only.
  *
  * @package LoyaltyWidgets
  */
@@ -109,6 +112,15 @@ function loyalty_widgets_markup( string $tag, array $values, string $wrapper ): 
 	}
 	if ( '' !== $settings['language'] ) {
 		$attributes['lang'] = $settings['language'];
+	}
+	if ( 'loyalty-signin-button' !== $tag ) {
+		try {
+			// The Marketing widgets print their mount, with the first page inside when the proxy gives it.
+			return loyalty_widgets_shielded( loyalty_widgets_render_first_page( $tag, $attributes, $wrapper ) );
+		} catch ( Loyalty_Widgets_Proxy_Error $error ) {
+			// A plugin copied without its build's contract.json: the element alone, which loads its first page.
+			unset( $error );
+		}
 	}
 	$html = '';
 	foreach ( $attributes as $name => $value ) {

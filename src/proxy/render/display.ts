@@ -12,7 +12,7 @@ import type { DisplayModel } from './markup.ts';
 export const IMAGE_SIZES = 'auto, (min-width: 30rem) 20rem, 85vw';
 
 /** The elements' heading level unless `heading-level` says another from 1 to 6. */
-const DEFAULT_HEADING_LEVEL = 2;
+export const DEFAULT_HEADING_LEVEL = 2;
 
 function headingOf(written: string | undefined): string {
   const level = Number(written ?? DEFAULT_HEADING_LEVEL);

@@ -23,7 +23,9 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => ESCAPES[character]!);
 }
 
-const VOID = new Set(['img', 'br']);
+/** Elements printed with no children and no end tag. */
+export const VOID_ELEMENTS: readonly string[] = ['img', 'br'];
+const VOID = new Set(VOID_ELEMENTS);
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 /** A field's value, from the innermost entry outwards. */

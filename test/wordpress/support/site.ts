@@ -162,3 +162,15 @@ export function problemsIn(log: string): string[] {
     .filter((line) => !/PHP Deprecated/.test(line) || ours(line))
     .filter((line) => ours(line) || !WORDPRESS_OFFLINE.some((pattern) => pattern.test(line)));
 }
+
+/**
+ * HTML with the characters the plugin writes as references against WordPress's content filters
+ * (integrations/wordpress/includes/first-page/shield.php) written out again: what a browser reads from
+ * it, the same text and the same JSON, as bytes to compare with the Node renderer's.
+ */
+export function unshielded(html: string): string {
+  return html
+    .replace(/&#(91|93|45|96|40|58|59|46|120|56|87);/g, (_, code: string) => String.fromCharCode(Number(code)))
+    .replaceAll('\\u005b', '[')
+    .replaceAll('\\u005d', ']');
+}
