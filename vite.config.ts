@@ -20,12 +20,15 @@ const elementTags = readdirSync(new URL('./src/elements', import.meta.url), { wi
  * Fewer, larger shared chunks than the automatic split: every file is gzipped on its own, so a
  * page that fetches ten small files pays for ten compression contexts and ten requests. A group
  * also takes in what its modules import, unless an earlier group already has it.
- * - `boot`: the plumbing every element uses, none of it lit: the element tags, strings and their
- *   registry, the elements' events, where the Marketing endpoint is, the early answers (marketing/prefetch.ts), the sign-in
- *   response capture, and what those import. The script tag imports none of it: it carries its own
- *   copy of what it uses (scripts/vite-entry-copies.ts), so that it starts the elements' code and
- *   data as soon as it runs; boot comes with the elements' files.
- * - `core`: lit and the element base every element uses, fetched with each element's own files.
+ * - `boot`: the plumbing every element uses, none of it lit: strings and their registry, the
+ *   elements' events, where the Marketing endpoint is, the early answers (marketing/prefetch.ts), and
+ *   what those import. What only the script tag, the mounts or the sign-in use (the element tags, the
+ *   sign-in response capture, the shipped callback page) stays out, so no Marketing page fetches it.
+ *   The script tag imports none of it: it carries its own copy of what it uses
+ *   (scripts/vite-entry-copies.ts), so that it starts the elements' code and data as soon as it
+ *   runs; boot comes with the elements' files.
+ * - `core`: lit and the element base every element uses, and the watch for a shopper's intent that
+ *   fetches code a click needs (the sign-in's, a coupon's claim), fetched with each element's own files.
  * - `client`: the Marketing client, shared by the Marketing elements and the headless
  *   `loyalty-widgets/marketing` entry, which therefore never loads lit.
  * - `marketing`: the loading, error and paging parts the three Marketing elements share.
@@ -35,7 +38,7 @@ const chunkGroups = [
   {
     name: 'boot',
     test: (id: string) =>
-      /^src\/(shared\/(i18n|define|callback-page|version|tags|warn|loading-sizes|config|merchant|url|safe-url|page-size|emit)|marketing\/prefetch|connect\/response-capture)\.ts$/.test(
+      /^src\/(shared\/(i18n|define|version|warn|loading-sizes|config|merchant|url|safe-url|page-size|emit)|marketing\/prefetch)\.ts$/.test(
         sourcePath(id),
       ),
   },
@@ -43,7 +46,7 @@ const chunkGroups = [
     name: 'core',
     test: (id: string) =>
       /node_modules[\\/](lit|lit-html|lit-element|@lit)[\\/]|@oxc-project\+runtime@.*[\\/]decorate\.js$/.test(id) ||
-      /^src\/(shared\/(theme\.styles|button\.styles|css-value)|elements\/internal\/loyalty-element)\.ts$/.test(
+      /^src\/(shared\/(theme\.styles|button\.styles|css-value|intent)|elements\/internal\/loyalty-element)\.ts$/.test(
         sourcePath(id),
       ),
   },
