@@ -27,11 +27,13 @@ const elementTags = readdirSync(new URL('./src/elements', import.meta.url), { wi
  *   The script tag imports none of it: it carries its own copy of what it uses
  *   (scripts/vite-entry-copies.ts), so that it starts the elements' code and data as soon as it
  *   runs; boot comes with the elements' files.
- * - `core`: lit and the element base every element uses, and the watch for a shopper's intent that
- *   fetches code a click needs (the sign-in's, a coupon's claim), fetched with each element's own files.
+ * - `core`: lit and the element base every element uses, fetched with each element's own files.
  * - `client`: the Marketing client, shared by the Marketing elements and the headless
  *   `loyalty-widgets/marketing` entry, which therefore never loads lit.
  * - `marketing`: the loading, error and paging parts the three Marketing elements share.
+ * - `session`: who is signed in, with the watch for a shopper's intent that fetches the code a click
+ *   needs (the sign-in's, a coupon's claim): the elements that read the session are the ones with
+ *   such a click, and the headless `loyalty-widgets/connect` entry needs both without lit.
  */
 const sourcePath = (id: string): string => id.slice(root.length).replaceAll('\\', '/');
 const chunkGroups = [
@@ -46,7 +48,7 @@ const chunkGroups = [
     name: 'core',
     test: (id: string) =>
       /node_modules[\\/](lit|lit-html|lit-element|@lit)[\\/]|@oxc-project\+runtime@.*[\\/]decorate\.js$/.test(id) ||
-      /^src\/(shared\/(theme\.styles|button\.styles|css-value|intent)|elements\/internal\/loyalty-element)\.ts$/.test(
+      /^src\/(shared\/(theme\.styles|button\.styles|css-value)|elements\/internal\/loyalty-element)\.ts$/.test(
         sourcePath(id),
       ),
   },
@@ -55,6 +57,7 @@ const chunkGroups = [
     test: (id: string) => /^src\/marketing\/(errors|types|client)\.ts$/.test(sourcePath(id)),
   },
   { name: 'marketing', test: (id: string) => /^src\/elements\/internal\//.test(sourcePath(id)) },
+  { name: 'session', test: (id: string) => /^src\/(connect\/session|shared\/intent)\.ts$/.test(sourcePath(id)) },
 ];
 
 /** Ships the space the elements take before their code arrives as dist/loyalty-widgets.css. */
