@@ -133,10 +133,12 @@ export default defineConfig(({ command }) =>
             // shared constant never becomes a file of its own that a page must fetch.
             optimization: { inlineConst: { mode: 'all' } },
             // Lib mode keeps ES output readable by default; the script tag a merchant pastes should
-            // be as small as it can be, so whitespace and names are minified too.
+            // be as small as it can be, so whitespace and names are minified too, and the bundler's
+            // pure annotations (read while bundling, of no use to a browser) are not written out.
             output: {
               chunkFileNames: 'chunks/[name]-[hash].js',
               minify: true,
+              comments: { annotation: false },
               codeSplitting: { groups: chunkGroups },
             },
           },
