@@ -30,7 +30,9 @@ const elementTags = readdirSync(new URL('./src/elements', import.meta.url), { wi
  * - `core`: lit and the element base every element uses, fetched with each element's own files.
  * - `client`: the Marketing client, shared by the Marketing elements and the headless
  *   `loyalty-widgets/marketing` entry, which therefore never loads lit.
- * - `marketing`: the loading, error and paging parts the three Marketing elements share.
+ * - `marketing`: the loading, error and paging parts the three Marketing elements share, and the
+ *   space a carousel's and a coupon's placeholders hold (shared/loading-sizes.ts), which no other
+ *   element needs.
  * - `session`: who is signed in, with the watch for a shopper's intent that fetches the code a click
  *   needs (the sign-in's, a coupon's claim): the elements that read the session are the ones with
  *   such a click, and the headless `loyalty-widgets/connect` entry needs both without lit.
@@ -40,7 +42,7 @@ const chunkGroups = [
   {
     name: 'boot',
     test: (id: string) =>
-      /^src\/(shared\/(i18n|define|version|warn|loading-sizes|config|merchant|url|safe-url|page-size|emit)|marketing\/prefetch)\.ts$/.test(
+      /^src\/(shared\/(i18n|define|version|warn|config|merchant|url|safe-url|page-size|emit)|marketing\/prefetch)\.ts$/.test(
         sourcePath(id),
       ),
   },
@@ -56,7 +58,10 @@ const chunkGroups = [
     name: 'client',
     test: (id: string) => /^src\/marketing\/(errors|types|client)\.ts$/.test(sourcePath(id)),
   },
-  { name: 'marketing', test: (id: string) => /^src\/elements\/internal\//.test(sourcePath(id)) },
+  {
+    name: 'marketing',
+    test: (id: string) => /^src\/(elements\/internal\/|shared\/loading-sizes\.ts$)/.test(sourcePath(id)),
+  },
   { name: 'session', test: (id: string) => /^src\/(connect\/session|shared\/intent)\.ts$/.test(sourcePath(id)) },
 ];
 
