@@ -19,7 +19,7 @@
  *   shopper's intent, on top of what the page fetched at load. Budget: the page's plus 28 kB.
  * - the launcher page: at load, what `<loyalty-launcher>`'s button needs beyond the script tag (no lit):
  *   its own files, budget 4 kB, and with them the `boot` chunk every element shares (the strings and
- *   their registry, 2.6 kB of it, mostly the strings' code), printed beside it: a page whose only
+ *   their registry, 2.8 kB of it, mostly the strings' code), printed beside it: a page whose only
  *   element is the launcher fetches both. After opening: the panel's code (lit and the four elements
  *   it holds), fetched on the shopper's intent, on top of the page at load. Budget: 40 kB.
  * - a page with every element, and each built-in language other than English (fetched only by pages
