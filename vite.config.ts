@@ -20,22 +20,29 @@ const elementTags = readdirSync(new URL('./src/elements', import.meta.url), { wi
  * Fewer, larger shared chunks than the automatic split: every file is gzipped on its own, so a
  * page that fetches ten small files pays for ten compression contexts and ten requests. A group
  * also takes in what its modules import, unless an earlier group already has it.
- * - `boot`: the plumbing every element uses, none of it lit: the element tags, strings and their
- *   registry, the elements' events, where the Marketing endpoint is, the early answers (marketing/prefetch.ts), the sign-in
- *   response capture, and what those import. The script tag imports none of it: it carries its own
- *   copy of what it uses (scripts/vite-entry-copies.ts), so that it starts the elements' code and
- *   data as soon as it runs; boot comes with the elements' files.
+ * - `boot`: the plumbing every element uses, none of it lit: strings and their registry, the
+ *   elements' events, where the Marketing endpoint is, the early answers (marketing/prefetch.ts), and
+ *   what those import. What only the script tag, the mounts or the sign-in use (the element tags, the
+ *   sign-in response capture, the shipped callback page) stays out, so no Marketing page fetches it.
+ *   The script tag imports none of it: it carries its own copy of what it uses
+ *   (scripts/vite-entry-copies.ts), so that it starts the elements' code and data as soon as it
+ *   runs; boot comes with the elements' files.
  * - `core`: lit and the element base every element uses, fetched with each element's own files.
  * - `client`: the Marketing client, shared by the Marketing elements and the headless
  *   `loyalty-widgets/marketing` entry, which therefore never loads lit.
- * - `marketing`: the loading, error and paging parts the three Marketing elements share.
+ * - `marketing`: the loading, error and paging parts the three Marketing elements share, and the
+ *   space a carousel's and a coupon's placeholders hold (shared/loading-sizes.ts), which no other
+ *   element needs.
+ * - `session`: who is signed in, with the watch for a shopper's intent that fetches the code a click
+ *   needs (the sign-in's, a coupon's claim): the elements that read the session are the ones with
+ *   such a click, and the headless `loyalty-widgets/connect` entry needs both without lit.
  */
 const sourcePath = (id: string): string => id.slice(root.length).replaceAll('\\', '/');
 const chunkGroups = [
   {
     name: 'boot',
     test: (id: string) =>
-      /^src\/(shared\/(i18n|define|callback-page|version|tags|warn|loading-sizes|config|merchant|url|safe-url|page-size|emit)|marketing\/prefetch|connect\/response-capture)\.ts$/.test(
+      /^src\/(shared\/(i18n|define|version|warn|config|merchant|url|safe-url|page-size|emit)|marketing\/prefetch)\.ts$/.test(
         sourcePath(id),
       ),
   },
@@ -51,7 +58,11 @@ const chunkGroups = [
     name: 'client',
     test: (id: string) => /^src\/marketing\/(errors|types|client)\.ts$/.test(sourcePath(id)),
   },
-  { name: 'marketing', test: (id: string) => /^src\/elements\/internal\//.test(sourcePath(id)) },
+  {
+    name: 'marketing',
+    test: (id: string) => /^src\/(elements\/internal\/|shared\/loading-sizes\.ts$)/.test(sourcePath(id)),
+  },
+  { name: 'session', test: (id: string) => /^src\/(connect\/session|shared\/intent)\.ts$/.test(sourcePath(id)) },
 ];
 
 /** Ships the space the elements take before their code arrives as dist/loyalty-widgets.css. */
@@ -123,14 +134,19 @@ export default defineConfig(({ command }) =>
             },
           },
           rolldownOptions: {
+            // An element's entry (dist/elements/<tag>.js) is its code itself rather than a file that only
+            // re-exports a chunk of the same code: a page fetches one file less. Its exports stay the entry's own.
+            preserveEntrySignatures: 'allow-extension',
             // Constants another module exports (the storage-key prefix) are written where they are used, so a
             // shared constant never becomes a file of its own that a page must fetch.
             optimization: { inlineConst: { mode: 'all' } },
             // Lib mode keeps ES output readable by default; the script tag a merchant pastes should
-            // be as small as it can be, so whitespace and names are minified too.
+            // be as small as it can be, so whitespace and names are minified too, and the bundler's
+            // pure annotations (read while bundling, of no use to a browser) are not written out.
             output: {
               chunkFileNames: 'chunks/[name]-[hash].js',
               minify: true,
+              comments: { annotation: false },
               codeSplitting: { groups: chunkGroups },
             },
           },

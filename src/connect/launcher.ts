@@ -6,6 +6,7 @@
  */
 import { SignInError } from './errors.ts';
 import { STATE_STORAGE_PREFIX, type ConnectOptions } from './options.ts';
+import { onIntent } from '../shared/intent.ts';
 import { pageStorage, storedKeys } from '../shared/page-storage.ts';
 import type { SignInResult } from './client.ts';
 
@@ -58,16 +59,7 @@ export function prefetchSignInClient(): void {
  * watching.
  */
 export function prefetchWhenLikely(element: HTMLElement): () => void {
-  const intents = ['pointerenter', 'focusin', 'pointerdown', 'keydown'] as const;
-  const stop = (): void => {
-    for (const intent of intents) element.removeEventListener(intent, prefetch);
-  };
-  function prefetch(): void {
-    stop();
-    prefetchSignInClient();
-  }
-  for (const intent of intents) element.addEventListener(intent, prefetch);
-  return stop;
+  return onIntent(element, prefetchSignInClient);
 }
 
 /** Whether the chunk is already here (the click can then go straight to oidc-client-ts). */

@@ -1,4 +1,4 @@
-import type { Messages } from '../shared/messages.ts';
+import type { Messages } from './messages.ts';
 
 /** French strings of every element, loaded only when an element's language is French. */
 const messages: Messages = {

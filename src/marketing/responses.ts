@@ -1,17 +1,17 @@
 /**
  * Reading the proxy's answers: the one place that knows the wire shape (the GraphQL `data` of its
- * persisted documents, and its `{ error: { code, message } }` bodies). Everything from the network
- * is checked here: a wrong type becomes a clear `MarketingError('invalid_response')` naming the
- * field, never a crash further on, and every URL goes through `safeUrl()` so only `https:` (or local
- * `http:`) ever reaches a page.
+ * persisted documents, and its `{ error: { code, message } }` bodies). The merchant's proxy rebuilds
+ * every answer into the documented shapes and types (src/proxy/upstream/normalize.ts), so the browser
+ * does not check them field by field again: it keeps what guards the page. An answer that is not that
+ * shape at all (no object, no list of items) is a clear `MarketingError('invalid_response')` naming
+ * where, never a crash further on; a field of another type reads as empty text, which Lit shows as
+ * text; and every URL goes through `safeUrl()`, so only `https:` (or local `http:`) ever reaches a page.
  */
 import { safeUrl } from '../shared/safe-url.ts';
 import { MarketingError } from './errors.ts';
 import type { BusinessAccount, Campaign, CampaignImage, CampaignObjective, Coupon, Page } from './types.ts';
 
 type Json = Record<string, unknown>;
-/** Checks one value of an answer; `path` names it in the error (`campaigns.items[0].content.title`). */
-type Check<T> = (value: unknown, path: string) => T;
 
 function invalid(path: string, expected: string): never {
   throw new MarketingError(
@@ -21,114 +21,91 @@ function invalid(path: string, expected: string): never {
   );
 }
 
-const absent = (value: unknown): value is null | undefined => value === undefined || value === null;
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const object: Check<Json> = (value, path) => {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) invalid(path, 'an object');
-  return value as Json;
-};
-
-const string: Check<string> = (value, path) => {
-  if (typeof value !== 'string') invalid(path, 'a string');
-  return value;
-};
-
-/** Absent or null gives ''; anything but a string is refused. */
-const text: Check<string> = (value, path) => (absent(value) ? '' : string(value, path));
-
-const list: Check<unknown[]> = (value, path) => {
-  if (!Array.isArray(value)) invalid(path, 'a list');
-  return value;
-};
-
-/** `{ url }` objects give their URL when safe; anything unusable gives undefined. */
-const imageUrl: Check<string | undefined> = (value, path) =>
-  absent(value) ? undefined : safeUrl(object(value, path).url);
-
-/** `parent[key]`, checked, named `path.key`. */
-const at = <T>(parent: Json, path: string, key: string, check: Check<T>): T => check(parent[key], `${path}.${key}`);
-
-/** The object at `parent[key]`, or null when it is absent. */
-const optionalObject = (parent: Json, path: string, key: string): Json | null =>
-  absent(parent[key]) ? null : at(parent, path, key, object);
-
-/** Several text fields of one object at once, each '' when absent. */
-function texts<const K extends string>(parent: Json, path: string, keys: readonly K[]): Record<K, string> {
-  return Object.fromEntries(keys.map((key) => [key, at(parent, path, key, text)])) as Record<K, string>;
+/** The object `value` is, named `path` in the error when it is not one. */
+function object(value: unknown, path: string): Json {
+  return isObject(value) ? value : invalid(path, 'an object');
 }
 
-/** A list's entries, each checked and named by its index. */
-const entries = <T>(value: unknown[], path: string, check: Check<T>): T[] =>
-  value.map((entry, index) => check(entry, `${path}[${index}]`));
+/** Text as the proxy sends it; anything else reads as ''. */
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-function page<T>(value: unknown, path: string, item: Check<T>): Page<T> {
-  const body = object(value, path);
-  const token = body.nextToken;
+/** Text that identifies or names a record: refused when it is not a string. */
+const name = (value: unknown, path: string): string => (typeof value === 'string' ? value : invalid(path, 'a string'));
+
+/** The URL of an `{ url }` object, when safe. */
+const urlOf = (value: unknown): string | undefined => (isObject(value) ? safeUrl(value.url) : undefined);
+
+function page<T>(value: unknown, path: string, item: (value: unknown, path: string) => T): Page<T> {
+  const { items, nextToken } = object(value, path);
+  if (!Array.isArray(items)) invalid(`${path}.items`, 'a list');
   return {
-    items: entries(at(body, path, 'items', list), `${path}.items`, item),
-    nextToken: absent(token) || token === '' ? null : at(body, path, 'nextToken', string),
+    items: items.map((entry, index) => item(entry, `${path}.items[${index}]`)),
+    nextToken: text(nextToken) || null,
   };
 }
 
 const IMAGE_ALIAS = /^img([1-9]\d{0,4})$/;
 
-function objectiveOf(content: Json, path: string): CampaignObjective {
-  const raw = optionalObject(content, path, 'objective');
-  if (!raw) return { kind: 'other', typename: '' };
-  path += '.objective';
-  const typename = at(raw, path, '__typename', text);
+function objectiveOf(value: unknown): CampaignObjective {
+  const objective = isObject(value) ? value : {};
+  const typename = text(objective.__typename);
   if (typename !== 'CouponObjective') return { kind: 'other', typename };
-  const price = raw.price;
+  const { price } = objective;
   return {
     kind: 'coupon',
-    price: typeof price === 'number' ? String(price) : absent(price) ? null : at(raw, path, 'price', string),
+    price: typeof price === 'number' ? String(price) : typeof price === 'string' ? price : null,
   };
 }
 
 export function toCampaign(value: unknown, path = 'campaign'): Campaign {
   const campaign = object(value, path);
-  const content = at(campaign, path, 'content', object);
-  const contentPath = `${path}.content`;
+  const content = object(campaign.content, `${path}.content`);
   const images: CampaignImage[] = [];
   // The proxy asks for the image at fixed widths as aliases (`img320`, `img640`, …); we read
   // whatever widths it chose, so its list can change without touching the elements.
-  for (const key of Object.keys(content)) {
+  for (const [key, image] of Object.entries(content)) {
     const width = IMAGE_ALIAS.exec(key)?.[1];
-    const url = width && at(content, contentPath, key, imageUrl);
+    const url = width && urlOf(image);
     if (url) images.push({ width: Number(width), url });
   }
   images.sort((a, b) => a.width - b.width);
   return {
-    id: at(campaign, path, 'id', string),
-    businessAccountId: at(campaign, path, 'businessAccountId', text),
-    ...texts(content, contentPath, ['title', 'subtitle', 'description']),
+    id: name(campaign.id, `${path}.id`),
+    businessAccountId: text(campaign.businessAccountId),
+    title: text(content.title),
+    subtitle: text(content.subtitle),
+    description: text(content.description),
     images,
-    objective: objectiveOf(content, contentPath),
+    objective: objectiveOf(content.objective),
   };
 }
 
-const customProperty: Check<{ key: string; value: string }> = (value, path) => {
-  const property = object(value, path);
-  return { key: at(property, path, 'key', string), value: at(property, path, 'value', text) };
-};
-
 export function toBusinessAccount(value: unknown, path = 'businessAccount'): BusinessAccount {
   const account = object(value, path);
-  const pending = account.pending;
-  if (!absent(pending) && typeof pending !== 'boolean') invalid(`${path}.pending`, 'a boolean');
-  const address = optionalObject(account, path, 'address');
-  const properties = account.customProperties;
+  const { address, customProperties } = account;
   return {
-    ...texts(account, path, ['id', 'description', 'category', 'phoneNumber']),
-    name: at(account, path, 'name', string),
-    websiteUrl: safeUrl(at(account, path, 'websiteUrl', text)),
-    logoUrl: at(account, path, 'logo', imageUrl),
-    address: address && texts(address, `${path}.address`, ['streetAddress', 'postalCode', 'city']),
+    id: text(account.id),
+    name: name(account.name, `${path}.name`),
+    description: text(account.description),
+    category: text(account.category),
+    phoneNumber: text(account.phoneNumber),
+    websiteUrl: safeUrl(account.websiteUrl),
+    logoUrl: urlOf(account.logo),
+    address: isObject(address)
+      ? { streetAddress: text(address.streetAddress), postalCode: text(address.postalCode), city: text(address.city) }
+      : null,
     // Only an explicit `false` counts as approved: an account we cannot classify is not shown.
-    pending: pending !== false,
-    customProperties: absent(properties)
-      ? []
-      : entries(at(account, path, 'customProperties', list), `${path}.customProperties`, customProperty),
+    pending: account.pending !== false,
+    customProperties: Array.isArray(customProperties)
+      ? customProperties.flatMap((property) =>
+          isObject(property) && typeof property.key === 'string'
+            ? [{ key: property.key, value: text(property.value) }]
+            : [],
+        )
+      : [],
   };
 }
 
@@ -150,10 +127,8 @@ export function parseCampaign(data: Json): Campaign {
 
 export function parseCoupon(data: Json): Coupon {
   const payload = object(data.requestCoupon, 'requestCoupon');
-  const coupon = object(payload.coupon, 'requestCoupon.coupon');
-  const code = string(coupon.code, 'requestCoupon.coupon.code');
-  if (!code) invalid('requestCoupon.coupon.code', 'a non-empty string');
-  return { code };
+  const code = text(object(payload.coupon, 'requestCoupon.coupon').code);
+  return code ? { code } : invalid('requestCoupon.coupon.code', 'a non-empty string');
 }
 
 /** Codes for statuses whose error body we could not read (a proxy's own body is preferred). */

@@ -1,2 +1,1 @@
-/** One language's strings: message id to text, with `{name}` placeholders. */
-export type Messages = Record<string, string>;
+export type { Messages } from '../locales/messages.ts';

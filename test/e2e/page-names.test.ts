@@ -22,7 +22,12 @@ const ENDPOINT = '/shop/marketing';
 
 /** Every name the built files read as a property (`x.name`) or name as a string (`"name"`). */
 function namesInBundle(): string[] {
-  const files = ['dist/loyalty-widgets.js', ...readdirSync('dist/chunks').map((file) => `dist/chunks/${file}`)];
+  const files = [
+    'dist/loyalty-widgets.js',
+    ...['chunks', 'elements'].flatMap((folder) =>
+      readdirSync(`dist/${folder}`).map((file) => `dist/${folder}/${file}`),
+    ),
+  ];
   const names = new Set<string>();
   for (const file of files.filter((name) => name.endsWith('.js'))) {
     const code = readFileSync(file, 'utf8');

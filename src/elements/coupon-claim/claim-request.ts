@@ -1,10 +1,12 @@
 import { session, type LoyaltyUser } from '../../connect/session.ts';
 import { clientFor } from '../../marketing/client.ts';
-import { claimCoupon, onClaimChange, onCouponStored } from '../../marketing/coupon-claims.ts';
+import { claimCoupon } from '../../marketing/coupon-claims.ts';
 import { MarketingError } from '../../marketing/errors.ts';
 import type { Coupon } from '../../marketing/types.ts';
 
 /**
+ * The claim itself, which `<coupon-claim>` loads when the shopper is about to claim (or at the claim).
+ *
  * Claims the coupon for `user`, the shopper signed in when the claim began (null for a guest);
  * `another` asks for a new one although one is kept. When the proxy refuses that shopper's tokens,
  * the session is over for every element and tab, and the header says so rather than "Signed in as …"
@@ -30,17 +32,4 @@ export async function claimAsShopper(
     if (user && refused && session.user?.accessToken === user.accessToken) session.set(null, 'expired');
     throw error;
   }
-}
-
-/**
- * Renders `host` again when its campaign's coupon is stored or a claim for it starts or settles, here
- * or in another element of the page (busy, then the code); returns the way to stop.
- */
-export function onCampaignClaims(host: { readonly campaignId: string; requestUpdate(): void }): () => void {
-  const mine = (campaignId: string): boolean => campaignId === host.campaignId.trim();
-  const stops = [
-    onCouponStored((coupon) => mine(coupon.campaignId) && host.requestUpdate()),
-    onClaimChange((campaignId) => mine(campaignId) && host.requestUpdate()),
-  ];
-  return () => stops.forEach((stop) => stop());
 }

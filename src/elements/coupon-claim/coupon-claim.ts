@@ -2,10 +2,11 @@ import { Task } from '@lit/task';
 import { html, nothing, type PropertyValues, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { session } from '../../connect/session.ts';
 import { clientFor } from '../../marketing/client.ts';
-import { isClaiming, storedCoupon } from '../../marketing/coupon-claims.ts';
+import { isClaiming, storedCoupon } from '../../marketing/kept-coupons.ts';
 import { MarketingError } from '../../marketing/errors.ts';
 import type { Campaign } from '../../marketing/types.ts';
 import { resolveEndpoint } from '../../shared/config.ts';
+import { onIntent } from '../../shared/intent.ts';
 import { themeStyles } from '../../shared/theme.styles.ts';
 import { errorMessage } from '../internal/error-message.ts';
 import { focusReplacement } from '../internal/focus.ts';
@@ -16,10 +17,21 @@ import { statusStyles } from '../internal/status.styles.ts';
 import { AbortOnDisconnect, failureOf, isWaiting } from '../internal/tasks.ts';
 import { couponClaimStyles } from './coupon-claim.styles.ts';
 import { couponClaimMessages } from './coupon-claim.messages.ts';
-import { claimAsShopper, onCampaignClaims } from './claim-request.ts';
+import { onCampaignClaims } from './campaign-claims.ts';
 import { copyOrSelect, renderClaimButton, renderCoupon, renderHeading, renderSignInPrompt } from './claim-view.ts';
 
 export type { CouponClaimedDetail, CouponClaimErrorDetail } from './events.ts';
+
+let claimPath: Promise<typeof import('./claim-request.ts')> | undefined;
+
+/** The claim's own code, fetched on the shopper's intent or at the claim; a failed load is tried again at the next. */
+function loadClaimPath(): Promise<typeof import('./claim-request.ts')> {
+  claimPath ??= import('./claim-request.ts').catch((error: unknown) => {
+    claimPath = undefined;
+    throw new MarketingError('network', 0, `The coupon’s claim could not be loaded (${String(error)}).`);
+  });
+  return claimPath;
+}
 
 /**
  * @summary Lets the shopper claim a campaign's coupon, exactly once, and shows the code again after a reload.
@@ -149,6 +161,7 @@ export class CouponClaim extends MarketingElement {
         }
       }),
       onCampaignClaims(this),
+      onIntent(this, () => void loadClaimPath().catch(() => undefined)),
     ];
   }
 
@@ -185,6 +198,7 @@ export class CouponClaim extends MarketingElement {
     try {
       const endpoint = resolveEndpoint(this.endpoint);
       const options = { requireSignin: this.requireSignin, another: another && this.allowMultiple };
+      const { claimAsShopper } = await loadClaimPath();
       const { code } = await claimAsShopper(endpoint, campaignId, user, options);
       // Signed out meanwhile: the next person hears nothing of the previous shopper's coupon.
       if (signOuts !== this.#signOuts) return;
