@@ -9,18 +9,12 @@ import { ProxyError } from '../shared/errors.ts';
 import { readAtMost } from '../shared/read-at-most.ts';
 import {
   validateVariables,
+  type OperationCall,
   type PersistedOperation,
   type VariableRule,
-  type Variables,
 } from '../upstream/operations.ts';
 
 export const MAX_BODY_BYTES = 16 * 1024;
-
-export interface OperationCall {
-  name: string;
-  operation: PersistedOperation;
-  variables: Variables;
-}
 
 const tooLarge = () =>
   new ProxyError(413, 'payload_too_large', `The request body must be at most ${MAX_BODY_BYTES} bytes.`);
