@@ -5,8 +5,9 @@
  * This is what `hono/compose` does, written here on purpose: `loyalty-widgets/proxy` is a plain Fetch
  * handler that Workers, Deno, Bun and Next.js load with no dependency installed (Hono is an optional
  * peer, for the Node adapter only), and these dozen lines cost less than that promise would. The CORS
- * stage (cors.ts) and the body limit (request.ts) stay ours for the same reason, and because both are
- * written once for two proxies: the WordPress plugin reads their rules from the contract.
+ * stage (cors.ts) and the body limit (request.ts) stay ours for the same reason, because each does more
+ * than Hono's (an unlisted origin refused with 403; a body that must arrive within the timeout), and
+ * because their rules are the WordPress plugin's too, read from the contract generated from these files.
  */
 import type { AccessLogEntry } from './access-log.ts';
 import type { RuntimeContext } from './runtime-context.ts';

@@ -34,7 +34,8 @@ async function readBody(request: Request, declared: boolean): Promise<Uint8Array
 
 /**
  * Reads at most MAX_BODY_BYTES within `timeoutMs`: a client that trickles its body (slow loris) gets
- * 408 and its connection closed instead of holding the request open for as long as it likes.
+ * 408 and its connection closed instead of holding the request open for as long as it likes
+ * (`hono/body-limit` counts the bytes but sets no deadline: see compose.ts).
  */
 async function readLimitedBody(request: Request, timeoutMs: number): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');
