@@ -13,12 +13,12 @@ export default {
     testFiles: [
       'test/node/connect-id-token.test.ts',
       'test/node/connect-callback.test.ts',
-      'test/node/proxy-cursor.test.ts',
-      'test/node/proxy-idempotency.test.ts',
-      'test/node/proxy-idempotency-race.test.ts',
-      'test/node/proxy-rate-limit.test.ts',
-      'test/node/proxy-key-scrubbing.test.ts',
-      'test/node/proxy-coupons.test.ts',
+      'test/node/proxy/upstream/cursor.test.ts',
+      'test/node/proxy/http/idempotency.test.ts',
+      'test/node/proxy/http/idempotency-race.test.ts',
+      'test/node/proxy/http/rate-limit.test.ts',
+      'test/node/proxy/app/key-scrubbing.test.ts',
+      'test/node/proxy/http/coupons.test.ts',
     ],
 
     nodeArgs: ['--import', 'tsx'],

@@ -1,146 +1,21 @@
 /**
  * How the house is laid out, for a newcomer and for a review: files and lines per folder of `src/`,
- * the longest functions, the classes over 200 lines and the import circles. `npm run house`.
+ * the longest functions, the classes over 200 lines, the import circles and the layers' figures
+ * (arrows between folders, upward ones, circles between folders). `npm run house`.
  *
  * Functions are found with the TypeScript compiler's parser (declarations, methods, accessors,
  * constructors, arrow functions and function expressions with a body); a function's lines run from
- * its first line to its last, nested functions included. The import graph has one arrow per file that
- * a file names in `import`, `import type`, `export … from` or `import()`, so a circle made only of
- * type imports counts too: it still ties the two files together for a reader.
+ * its first line to its last, nested functions included. Imports are read as `source-graph.ts` reads them,
+ * so a circle made only of type imports counts too.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import ts from 'typescript';
+import { dirname, relative, resolve } from 'node:path';
+import { describeLayers, layerReport } from './layers.ts';
+import { readSources, stronglyConnected } from './source-graph.ts';
 
 const ROOT = resolve(process.argv.find((arg, index) => index > 1 && !arg.startsWith('-')) ?? 'src');
 const LONGEST = 10;
 const FUNCTION_LINES = 60;
 const CLASS_LINES = 200;
-
-interface SourceInfo {
-  path: string;
-  lines: number;
-  imports: string[];
-  functions: { name: string; lines: number; line: number }[];
-  classes: { name: string; lines: number; line: number }[];
-}
-
-function listFiles(folder: string): string[] {
-  return readdirSync(folder)
-    .sort()
-    .flatMap((name) => {
-      const path = join(folder, name);
-      if (statSync(path).isDirectory()) return listFiles(path);
-      return /\.(ts|mts|cts)$/.test(name) && !name.endsWith('.d.ts') ? [path] : [];
-    });
-}
-
-/** The file a relative specifier names, as TypeScript's bundler resolution finds it. */
-function resolveImport(from: string, specifier: string, files: ReadonlySet<string>): string | undefined {
-  if (!specifier.startsWith('.')) return undefined;
-  const base = resolve(dirname(from), specifier);
-  const stem = base.replace(/\.(m|c)?js$/, '');
-  const candidates = [base, `${stem}.ts`, `${stem}.mts`, `${stem}.cts`, join(base, 'index.ts')];
-  return candidates.find((candidate) => files.has(candidate));
-}
-
-function lineOf(source: ts.SourceFile, position: number): number {
-  return source.getLineAndCharacterOfPosition(position).line + 1;
-}
-
-function nameOf(node: ts.Node): string {
-  const named = node as { name?: ts.Node };
-  if (
-    named.name &&
-    (ts.isIdentifier(named.name) || ts.isPrivateIdentifier(named.name) || ts.isStringLiteral(named.name))
-  ) {
-    return named.name.text;
-  }
-  if (ts.isConstructorDeclaration(node)) return 'constructor';
-  const parent = node.parent;
-  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) {
-    return nameOf(parent);
-  }
-  if (ts.isCallExpression(parent) || ts.isNewExpression(parent)) {
-    return `(callback of ${parent.expression.getText().slice(0, 40)})`;
-  }
-  return '(anonymous)';
-}
-
-function readSource(path: string, files: ReadonlySet<string>): SourceInfo {
-  const text = readFileSync(path, 'utf8');
-  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  const info: SourceInfo = {
-    path,
-    lines: text.split('\n').length - (text.endsWith('\n') ? 1 : 0),
-    imports: [],
-    functions: [],
-    classes: [],
-  };
-  const addImport = (specifier: ts.Expression | undefined) => {
-    if (!specifier || !ts.isStringLiteralLike(specifier)) return;
-    const target = resolveImport(path, specifier.text, files);
-    if (target && !info.imports.includes(target)) info.imports.push(target);
-  };
-  const visit = (node: ts.Node) => {
-    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) addImport(node.moduleSpecifier);
-    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
-      addImport(node.moduleReference.expression);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
-      addImport(node.arguments[0]);
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
-      addImport(node.argument.literal);
-    }
-    const start = lineOf(source, node.getStart(source));
-    const lines = lineOf(source, node.getEnd()) - start + 1;
-    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
-      info.functions.push({ name: nameOf(node), lines, line: start });
-    } else if (ts.isClassDeclaration(node) || ts.isClassExpression(node)) {
-      info.classes.push({ name: nameOf(node), lines, line: start });
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return info;
-}
-
-/** Tarjan's strongly connected components: every group of files that reach each other by imports. */
-function importCircles(sources: readonly SourceInfo[]): string[][] {
-  const byPath = new Map(sources.map((source) => [source.path, source]));
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const circles: string[][] = [];
-  let counter = 0;
-  const connect = (path: string) => {
-    index.set(path, counter);
-    low.set(path, counter);
-    counter += 1;
-    stack.push(path);
-    onStack.add(path);
-    for (const target of byPath.get(path)?.imports ?? []) {
-      if (!index.has(target)) {
-        connect(target);
-        low.set(path, Math.min(low.get(path)!, low.get(target)!));
-      } else if (onStack.has(target)) {
-        low.set(path, Math.min(low.get(path)!, index.get(target)!));
-      }
-    }
-    if (low.get(path) !== index.get(path)) return;
-    const component: string[] = [];
-    let member: string | undefined;
-    do {
-      member = stack.pop()!;
-      onStack.delete(member);
-      component.push(member);
-    } while (member !== path);
-    const selfImport = byPath.get(path)?.imports.includes(path) ?? false;
-    if (component.length > 1 || selfImport) circles.push(component.sort());
-  };
-  for (const source of sources) if (!index.has(source.path)) connect(source.path);
-  return circles;
-}
 
 function table(rows: readonly (readonly (string | number)[])[], rightAligned: readonly number[]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => String(row[column]).length)));
@@ -156,9 +31,7 @@ function table(rows: readonly (readonly (string | number)[])[], rightAligned: re
     .join('\n');
 }
 
-const paths = listFiles(ROOT);
-const fileSet = new Set(paths);
-const sources = paths.map((path) => readSource(path, fileSet));
+const sources = readSources(ROOT);
 const show = (path: string) => relative(dirname(ROOT), path);
 
 // Files and lines per folder: its own files, and its whole subtree.
@@ -238,6 +111,10 @@ console.log(
     : 'none',
 );
 
-const circles = importCircles(sources);
+const importsOf = new Map(sources.map((source) => [source.path, source.imports]));
+const circles = stronglyConnected([...importsOf.keys()], (path) => importsOf.get(path) ?? []);
 console.log(`\nImport circles (type-only imports included)\n`);
 console.log(circles.length ? circles.map((circle) => circle.map(show).join(' <-> ')).join('\n') : 'none');
+
+console.log(`\nLayers (scripts/layers.ts; between folders, type-only imports included)\n`);
+console.log(describeLayers(layerReport(sources, ROOT)).text);

@@ -21,7 +21,7 @@ import {
 import { IDEMPOTENCY_RECORD_TTL_MS, KEY_FORMAT, REFUSAL_RECORD_TTL_MS } from '../src/proxy/http/idempotency.ts';
 import { DEFAULT_RATE_LIMITS } from '../src/proxy/http/rate-limit.ts';
 import { MAX_BODY_BYTES } from '../src/proxy/http/request.ts';
-import { DEFAULT_TIMEOUT_MS, MINT_TIMEOUT_FACTOR } from '../src/proxy/options.ts';
+import { DEFAULT_TIMEOUT_MS, MINT_TIMEOUT_FACTOR } from '../src/proxy/app/options.ts';
 import {
   MAX_ID_TOKEN_LENGTH,
   MAX_PROFILE_TTL_MS,

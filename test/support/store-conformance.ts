@@ -11,7 +11,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { claimIn, type ClaimCounter, type ClaimResult, type ProxyStore } from '../../src/proxy/stores/memory.ts';
+import { claimIn, type ClaimCounter, type ClaimResult, type ProxyStore } from '../../src/proxy/stores/contract.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -11,9 +11,10 @@ import { createServer, type Server } from 'node:http';
 import { ConfigError, readConfig, type ProxyServerConfig } from './config.ts';
 import { errorBody } from '../shared/errors.ts';
 import { diagnoseUpstream, formatDiagnosis, probeUpstream } from './doctor.ts';
-import { createMarketingProxy, DEFAULT_TIMEOUT_MS } from '../index.ts';
+import { createMarketingProxy } from '../app/marketing-proxy.ts';
+import { DEFAULT_TIMEOUT_MS } from '../app/options.ts';
 import { createNodeTransport } from '../upstream/node-transport.ts';
-import { MissingPeerDependencyError } from './peer-dependency.ts';
+import { MissingPeerDependencyError } from '../shared/peer-dependency.ts';
 // Types only: the modules themselves are loaded when the server starts (see start).
 import type { NodeHandler } from './node.ts';
 import type { RedisStore } from '../stores/redis.ts';

@@ -12,7 +12,7 @@ import { OPERATION_SPECS } from '../upstream/document-specs.ts';
 import { fitOperation } from '../upstream/document-fit.ts';
 import { builtInSpec, chooseSpec, fixedSchema, UpstreamDocuments } from '../upstream/documents.ts';
 import { ProxyError, scrub } from '../shared/errors.ts';
-import { importWithPeers, MissingPeerDependencyError, type PeerNeed } from './peer-dependency.ts';
+import { importWithPeers, MissingPeerDependencyError, type PeerNeed } from '../shared/peer-dependency.ts';
 import { BUILT_IN_OPERATIONS, type PersistedOperation, type Variables } from '../upstream/operations.ts';
 import {
   callUpstream,

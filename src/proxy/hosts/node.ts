@@ -7,16 +7,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type * as NodeServer from '@hono/node-server';
 import { errorResponse, ProxyError } from '../shared/errors.ts';
-import type { MarketingProxyHandler } from '../index.ts';
-import { NODE_ADAPTER_PEERS, requirePeer } from './peer-dependency.ts';
+import type { MarketingProxyHandler } from '../app/options.ts';
+import { NODE_ADAPTER_PEERS, requirePeer } from '../shared/peer-dependency.ts';
 
 // An optional peer dependency: hosts on Workers, Deno, Bun or Next.js never install it.
 const { getRequestListener } = requirePeer<typeof NodeServer>(import.meta.url, '@hono/node-server', NODE_ADAPTER_PEERS);
 
 export { createNodeTransport, type NodeTransportOptions } from '../upstream/node-transport.ts';
-export type { MarketingProxyHandler } from '../index.ts';
+export type { MarketingProxyHandler } from '../app/options.ts';
 export type { UpstreamTransport, UpstreamRequest, UpstreamReply } from '../upstream/transport.ts';
-export type { RuntimeContext, RequestContext } from './runtime.ts';
+export type { RuntimeContext, RequestContext } from '../http/runtime-context.ts';
 
 export interface NodeHandlerOptions {
   /** Host to assume when a request has no Host header (HTTP/1.0); such requests are refused otherwise. */

@@ -9,7 +9,7 @@
  * another instance is seen here up to that second later.)
  */
 import { SingleFlight } from '../shared/single-flight.ts';
-import type { ProxyStore } from '../stores/memory.ts';
+import type { ProxyStore } from '../stores/contract.ts';
 
 export interface CacheSettings {
   /** Seconds a response is served as fresh. */

@@ -1,5 +1,5 @@
-import { connectionAddress, type RuntimeContext } from '../hosts/runtime.ts';
 import { rateLimitAddress } from './rate-limit.ts';
+import { connectionAddress, type RuntimeContext } from './runtime-context.ts';
 
 /**
  * How the proxy tells the client's address, as rate limits count it (an IPv6 address by its /64):
@@ -21,4 +21,12 @@ export function clientAddressReader(
     const address = connectionAddress(request, context);
     return address ? rateLimitAddress(address) : 'unknown';
   };
+}
+
+/**
+ * For `clientAddress` on Cloudflare Workers: the address Cloudflare's edge puts in `cf-connecting-ip`
+ * (it replaces any value the client sent). Only there: elsewhere a client can write the header itself.
+ */
+export function cloudflareClientAddress(request: Request): string | undefined {
+  return request.headers.get('cf-connecting-ip') ?? undefined;
 }

@@ -2,6 +2,7 @@
  * Who may call the proxy from a browser: its own origin always (no configuration), other origins only
  * when listed exactly. A request from any other origin is refused with 403 and no CORS headers, so the
  * browser shows the calling page nothing. Requests without `Origin` are not from a cross-origin page.
+ * Not `hono/cors`, which answers every origin and only leaves the headers out: see compose.ts.
  */
 import { HTTP_PROTOCOLS, parseUrl } from '../../shared/url.ts';
 import { PROXY_MARKER, ProxyError } from '../shared/errors.ts';

@@ -19,7 +19,7 @@
  */
 import { errorBody, ProxyError } from '../shared/errors.ts';
 import { rateLimited } from './rate-limit.ts';
-import { claimIn, type ClaimCounter, type ProxyStore } from '../stores/memory.ts';
+import { claimIn, type ClaimCounter, type ProxyStore } from '../stores/contract.ts';
 
 export interface Outcome {
   status: number;

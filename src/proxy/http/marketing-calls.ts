@@ -4,10 +4,9 @@
  */
 import type { BuiltInAnswer, BuiltInOperations, SendOperation } from '../upstream/built-ins.ts';
 import type { UpstreamDocuments } from '../upstream/documents.ts';
-import { BUILT_IN_OPERATIONS } from '../upstream/operations.ts';
+import { BUILT_IN_OPERATIONS, type OperationCall } from '../upstream/operations.ts';
 import { callUpstream, fetchField, withoutKey, type UpstreamSettings } from '../upstream/transport.ts';
 import type { AccessLogEntry } from './access-log.ts';
-import type { OperationCall } from './request.ts';
 
 export class MarketingCalls {
   constructor(

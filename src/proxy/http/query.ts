@@ -3,16 +3,15 @@
  * upstream. Each load spends the merchant's key, so misses count against the client's address (hits
  * are free), and a forged page cursor is refused before anything is read.
  */
-import { waitUntilOf, type RuntimeContext } from '../hosts/runtime.ts';
+import { waitUntilOf, type RuntimeContext } from './runtime-context.ts';
 import { NO_STORE, ProxyError } from '../shared/errors.ts';
-import type { ProxyStore } from '../stores/memory.ts';
-import { canonicalVariables, type Variables } from '../upstream/operations.ts';
+import type { ProxyStore } from '../stores/contract.ts';
+import { canonicalVariables, type OperationCall, type Variables } from '../upstream/operations.ts';
 import type { AccessLogEntry } from './access-log.ts';
 import type { ProxyLog } from './log.ts';
 import type { CacheState, ResponseCache } from './cache.ts';
 import type { MarketingCalls } from './marketing-calls.ts';
 import { consumeRateLimit, type RateLimitRule } from './rate-limit.ts';
-import type { OperationCall } from './request.ts';
 import type { CallHandler } from './route.ts';
 import { readAnswer } from './validators.ts';
 
@@ -71,7 +70,7 @@ export function queryReader({ calls, cache, store, misses, log }: QueryServices)
 
 /** The query stage's answer: the body, with the cache's headers when it came through the cache. */
 export function answerQuery(read: QueryReader, cache: ResponseCache | undefined): CallHandler {
-  return async ({ request, entry, cors, context }, call, address) => {
+  return async ({ request, entry, cors, context, call, address }) => {
     const { body, state } = await read(call, entry, address, context);
     if (!cache || !state) return readAnswer(request, body, { 'cache-control': NO_STORE, ...cors });
     entry.cache = state;

@@ -3,7 +3,7 @@
  * behind a load balancer shares them.
  */
 import { ProxyError } from '../shared/errors.ts';
-import type { ClaimCounter, ProxyStore } from '../stores/memory.ts';
+import type { ClaimCounter, ProxyStore } from '../stores/contract.ts';
 
 export interface RateLimitRule {
   /** Requests allowed per window. */

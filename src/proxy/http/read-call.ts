@@ -1,4 +1,4 @@
-import type { RuntimeContext } from '../hosts/runtime.ts';
+import type { RuntimeContext } from './runtime-context.ts';
 import { ProxyError } from '../shared/errors.ts';
 import type { PersistedOperation } from '../upstream/operations.ts';
 import type { Stage } from './compose.ts';

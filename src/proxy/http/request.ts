@@ -9,18 +9,12 @@ import { ProxyError } from '../shared/errors.ts';
 import { readAtMost } from '../shared/read-at-most.ts';
 import {
   validateVariables,
+  type OperationCall,
   type PersistedOperation,
   type VariableRule,
-  type Variables,
 } from '../upstream/operations.ts';
 
 export const MAX_BODY_BYTES = 16 * 1024;
-
-export interface OperationCall {
-  name: string;
-  operation: PersistedOperation;
-  variables: Variables;
-}
 
 const tooLarge = () =>
   new ProxyError(413, 'payload_too_large', `The request body must be at most ${MAX_BODY_BYTES} bytes.`);
@@ -40,7 +34,8 @@ async function readBody(request: Request, declared: boolean): Promise<Uint8Array
 
 /**
  * Reads at most MAX_BODY_BYTES within `timeoutMs`: a client that trickles its body (slow loris) gets
- * 408 and its connection closed instead of holding the request open for as long as it likes.
+ * 408 and its connection closed instead of holding the request open for as long as it likes
+ * (`hono/body-limit` counts the bytes but sets no deadline: see compose.ts).
  */
 async function readLimitedBody(request: Request, timeoutMs: number): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');

@@ -1,14 +1,13 @@
-import type { Exchange, Stage } from './compose.ts';
-import type { OperationCall } from './request.ts';
+import type { CallExchange, Exchange, Stage } from './compose.ts';
 
-/** What answers a read call: the exchange, its call and the client's address. */
-export type CallHandler = (exchange: Exchange, call: OperationCall, address: string) => Promise<Response>;
+/** What answers a call once read: the query path or the claim path, each ending in its own answer. */
+export type CallHandler = (exchange: CallExchange) => Promise<Response>;
 
-/** The last stage: a query goes to the query stage, a mutation (a coupon claim) to the claim stage. */
-export function route(query: CallHandler, claim: CallHandler): Stage {
+/** The last stage: a query goes to the query path, a mutation (a coupon claim) to the claim path. */
+export function route(query: CallHandler, claim: CallHandler): Stage<Exchange> {
   return async (exchange, next) => {
     const { call, address } = exchange;
     if (!call || address === undefined) return next();
-    return (call.operation.kind === 'query' ? query : claim)(exchange, call, address);
+    return (call.operation.kind === 'query' ? query : claim)({ ...exchange, call, address });
   };
 }

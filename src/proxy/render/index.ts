@@ -8,7 +8,7 @@
  */
 import { firstRequest } from '../../shared/first-request.ts';
 import { FIRST_PAGE_ATTRIBUTE, MOUNT_ATTRIBUTE } from '../../shared/mount-attributes.ts';
-import type { MarketingProxyHandler } from '../options.ts';
+import type { MarketingProxyHandler } from '../app/options.ts';
 import { displayModel } from './display.ts';
 import { escapeHtml, printTemplate } from './markup.ts';
 import { FIRST_PAGE_TEMPLATES } from './template.ts';

@@ -19,7 +19,7 @@ import { SingleFlight } from '../shared/single-flight.ts';
 import { ConnectProvider } from './connect-provider.ts';
 import { refused, ShopperVerificationError, unavailable } from './verification-error.ts';
 import { readTextLimited } from '../upstream/transport.ts';
-import type { ProxyStore } from '../stores/memory.ts';
+import type { ProxyStore } from '../stores/contract.ts';
 
 export { ShopperVerificationError, type ShopperVerificationCode } from './verification-error.ts';
 

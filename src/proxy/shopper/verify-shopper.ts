@@ -6,7 +6,8 @@
  */
 import { HTTP_PROTOCOLS, parseUrl } from '../../shared/url.ts';
 import { SigninChecker, type ShopperTokens, type VerifiedShopper } from './signin.ts';
-import { createMemoryStore, type ProxyStore } from '../stores/memory.ts';
+import type { ProxyStore } from '../stores/contract.ts';
+import { createMemoryStore } from '../stores/memory.ts';
 
 export {
   ShopperVerificationError,

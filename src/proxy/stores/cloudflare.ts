@@ -8,9 +8,9 @@
  */
 import { sha256Hex } from '../shared/digest.ts';
 import { ProxyError } from '../shared/errors.ts';
-import type { CounterState, ProxyStore } from './memory.ts';
+import type { CounterState, ProxyStore } from './contract.ts';
 
-export type { ProxyStore, CounterState } from './memory.ts';
+export type { ProxyStore, CounterState } from './contract.ts';
 
 /** The Durable Object namespace binding (`env.PROXY_STORE`), as far as the store uses it. */
 export interface ProxyStoreNamespace {

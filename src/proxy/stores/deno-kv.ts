@@ -7,9 +7,9 @@
  * parts in the same atomic operation.
  */
 import { ProxyError } from '../shared/errors.ts';
-import type { CounterState, ProxyStore } from './memory.ts';
+import type { CounterState, ProxyStore } from './contract.ts';
 
-export type { ProxyStore, CounterState } from './memory.ts';
+export type { ProxyStore, CounterState } from './contract.ts';
 
 /** A Deno KV key, as far as the store uses it. */
 export type DenoKvKey = readonly (string | number)[];

@@ -2,7 +2,7 @@
  * The Lua scripts the Redis store runs, each one round trip and atomic, and the commands the store
  * sends through node-redis, the same on one Redis and on a cluster.
  */
-import type { ClaimCounter, ClaimResult, CounterState } from './memory.ts';
+import type { ClaimCounter, ClaimResult, CounterState } from './contract.ts';
 import { defineScript } from './redis-peer.ts';
 
 /**

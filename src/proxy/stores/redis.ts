@@ -11,13 +11,13 @@
  * (503, tried again by the widget) while the instances that kept outcomes write them back.
  */
 import { parseUrl } from '../../shared/url.ts';
-import type { ClaimResult, CounterState, ProxyStore } from './memory.ts';
+import type { ClaimResult, CounterState, ProxyStore } from './contract.ts';
 import { RedisConnection, unavailable, type ConnectionSettings } from './redis-connection.ts';
 import { RecoveryHold } from './redis-epoch.ts';
 import { claimArgs, claimResultOf, counterStateOf, milliseconds, type Commands } from './redis-scripts.ts';
 import type { RedisDescription } from './redis-topology.ts';
 
-export type { ProxyStore, CounterState, ClaimCounter, ClaimResult } from './memory.ts';
+export type { ProxyStore, CounterState, ClaimCounter, ClaimResult } from './contract.ts';
 export type { RedisDescription } from './redis-topology.ts';
 
 export interface RedisStoreOptions {

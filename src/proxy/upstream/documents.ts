@@ -8,8 +8,7 @@
 import { campaignsByIndexSpec, OPERATION_SPECS, type OperationSpec } from './document-specs.ts';
 import { campaignIndexField, fitOperation, literalFit, type OperationFit } from './document-fit.ts';
 import { ProxyError } from '../shared/errors.ts';
-import { BUILT_IN_OPERATIONS, documentFor } from './operations.ts';
-import type { OperationCall } from '../http/request.ts';
+import { BUILT_IN_OPERATIONS, documentFor, type OperationCall } from './operations.ts';
 import { isSchemaMismatch, type UpstreamSchema } from './schema.ts';
 
 export { isSchemaMismatch } from './schema.ts';

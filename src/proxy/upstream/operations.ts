@@ -33,6 +33,13 @@ export interface PersistedOperation {
   document: string | ((variables: Variables) => string);
 }
 
+/** A browser's call, read and checked: the named operation and its variables. */
+export interface OperationCall {
+  name: string;
+  operation: PersistedOperation;
+  variables: Variables;
+}
+
 const imageFields = IMAGE_WIDTHS.map((width) => `img${width}: featuredImage(width: ${width}) { url }`).join(' ');
 
 const CAMPAIGN_FIELDS = `id businessAccountId content { title subtitle description ${imageFields} objective { __typename ... on CouponObjective { price } } }`;

@@ -6,7 +6,7 @@
  * Every other request: undefined.
  */
 import type { MarketingProxyOptions } from '../../../../src/proxy/index.ts';
-import { claimIn, type ClaimCounter, type ProxyStore } from '../../../../src/proxy/stores/memory.ts';
+import { claimIn, type ClaimCounter, type ProxyStore } from '../../../../src/proxy/stores/contract.ts';
 
 interface StoreCall {
   op: string;
