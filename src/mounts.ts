@@ -21,7 +21,7 @@
  * says why in the console, once. Mounts added to the page later are turned too.
  */
 import { resolveLang } from './shared/i18n.ts';
-import { ELEMENT_TAGS, MOUNT_ATTRIBUTE, mountedTag, type ElementTag } from './shared/tags.ts';
+import { ELEMENT_TAGS, FIRST_PAGE_ATTRIBUTE, MOUNT_ATTRIBUTE, mountedTag, type ElementTag } from './shared/tags.ts';
 import { warnOnce } from './shared/warn.ts';
 import { newElement, pageRoot, queryAll } from './shared/page.ts';
 
@@ -94,6 +94,10 @@ function turn(mount: Element, load: (tag: ElementTag) => void): void {
         `from a ${MOUNT_ATTRIBUTE} mount: ${refused.join(', ')} ${refused.length > 1 ? 'are' : 'is'} not among its attributes (${[...own].map((a) => `data-${a}`).join(', ')}) and ${refused.length > 1 ? 'were' : 'was'} left out.`,
       );
     }
+    // A first page laid out in the flow (src/reserved-space.ts) is as tall as the element's content:
+    // the element's loading view keeps that height until its content, from the same answer, arrives.
+    const printed = mount.querySelector(`:scope > [${FIRST_PAGE_ATTRIBUTE}]`);
+    if (printed) element.style.setProperty('--_printed-size', `${printed.getBoundingClientRect().height}px`);
     mount.replaceChildren(element);
   });
 }

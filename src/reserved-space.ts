@@ -21,6 +21,11 @@ interface Space {
   shapes?: Record<string, string>;
   /** A box drawn first inside it. */
   before?: string;
+  /**
+   * A first page a server printed takes its place in the flow, laid out as the element lays out its
+   * content, instead of lying over the space held: the mount then holds nothing of its own.
+   */
+  printedInFlow?: boolean;
 }
 
 /** Each element's space: every tag has an entry, so a new element cannot be forgotten here. */
@@ -40,19 +45,20 @@ const spaceByTag: Record<ElementTag, Space> = {
     size: `min-block-size: ${COUPON_CLAIM_HEIGHT};`,
     shapes: { compact: 'min-block-size: 2.75rem;' },
   },
-  // One row of cards.
-  'business-directory': { size: 'min-block-size: 18rem;' },
+  // One row of cards. Cards are as tall as their text makes them, so a printed page is laid out as they are.
+  'business-directory': { size: 'min-block-size: 18rem;', printedInFlow: true },
   // Floating once defined: before, it holds no space at all.
   'loyalty-launcher': { size: 'block-size: 0; overflow: hidden;' },
 };
 
 function rules(tag: ElementTag, mount: boolean): string[] {
   // What is not shown yet: an element not defined, or a mount of it not yet turned. A hidden one holds nothing.
+  const { size, shapes = {}, before, printedInFlow } = spaceByTag[tag];
+  const taken = printedInFlow ? `> ${tag}, > [${FIRST_PAGE_ATTRIBUTE}]` : `> ${tag}`;
   const pending = (attribute?: string): string =>
     mount
-      ? `:where([${MOUNT_ATTRIBUTE}="${tag}" i]${attribute ? `[data-${attribute}]` : ''}:not([hidden], :has(> ${tag})))`
+      ? `:where([${MOUNT_ATTRIBUTE}="${tag}" i]${attribute ? `[data-${attribute}]` : ''}:not([hidden], :has(${taken})))`
       : `:where(${tag}${attribute ? `[${attribute}]` : ''}:not(:defined, [hidden]))`;
-  const { size, shapes = {}, before } = spaceByTag[tag];
   // The sign-in button is inline and aligned by its middle, as the button is: an empty box's baseline
   // is its bottom edge, a button's is its text's, and the line around it would change height when the
   // button arrives. A mount is the block it is.
@@ -71,21 +77,53 @@ export const reservedSpaceCss = [
   '',
 ].join('\n');
 
+/** The spacing the elements read (their `--_space`). */
+const SPACING = 'var(--loyalty-spacing, 1rem)';
+
+/**
+ * A printed directory, laid out by the rules of the element's cards
+ * (src/elements/business-directory/business-directory.styles.ts): the same grid, gaps, paddings,
+ * borders and font sizes, so its cards are as tall as the element's first cards in any font, and the
+ * room of the footer the element draws below them. A test in each engine holds the two to the same size.
+ */
+function printedDirectoryRules(): string[] {
+  const page = `[${MOUNT_ATTRIBUTE}="business-directory" i] > [${FIRST_PAGE_ATTRIBUTE}]`;
+  const card = `${page} > ul > li`;
+  return [
+    `:where(${page}) { padding-block-end: ${SPACING}; }`,
+    `:where(${page} > ul) { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, var(--loyalty-directory-card-min-width, 16rem)), 1fr)); }`,
+    `:where(${card}) { display: grid; grid-template-columns: auto minmax(0, 1fr); align-content: start; gap: 0.25rem calc(${SPACING} * 0.75); padding: ${SPACING}; border: 1px solid var(--loyalty-color-border, #d0d7de); border-radius: var(--loyalty-radius, 8px); overflow-wrap: anywhere; }`,
+    `:where(${card} > :not(img, [data-field="name"], [data-field="category"])) { grid-column: 1 / -1; }`,
+    `:where(${card} > img) { grid-row: span 2; inline-size: 3rem; block-size: 3rem; border-radius: calc(var(--loyalty-radius, 8px) / 2); object-fit: cover; }`,
+    `:where(${card} > *) { margin: 0; }`,
+    `:where(${card} > [data-field="name"]) { font-size: 1.1em; }`,
+    `:where(${card} > [data-field="category"]) { color: var(--loyalty-color-muted, #57606a); font-size: 0.9em; }`,
+    `:where(${card} > address) { font-style: normal; }`,
+    // A phone number or a website: at least 24px each way, as the element's links.
+    `:where(${card} a) { display: inline-flex; align-items: center; min-block-size: 24px; min-inline-size: 24px; }`,
+  ];
+}
+
 /**
  * dist/loyalty-widgets.css: the same, and the rules for first pages a server printed, which only a page
  * printed by a server has (and it links the stylesheet), so the script tag carries none of them. While
  * script runs, a printed first page lies over the space held, within its padding, so nothing below
- * moves while the element takes over; without script, nothing takes the mount over, and it is laid
- * out in the page's flow.
+ * moves while the element takes over, or, for an element whose content sets its height (`printedInFlow`),
+ * takes its place in the flow laid out as the element's; without script, nothing takes the mount over,
+ * and it is laid out in the page's flow.
  */
 export function stylesheetCss(): string {
   const printed = `:where([${MOUNT_ATTRIBUTE}]:has(> [${FIRST_PAGE_ATTRIBUTE}]))`;
+  const inFlow = ELEMENT_TAGS.filter((tag) => spaceByTag[tag].printedInFlow).map(
+    (tag) => `[${MOUNT_ATTRIBUTE}="${tag}" i]`,
+  );
   const firstPageRules = [
     `${printed} { position: relative; }`,
-    `:where([${MOUNT_ATTRIBUTE}] > [${FIRST_PAGE_ATTRIBUTE}]) { position: absolute; inset: 0; padding: inherit; overflow: hidden; }`,
+    `:where([${MOUNT_ATTRIBUTE}]:not(${inFlow.join(', ')}) > [${FIRST_PAGE_ATTRIBUTE}]) { position: absolute; inset: 0; padding: inherit; overflow: hidden; }`,
     `:where([${FIRST_PAGE_ATTRIBUTE}] ul) { display: flex; gap: var(--loyalty-spacing, 1rem); margin: 0; padding: 0; list-style: none; }`,
     `:where([${FIRST_PAGE_ATTRIBUTE}] li) { flex: 0 0 var(--loyalty-carousel-slide-width, min(85%, 20rem)); }`,
     `:where([${FIRST_PAGE_ATTRIBUTE}] img) { display: block; max-inline-size: 100%; block-size: auto; }`,
+    ...printedDirectoryRules(),
     `@media (scripting: none) { ${printed} { display: block; position: static; padding: 0; min-block-size: 0; } ${printed}::before { content: none; } :where([${MOUNT_ATTRIBUTE}] > [${FIRST_PAGE_ATTRIBUTE}]) { position: static; padding: 0; } :where([${FIRST_PAGE_ATTRIBUTE}] ul) { flex-wrap: wrap; } }`,
   ];
   return [reservedSpaceCss, ...firstPageRules, ''].join('\n');

@@ -81,13 +81,13 @@ export const businessDirectoryStyles = css`
   }
   /* One row of cards about a real card's height, so the page below moves little when the
      businesses arrive. The same row is reserved before the element is defined
-     (src/reserved-space.ts). */
+     (src/reserved-space.ts). Taking over a printed first page, the height of that page. */
   .skeleton.card-skeleton {
-    block-size: 18rem;
+    block-size: 100%;
   }
   /* Only the first row shows, however many cards fit in it. */
   .list.skeletons {
-    grid-template-rows: 18rem;
+    grid-template-rows: var(--_printed-size, 18rem);
     grid-auto-rows: 0;
     row-gap: 0;
     overflow: hidden;
