@@ -10,6 +10,9 @@
 
 defined( 'ABSPATH' ) || exit;
 
+/** A character JavaScript's `\s` and `trim()` take for whitespace (Unicode spaces and line ends, the BOM). */
+const LOYALTY_WIDGETS_JS_SPACE = '[\x{9}-\x{d}\x{20}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]';
+
 /**
  * An answer the elements would refuse.
  *
@@ -98,8 +101,53 @@ function loyalty_widgets_answer_image( $value, string $path ): ?string {
  * @param string $text The text.
  */
 function loyalty_widgets_js_trim( string $text ): string {
-	$space = '[\x{9}-\x{d}\x{20}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]';
+	$space = LOYALTY_WIDGETS_JS_SPACE;
 	return (string) preg_replace( "/^{$space}+|{$space}+\$/uD", '', $text );
+}
+
+/**
+ * A text upper or lower case as JavaScript writes it: with mbstring, any letter; without it, ASCII
+ * letters only (`é` stays `é`).
+ *
+ * @param string $text  The text.
+ * @param bool   $upper Upper case rather than lower.
+ */
+function loyalty_widgets_js_case( string $text, bool $upper ): string {
+	if ( function_exists( 'mb_strtoupper' ) ) {
+		return $upper ? mb_strtoupper( $text, 'UTF-8' ) : mb_strtolower( $text, 'UTF-8' );
+	}
+	return $upper ? strtoupper( $text ) : strtolower( $text );
+}
+
+/**
+ * A program's custom property key as shoppers read it, as the directory writes it
+ * (src/shared/property-label.ts): `openingHours` reads "Opening hours", `wifiSSID` "Wifi SSID".
+ * Without mbstring, only ASCII letters change case and a word's length counts bytes, so a key with
+ * other letters may read otherwise than in the element.
+ *
+ * @param string $key The key.
+ */
+function loyalty_widgets_property_label( string $key ): string {
+	$space   = LOYALTY_WIDGETS_JS_SPACE;
+	$trimmed = loyalty_widgets_js_trim( $key );
+	if ( preg_match( "/{$space}/u", $trimmed ) ) {
+		return $trimmed;
+	}
+	// lowerUpper and ACRONYMWord boundaries, then separators.
+	$spaced = (string) preg_replace( '/(\p{Ll}|\p{N})(\p{Lu})/u', '$1 $2', $trimmed );
+	$spaced = (string) preg_replace( '/(\p{Lu})(\p{Lu}\p{Ll})/u', '$1 $2', $spaced );
+	$words  = (array) preg_split( "/(?:{$space}|[_-])+/u", $spaced, -1, PREG_SPLIT_NO_EMPTY );
+	if ( array() === $words ) {
+		return $key;
+	}
+	$length = function_exists( 'mb_strlen' ) ? static fn( string $word ): int => mb_strlen( $word, 'UTF-8' ) : 'strlen';
+	foreach ( $words as $index => $word ) {
+		$acronym         = loyalty_widgets_js_case( $word, true ) === $word && $length( $word ) > 1;
+		$words[ $index ] = $acronym || 0 === $index ? $word : loyalty_widgets_js_case( $word, false );
+	}
+	$first    = (string) preg_replace( '/^./us', '', $words[0] );
+	$words[0] = loyalty_widgets_js_case( substr( $words[0], 0, strlen( $words[0] ) - strlen( $first ) ), true ) . $first;
+	return implode( ' ', $words );
 }
 
 /**
@@ -233,12 +281,14 @@ function loyalty_widgets_answer_business_account( $value, string $path ): array 
 		loyalty_widgets_refuse( "{$path}.pending", 'a boolean' );
 	}
 	$address = loyalty_widgets_answer_optional_object( $account, 'address', $path );
-	if ( null !== ( $account['customProperties'] ?? null ) ) {
-		foreach ( loyalty_widgets_answer_list( $account['customProperties'], "{$path}.customProperties" ) as $index => $property ) {
-			$where    = "{$path}.customProperties[{$index}]";
-			$property = loyalty_widgets_answer_object( $property, $where );
-			loyalty_widgets_answer_string( $property['key'] ?? null, "{$where}.key" );
-			loyalty_widgets_answer_text( $property, 'value', $where );
+	// As the elements read them: a property without a key of text is left out, a value not text is ''.
+	$properties = array();
+	foreach ( is_array( $account['customProperties'] ?? null ) ? $account['customProperties'] : array() as $property ) {
+		if ( $property instanceof stdClass && is_string( $property->key ?? null ) ) {
+			$properties[] = array(
+				'key'   => $property->key,
+				'value' => is_string( $property->value ?? null ) ? $property->value : '',
+			);
 		}
 	}
 	loyalty_widgets_answer_text( $account, 'id', $path );
@@ -254,13 +304,14 @@ function loyalty_widgets_answer_business_account( $value, string $path ): array 
 			'postalCode' => loyalty_widgets_answer_text( $address, 'postalCode', "{$path}.address" ),
 			'city'       => loyalty_widgets_answer_text( $address, 'city', "{$path}.address" ),
 		),
+		'properties'  => $properties,
 		// Only an explicit `false` counts as approved.
 		'pending'     => false !== $pending,
 	);
 }
 
 /**
- * The items of a page `{ items, nextToken }`, each read by `$item`.
+ * A page `{ items, nextToken }`: `items`, each read by `$item`, and `more`, whether a next page follows.
  *
  * @param mixed    $value The page.
  * @param string   $path  Its place in the answer.
@@ -276,7 +327,10 @@ function loyalty_widgets_answer_page( $value, string $path, callable $item ): ar
 	foreach ( loyalty_widgets_answer_list( $page['items'] ?? null, "{$path}.items" ) as $index => $entry ) {
 		$items[] = $item( $entry, "{$path}.items[{$index}]" );
 	}
-	return $items;
+	return array(
+		'items' => $items,
+		'more'  => null !== $token && '' !== $token,
+	);
 }
 
 /**
@@ -327,7 +381,7 @@ function loyalty_widgets_display_model( string $tag, string $answer, array $attr
 	$heading = 'h' . ( floor( $level ) === $level && $level >= 1 && $level <= 6 ? (int) $level : $default );
 	switch ( $tag ) {
 		case 'campaign-carousel':
-			$campaigns = loyalty_widgets_answer_page( $data['campaigns'] ?? null, 'campaigns', 'loyalty_widgets_answer_campaign' );
+			$campaigns = loyalty_widgets_answer_page( $data['campaigns'] ?? null, 'campaigns', 'loyalty_widgets_answer_campaign' )['items'];
 			return array(
 				'heading' => $heading,
 				'items'   => array_map( 'loyalty_widgets_campaign_fields', $campaigns, array_map( static fn( int $index ): bool => 0 === $index, array_keys( $campaigns ) ) ),
@@ -339,8 +393,9 @@ function loyalty_widgets_display_model( string $tag, string $answer, array $attr
 			return array( 'heading' => $heading ) + loyalty_widgets_campaign_fields( loyalty_widgets_answer_campaign( $data['campaign'] ?? null, 'campaign' ), true );
 		default:
 			$category = isset( $attributes['category'] ) ? loyalty_widgets_js_trim( $attributes['category'] ) : '';
+			$page     = loyalty_widgets_answer_page( $data['businessAccounts'] ?? null, 'businessAccounts', 'loyalty_widgets_answer_business_account' );
 			$items    = array();
-			foreach ( loyalty_widgets_answer_page( $data['businessAccounts'] ?? null, 'businessAccounts', 'loyalty_widgets_answer_business_account' ) as $account ) {
+			foreach ( $page['items'] as $account ) {
 				// As the directory shows them: approved, and of the chosen category, whatever its case.
 				if ( $account['pending'] || ( '' !== $category && ! preg_match( '/\A' . preg_quote( $category, '/' ) . '\z/iu', $account['category'] ) ) ) {
 					continue;
@@ -360,10 +415,19 @@ function loyalty_widgets_display_model( string $tag, string $answer, array $attr
 					'tel'         => loyalty_widgets_tel_href( $account['phone'] ) ?? '',
 					'website'     => $account['website']['href'] ?? '',
 					'host'        => $account['website']['host'] ?? '',
+					'properties'  => array_map(
+						static fn( array $property ): array => array(
+							'label' => loyalty_widgets_property_label( $property['key'] ),
+							'value' => $property['value'],
+						),
+						$account['properties']
+					),
 				);
 			}
 			return array(
 				'heading' => $heading,
+				// The element then shows its button for the next page.
+				'more'    => $page['more'],
 				'items'   => $items,
 			);
 	}
