@@ -2,8 +2,10 @@
 /**
  * The display model of a first page: the fields its template prints, read from the proxy's answer
  * with the checks the elements make (src/marketing/responses.ts, as src/proxy/render/display.ts reads
- * them): a wrong type refuses the whole answer, a URL that is not `https:` (./url.php) never reaches
- * the markup, pending businesses and those of another category are left out.
+ * them): an answer not of that shape (no object, no list of items, a campaign without an id, a
+ * business without a name) is refused whole, a field of another type reads as empty text, a URL that
+ * is not `https:` (./url.php) never reaches the markup, pending businesses and those of another
+ * category are left out.
  *
  * @package LoyaltyWidgets
  */
@@ -64,35 +66,32 @@ function loyalty_widgets_answer_string( $value, string $path ): string {
 }
 
 /**
- * A text field: absent or null gives '', anything but a string is refused.
+ * A text field: anything but a string (absent, null, a number) reads as ''.
  *
  * @param array  $parent The object holding it.
  * @param string $key    Its name.
- * @param string $path   The object's place in the answer.
  */
-function loyalty_widgets_answer_text( array $parent, string $key, string $path ): string {
-	return null === ( $parent[ $key ] ?? null ) ? '' : loyalty_widgets_answer_string( $parent[ $key ], "{$path}.{$key}" );
+function loyalty_widgets_answer_text( array $parent, string $key ): string {
+	return is_string( $parent[ $key ] ?? null ) ? $parent[ $key ] : '';
 }
 
 /**
- * The object at `$parent[ $key ]`, or null when it is absent.
+ * The object at `$parent[ $key ]`, or null when it is anything else.
  *
  * @param array  $parent The object holding it.
  * @param string $key    Its name.
- * @param string $path   The object's place in the answer.
  */
-function loyalty_widgets_answer_optional_object( array $parent, string $key, string $path ): ?array {
-	return null === ( $parent[ $key ] ?? null ) ? null : loyalty_widgets_answer_object( $parent[ $key ], "{$path}.{$key}" );
+function loyalty_widgets_answer_optional_object( array $parent, string $key ): ?array {
+	return ( $parent[ $key ] ?? null ) instanceof stdClass ? get_object_vars( $parent[ $key ] ) : null;
 }
 
 /**
- * An image `{ url }`: its URL when safe; null when absent or unusable. Anything but an object is refused.
+ * An image `{ url }`: its URL when safe; null when it is anything else.
  *
- * @param mixed  $value The value.
- * @param string $path  Its place in the answer.
+ * @param mixed $value The value.
  */
-function loyalty_widgets_answer_image( $value, string $path ): ?string {
-	return null === $value ? null : loyalty_widgets_safe_url( loyalty_widgets_answer_object( $value, $path )['url'] ?? null );
+function loyalty_widgets_answer_image( $value ): ?string {
+	return $value instanceof stdClass ? loyalty_widgets_safe_url( $value->url ?? null ) : null;
 }
 
 /**
@@ -236,12 +235,11 @@ function loyalty_widgets_tel_href( string $phone ): ?string {
 function loyalty_widgets_answer_campaign( $value, string $path ): array {
 	$campaign = loyalty_widgets_answer_object( $value, $path );
 	$content  = loyalty_widgets_answer_object( $campaign['content'] ?? null, "{$path}.content" );
-	$where    = "{$path}.content";
 	$images   = array();
 	// The image at each width the proxy asked for, as `img320`, `img640`…: whatever widths it chose.
 	foreach ( $content as $key => $image ) {
 		if ( preg_match( '/^img([1-9]\d{0,4})$/D', (string) $key, $width ) ) {
-			$url = loyalty_widgets_answer_image( $image, "{$where}.{$key}" );
+			$url = loyalty_widgets_answer_image( $image );
 			if ( null !== $url ) {
 				$images[] = array(
 					'width' => (int) $width[1],
@@ -252,17 +250,16 @@ function loyalty_widgets_answer_campaign( $value, string $path ): array {
 	}
 	usort( $images, static fn( array $a, array $b ): int => $a['width'] <=> $b['width'] );
 	loyalty_widgets_answer_string( $campaign['id'] ?? null, "{$path}.id" );
-	loyalty_widgets_answer_text( $campaign, 'businessAccountId', $path );
 	$price     = null;
-	$objective = loyalty_widgets_answer_optional_object( $content, 'objective', $where );
-	if ( null !== $objective && 'CouponObjective' === loyalty_widgets_answer_text( $objective, '__typename', "{$where}.objective" ) ) {
+	$objective = loyalty_widgets_answer_optional_object( $content, 'objective' );
+	if ( null !== $objective && 'CouponObjective' === loyalty_widgets_answer_text( $objective, '__typename' ) ) {
 		$written = $objective['price'] ?? null;
-		$price   = is_int( $written ) || is_float( $written ) ? loyalty_widgets_js_number_text( $written ) : loyalty_widgets_answer_text( $objective, 'price', "{$where}.objective" );
+		$price   = is_int( $written ) || is_float( $written ) ? loyalty_widgets_js_number_text( $written ) : loyalty_widgets_answer_text( $objective, 'price' );
 	}
 	return array(
-		'title'       => loyalty_widgets_answer_text( $content, 'title', $where ),
-		'subtitle'    => loyalty_widgets_answer_text( $content, 'subtitle', $where ),
-		'description' => loyalty_widgets_answer_text( $content, 'description', $where ),
+		'title'       => loyalty_widgets_answer_text( $content, 'title' ),
+		'subtitle'    => loyalty_widgets_answer_text( $content, 'subtitle' ),
+		'description' => loyalty_widgets_answer_text( $content, 'description' ),
 		'images'      => $images,
 		'price'       => $price,
 	);
@@ -276,11 +273,7 @@ function loyalty_widgets_answer_campaign( $value, string $path ): array {
  */
 function loyalty_widgets_answer_business_account( $value, string $path ): array {
 	$account = loyalty_widgets_answer_object( $value, $path );
-	$pending = $account['pending'] ?? null;
-	if ( null !== $pending && ! is_bool( $pending ) ) {
-		loyalty_widgets_refuse( "{$path}.pending", 'a boolean' );
-	}
-	$address = loyalty_widgets_answer_optional_object( $account, 'address', $path );
+	$address = loyalty_widgets_answer_optional_object( $account, 'address' );
 	// As the elements read them: a property without a key of text is left out, a value not text is ''.
 	$properties = array();
 	foreach ( is_array( $account['customProperties'] ?? null ) ? $account['customProperties'] : array() as $property ) {
@@ -291,22 +284,21 @@ function loyalty_widgets_answer_business_account( $value, string $path ): array 
 			);
 		}
 	}
-	loyalty_widgets_answer_text( $account, 'id', $path );
 	return array(
 		'name'        => loyalty_widgets_answer_string( $account['name'] ?? null, "{$path}.name" ),
-		'description' => loyalty_widgets_answer_text( $account, 'description', $path ),
-		'category'    => loyalty_widgets_answer_text( $account, 'category', $path ),
-		'phone'       => loyalty_widgets_answer_text( $account, 'phoneNumber', $path ),
-		'website'     => loyalty_widgets_safe_url_parts( loyalty_widgets_answer_text( $account, 'websiteUrl', $path ) ),
-		'logo'        => loyalty_widgets_answer_image( $account['logo'] ?? null, "{$path}.logo" ),
+		'description' => loyalty_widgets_answer_text( $account, 'description' ),
+		'category'    => loyalty_widgets_answer_text( $account, 'category' ),
+		'phone'       => loyalty_widgets_answer_text( $account, 'phoneNumber' ),
+		'website'     => loyalty_widgets_safe_url_parts( loyalty_widgets_answer_text( $account, 'websiteUrl' ) ),
+		'logo'        => loyalty_widgets_answer_image( $account['logo'] ?? null ),
 		'address'     => null === $address ? null : array(
-			'street'     => loyalty_widgets_answer_text( $address, 'streetAddress', "{$path}.address" ),
-			'postalCode' => loyalty_widgets_answer_text( $address, 'postalCode', "{$path}.address" ),
-			'city'       => loyalty_widgets_answer_text( $address, 'city', "{$path}.address" ),
+			'street'     => loyalty_widgets_answer_text( $address, 'streetAddress' ),
+			'postalCode' => loyalty_widgets_answer_text( $address, 'postalCode' ),
+			'city'       => loyalty_widgets_answer_text( $address, 'city' ),
 		),
 		'properties'  => $properties,
 		// Only an explicit `false` counts as approved.
-		'pending'     => false !== $pending,
+		'pending'     => false !== ( $account['pending'] ?? null ),
 	);
 }
 
@@ -319,17 +311,13 @@ function loyalty_widgets_answer_business_account( $value, string $path ): array 
  */
 function loyalty_widgets_answer_page( $value, string $path, callable $item ): array {
 	$page  = loyalty_widgets_answer_object( $value, $path );
-	$token = $page['nextToken'] ?? null;
-	if ( null !== $token && '' !== $token ) {
-		loyalty_widgets_answer_string( $token, "{$path}.nextToken" );
-	}
 	$items = array();
 	foreach ( loyalty_widgets_answer_list( $page['items'] ?? null, "{$path}.items" ) as $index => $entry ) {
 		$items[] = $item( $entry, "{$path}.items[{$index}]" );
 	}
 	return array(
 		'items' => $items,
-		'more'  => null !== $token && '' !== $token,
+		'more'  => '' !== loyalty_widgets_answer_text( $page, 'nextToken' ),
 	);
 }
 
