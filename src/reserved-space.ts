@@ -84,7 +84,8 @@ const SPACING = 'var(--loyalty-spacing, 1rem)';
  * A printed directory, laid out by the rules of the element's cards
  * (src/elements/business-directory/business-directory.styles.ts): the same grid, gaps, paddings,
  * borders and font sizes, so its cards are as tall as the element's first cards in any font, and the
- * room of the footer the element draws below them. A test in each engine holds the two to the same size.
+ * room of the footer the element draws below them, with its button when there is a next page. A test
+ * in each engine holds the two to the same size.
  */
 function printedDirectoryRules(): string[] {
   const page = `[${MOUNT_ATTRIBUTE}="business-directory" i] > [${FIRST_PAGE_ATTRIBUTE}]`;
@@ -101,6 +102,13 @@ function printedDirectoryRules(): string[] {
     `:where(${card} > address) { font-style: normal; }`,
     // A phone number or a website: at least 24px each way, as the element's links.
     `:where(${card} a) { display: inline-flex; align-items: center; min-block-size: 24px; min-inline-size: 24px; }`,
+    // The program's own properties: a value that wraps stays below its key.
+    `:where(${card} > dl) { display: grid; row-gap: 0.5em; }`,
+    `:where(${card} > dl > div) { display: flex; flex-wrap: wrap; column-gap: 0.5em; }`,
+    `:where(${card} dt) { color: var(--loyalty-color-muted, #57606a); }`,
+    `:where(${card} dd) { margin: 0; }`,
+    // A next page: the room of the element's button for it (its least height; its text is shorter).
+    `:where(${page} > [data-field="more"]) { block-size: 2.75rem; }`,
   ];
 }
 
@@ -124,7 +132,7 @@ export function stylesheetCss(): string {
     `:where([${FIRST_PAGE_ATTRIBUTE}] li) { flex: 0 0 var(--loyalty-carousel-slide-width, min(85%, 20rem)); }`,
     `:where([${FIRST_PAGE_ATTRIBUTE}] img) { display: block; max-inline-size: 100%; block-size: auto; }`,
     ...printedDirectoryRules(),
-    `@media (scripting: none) { ${printed} { display: block; position: static; padding: 0; min-block-size: 0; } ${printed}::before { content: none; } :where([${MOUNT_ATTRIBUTE}] > [${FIRST_PAGE_ATTRIBUTE}]) { position: static; padding: 0; } :where([${FIRST_PAGE_ATTRIBUTE}] ul) { flex-wrap: wrap; } }`,
+    `@media (scripting: none) { ${printed} { display: block; position: static; padding: 0; min-block-size: 0; } ${printed}::before { content: none; } :where([${MOUNT_ATTRIBUTE}] > [${FIRST_PAGE_ATTRIBUTE}]) { position: static; padding: 0; } :where([${FIRST_PAGE_ATTRIBUTE}] ul) { flex-wrap: wrap; } :where([${FIRST_PAGE_ATTRIBUTE}] > [data-field="more"]) { display: none; } }`,
   ];
   return [reservedSpaceCss, ...firstPageRules, ''].join('\n');
 }

@@ -16,6 +16,7 @@ import { after, describe, it } from 'node:test';
 import { proxyContractJson } from '../../scripts/proxy-contract.ts';
 import { renderMount } from '../../src/proxy/index.ts';
 import { firstRequest } from '../../src/shared/first-request.ts';
+import { propertyLabel } from '../../src/shared/property-label.ts';
 import { safeUrl } from '../../src/shared/safe-url.ts';
 import { firstPageMarkupSuite, MARKUP_CASES, type MarkupCase } from '../support/first-page-markup.ts';
 import { unshielded } from '../wordpress/support/site.ts';
@@ -245,6 +246,43 @@ describe('first page markup: the WordPress plugin’s renderer', { skip }, () =>
     const printed = php(...urls.map((url): [string, unknown] => ['loyalty_widgets_safe_url', url]));
     urls.forEach((url, index) => {
       assert.equal(printed[index], safeUrl(url) ?? null, JSON.stringify(url));
+    });
+  });
+
+  it('reads a property key as words as the directory does: byte for byte for ASCII keys, and for others with mbstring', () => {
+    const ascii = [
+      'openingHours',
+      'opening_hours',
+      'parking-spots',
+      'wifiSSID',
+      'ACRONYMWord',
+      'HTTPServer2Go',
+      'a1B2C',
+      'x',
+      'X',
+      'iOS',
+      'URL',
+      'already words',
+      '  padded\tkey ',
+      'trailing_',
+      '--',
+      '',
+      ' ',
+      'snake__case--and  space',
+      'line\u2028break',
+      'a\u00a0b',
+    ];
+    const others = ['öffnungsZeiten', 'ÉtéHiver', 'straße', 'éA', 'çaVa', 'ΑθήναΚέντρο', 'emoji😀Key'];
+    const mbstring = spawnSync('php', ['-r', 'echo extension_loaded("mbstring") ? "yes" : "no";'], {
+      encoding: 'utf8',
+    }).stdout;
+    const keys = [...ascii, ...others];
+    const labels = php(...keys.map((key): [string, string] => ['loyalty_widgets_property_label', key]));
+    keys.forEach((key, index) => {
+      if (index < ascii.length || mbstring === 'yes')
+        assert.equal(labels[index], propertyLabel(key), JSON.stringify(key));
+      // Without mbstring only ASCII letters change case: the same words, a letter's case may differ.
+      else assert.equal((labels[index] as string).toLowerCase(), propertyLabel(key).toLowerCase(), JSON.stringify(key));
     });
   });
 

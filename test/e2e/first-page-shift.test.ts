@@ -8,8 +8,6 @@
  * element) and where each of the page's own elements after it sits. A change between two painted
  * frames is a shift. The elements' code is held back a moment, so the frames before the take-over are
  * painted and recorded too. Each page is shown in two font families: nothing here expects a size.
- * A printed directory is laid out as the element's cards, but the element shows more than it prints
- * (KNOWN_SHIFTS): measured, reported as to do.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -101,18 +99,6 @@ const STATIC_PAGES = {
   'a carousel and a coupon printed by the server (Node)': '/shift-first-page.html',
   'a directory printed by the server (Node)': '/shift-directory.html',
 } as const;
-
-/**
- * A printed directory takes its place in the flow laid out as the element's cards, and the element
- * keeps that height until its cards arrive (test/browser/mount/printed-directory.test.ts holds the
- * two to the same height). Its cards then grow by what the printed markup does not carry: each
- * business's own properties, and the button for the next page. Measured here until the markup
- * carries them.
- */
-const KNOWN_SHIFTS: Partial<Record<keyof typeof STATIC_PAGES, string>> = {
-  'a directory printed by the server (Node)':
-    'the printed page carries neither the businesses’ own properties nor the button for the next page, which the element shows',
-};
 
 async function staticPages(): Promise<Map<string, string>> {
   const article = await readFile('test/e2e/fixtures/article.html', 'utf8');
@@ -233,7 +219,7 @@ describe('no layout shift from first paint to settled, in every engine', () => {
         };
 
         for (const [what, path] of Object.entries(STATIC_PAGES) as [keyof typeof STATIC_PAGES, string][])
-          it(what, { todo: KNOWN_SHIFTS[what] }, () => assertNothingMoves(`${delayed.origin}${path}`, true));
+          it(what, () => assertNothingMoves(`${delayed.origin}${path}`, true));
 
         it('the WordPress post with a campaigns block', { skip: wordPress }, () =>
           assertNothingMoves(site!.url, false),

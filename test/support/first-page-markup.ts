@@ -27,7 +27,7 @@ export const MARKUP_CASES = JSON.parse(
 ) as MarkupCase[];
 
 const MARKUP_TAG =
-  /^<(\/(div|ul|li|h[1-6]|p|address|a)|(div|ul|li|img|h[1-6]|p|address|br|a)( (data-[a-z-]+|src|srcset|sizes|width|height|alt|loading|decoding|referrerpolicy|href|rel)="[^"<>]*")*)>$/;
+  /^<(\/(div|ul|li|h[1-6]|p|address|a|dl|dt|dd)|(div|ul|li|img|h[1-6]|p|address|br|a|dl|dt|dd)( (data-[a-z-]+|src|srcset|sizes|width|height|alt|loading|decoding|referrerpolicy|href|rel)="[^"<>]*")*)>$/;
 
 /** The JSON a printed mount hands to its element, read back as the browser reads a script's text. */
 function printedAnswer(html: string): unknown {

@@ -11,7 +11,7 @@ import { statusStyles } from '../internal/status.styles.ts';
 import { failureOf, isWaiting, PagedList, pageSize } from '../internal/tasks.ts';
 import { businessDirectoryStyles } from './business-directory.styles.ts';
 import { directoryMessages } from './business-directory.messages.ts';
-import { propertyLabel } from './property-label.ts';
+import { propertyLabel } from '../../shared/property-label.ts';
 import { telHref } from '../../shared/tel-href.ts';
 
 /**

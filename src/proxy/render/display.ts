@@ -5,6 +5,7 @@
  */
 import { dataOf, parseBusinessAccountPage, parseCampaign, parseCampaignPage } from '../../marketing/responses.ts';
 import type { Campaign } from '../../marketing/types.ts';
+import { propertyLabel } from '../../shared/property-label.ts';
 import { telHref } from '../../shared/tel-href.ts';
 import type { DisplayModel } from './markup.ts';
 
@@ -58,11 +59,14 @@ export function displayModel(
     default: {
       const category = attribute('category')?.trim().toLowerCase();
       // As the directory shows them: approved, and of the chosen category.
-      const shown = parseBusinessAccountPage(data).items.filter(
+      const page = parseBusinessAccountPage(data);
+      const shown = page.items.filter(
         (account) => !account.pending && (!category || account.category.toLowerCase() === category),
       );
       return {
         heading,
+        // The element then shows its button for the next page.
+        more: page.nextToken !== null,
         items: shown.map((account) => {
           const street = account.address?.streetAddress ?? '';
           const locality = account.address
@@ -81,6 +85,7 @@ export function displayModel(
             tel: telHref(account.phoneNumber) ?? '',
             website: account.websiteUrl ?? '',
             host: account.websiteUrl ? new URL(account.websiteUrl).host : '',
+            properties: account.customProperties.map(({ key, value }) => ({ label: propertyLabel(key), value })),
           };
         }),
       };

@@ -153,11 +153,35 @@ export const FIRST_PAGE_TEMPLATES: Readonly<Record<string, MarkupNode[]>> = {
                     },
                   ],
                 },
+                {
+                  when: 'properties',
+                  children: [
+                    {
+                      el: 'dl',
+                      children: [
+                        {
+                          each: 'properties',
+                          children: [
+                            {
+                              el: 'div',
+                              children: [
+                                { el: 'dt', children: [{ text: 'label' }] },
+                                { el: 'dd', children: [{ text: 'value' }] },
+                              ],
+                            },
+                          ],
+                        },
+                      ],
+                    },
+                  ],
+                },
               ],
             },
           ],
         },
       ],
     },
+    // Where the element shows its button for the next page: the stylesheet holds the button's room.
+    { when: 'more', children: [{ el: 'div', attrs: { 'data-field': 'more' } }] },
   ],
 };

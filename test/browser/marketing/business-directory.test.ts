@@ -2,7 +2,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import '../../../src/elements/business-directory/index.ts';
 import type { BusinessDirectory } from '../../../src/elements/business-directory/index.ts';
-import { propertyLabel } from '../../../src/elements/business-directory/property-label.ts';
+import { propertyLabel } from '../../../src/shared/property-label.ts';
 import { clientFor } from '../../../src/marketing/index.ts';
 import { recordFetches } from './helpers.ts';
 import { HOSTILE_CATEGORY, HOSTILE_TEXT } from './hostile-seed.ts';

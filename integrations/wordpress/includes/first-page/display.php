@@ -2,13 +2,18 @@
 /**
  * The display model of a first page: the fields its template prints, read from the proxy's answer
  * with the checks the elements make (src/marketing/responses.ts, as src/proxy/render/display.ts reads
- * them): a wrong type refuses the whole answer, a URL that is not `https:` (./url.php) never reaches
- * the markup, pending businesses and those of another category are left out.
+ * them): an answer not of that shape (no object, no list of items, a campaign without an id, a
+ * business without a name) is refused whole, a field of another type reads as empty text, a URL that
+ * is not `https:` (./url.php) never reaches the markup, pending businesses and those of another
+ * category are left out.
  *
  * @package LoyaltyWidgets
  */
 
 defined( 'ABSPATH' ) || exit;
+
+/** A character JavaScript's `\s` and `trim()` take for whitespace (Unicode spaces and line ends, the BOM). */
+const LOYALTY_WIDGETS_JS_SPACE = '[\x{9}-\x{d}\x{20}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]';
 
 /**
  * An answer the elements would refuse.
@@ -61,35 +66,32 @@ function loyalty_widgets_answer_string( $value, string $path ): string {
 }
 
 /**
- * A text field: absent or null gives '', anything but a string is refused.
+ * A text field: anything but a string (absent, null, a number) reads as ''.
  *
  * @param array  $parent The object holding it.
  * @param string $key    Its name.
- * @param string $path   The object's place in the answer.
  */
-function loyalty_widgets_answer_text( array $parent, string $key, string $path ): string {
-	return null === ( $parent[ $key ] ?? null ) ? '' : loyalty_widgets_answer_string( $parent[ $key ], "{$path}.{$key}" );
+function loyalty_widgets_answer_text( array $parent, string $key ): string {
+	return is_string( $parent[ $key ] ?? null ) ? $parent[ $key ] : '';
 }
 
 /**
- * The object at `$parent[ $key ]`, or null when it is absent.
+ * The object at `$parent[ $key ]`, or null when it is anything else.
  *
  * @param array  $parent The object holding it.
  * @param string $key    Its name.
- * @param string $path   The object's place in the answer.
  */
-function loyalty_widgets_answer_optional_object( array $parent, string $key, string $path ): ?array {
-	return null === ( $parent[ $key ] ?? null ) ? null : loyalty_widgets_answer_object( $parent[ $key ], "{$path}.{$key}" );
+function loyalty_widgets_answer_optional_object( array $parent, string $key ): ?array {
+	return ( $parent[ $key ] ?? null ) instanceof stdClass ? get_object_vars( $parent[ $key ] ) : null;
 }
 
 /**
- * An image `{ url }`: its URL when safe; null when absent or unusable. Anything but an object is refused.
+ * An image `{ url }`: its URL when safe; null when it is anything else.
  *
- * @param mixed  $value The value.
- * @param string $path  Its place in the answer.
+ * @param mixed $value The value.
  */
-function loyalty_widgets_answer_image( $value, string $path ): ?string {
-	return null === $value ? null : loyalty_widgets_safe_url( loyalty_widgets_answer_object( $value, $path )['url'] ?? null );
+function loyalty_widgets_answer_image( $value ): ?string {
+	return $value instanceof stdClass ? loyalty_widgets_safe_url( $value->url ?? null ) : null;
 }
 
 /**
@@ -98,8 +100,53 @@ function loyalty_widgets_answer_image( $value, string $path ): ?string {
  * @param string $text The text.
  */
 function loyalty_widgets_js_trim( string $text ): string {
-	$space = '[\x{9}-\x{d}\x{20}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]';
+	$space = LOYALTY_WIDGETS_JS_SPACE;
 	return (string) preg_replace( "/^{$space}+|{$space}+\$/uD", '', $text );
+}
+
+/**
+ * A text upper or lower case as JavaScript writes it: with mbstring, any letter; without it, ASCII
+ * letters only (`é` stays `é`).
+ *
+ * @param string $text  The text.
+ * @param bool   $upper Upper case rather than lower.
+ */
+function loyalty_widgets_js_case( string $text, bool $upper ): string {
+	if ( function_exists( 'mb_strtoupper' ) ) {
+		return $upper ? mb_strtoupper( $text, 'UTF-8' ) : mb_strtolower( $text, 'UTF-8' );
+	}
+	return $upper ? strtoupper( $text ) : strtolower( $text );
+}
+
+/**
+ * A program's custom property key as shoppers read it, as the directory writes it
+ * (src/shared/property-label.ts): `openingHours` reads "Opening hours", `wifiSSID` "Wifi SSID".
+ * Without mbstring, only ASCII letters change case and a word's length counts bytes, so a key with
+ * other letters may read otherwise than in the element.
+ *
+ * @param string $key The key.
+ */
+function loyalty_widgets_property_label( string $key ): string {
+	$space   = LOYALTY_WIDGETS_JS_SPACE;
+	$trimmed = loyalty_widgets_js_trim( $key );
+	if ( preg_match( "/{$space}/u", $trimmed ) ) {
+		return $trimmed;
+	}
+	// lowerUpper and ACRONYMWord boundaries, then separators.
+	$spaced = (string) preg_replace( '/(\p{Ll}|\p{N})(\p{Lu})/u', '$1 $2', $trimmed );
+	$spaced = (string) preg_replace( '/(\p{Lu})(\p{Lu}\p{Ll})/u', '$1 $2', $spaced );
+	$words  = (array) preg_split( "/(?:{$space}|[_-])+/u", $spaced, -1, PREG_SPLIT_NO_EMPTY );
+	if ( array() === $words ) {
+		return $key;
+	}
+	$length = function_exists( 'mb_strlen' ) ? static fn( string $word ): int => mb_strlen( $word, 'UTF-8' ) : 'strlen';
+	foreach ( $words as $index => $word ) {
+		$acronym         = loyalty_widgets_js_case( $word, true ) === $word && $length( $word ) > 1;
+		$words[ $index ] = $acronym || 0 === $index ? $word : loyalty_widgets_js_case( $word, false );
+	}
+	$first    = (string) preg_replace( '/^./us', '', $words[0] );
+	$words[0] = loyalty_widgets_js_case( substr( $words[0], 0, strlen( $words[0] ) - strlen( $first ) ), true ) . $first;
+	return implode( ' ', $words );
 }
 
 /**
@@ -188,12 +235,11 @@ function loyalty_widgets_tel_href( string $phone ): ?string {
 function loyalty_widgets_answer_campaign( $value, string $path ): array {
 	$campaign = loyalty_widgets_answer_object( $value, $path );
 	$content  = loyalty_widgets_answer_object( $campaign['content'] ?? null, "{$path}.content" );
-	$where    = "{$path}.content";
 	$images   = array();
 	// The image at each width the proxy asked for, as `img320`, `img640`…: whatever widths it chose.
 	foreach ( $content as $key => $image ) {
 		if ( preg_match( '/^img([1-9]\d{0,4})$/D', (string) $key, $width ) ) {
-			$url = loyalty_widgets_answer_image( $image, "{$where}.{$key}" );
+			$url = loyalty_widgets_answer_image( $image );
 			if ( null !== $url ) {
 				$images[] = array(
 					'width' => (int) $width[1],
@@ -204,17 +250,16 @@ function loyalty_widgets_answer_campaign( $value, string $path ): array {
 	}
 	usort( $images, static fn( array $a, array $b ): int => $a['width'] <=> $b['width'] );
 	loyalty_widgets_answer_string( $campaign['id'] ?? null, "{$path}.id" );
-	loyalty_widgets_answer_text( $campaign, 'businessAccountId', $path );
 	$price     = null;
-	$objective = loyalty_widgets_answer_optional_object( $content, 'objective', $where );
-	if ( null !== $objective && 'CouponObjective' === loyalty_widgets_answer_text( $objective, '__typename', "{$where}.objective" ) ) {
+	$objective = loyalty_widgets_answer_optional_object( $content, 'objective' );
+	if ( null !== $objective && 'CouponObjective' === loyalty_widgets_answer_text( $objective, '__typename' ) ) {
 		$written = $objective['price'] ?? null;
-		$price   = is_int( $written ) || is_float( $written ) ? loyalty_widgets_js_number_text( $written ) : loyalty_widgets_answer_text( $objective, 'price', "{$where}.objective" );
+		$price   = is_int( $written ) || is_float( $written ) ? loyalty_widgets_js_number_text( $written ) : loyalty_widgets_answer_text( $objective, 'price' );
 	}
 	return array(
-		'title'       => loyalty_widgets_answer_text( $content, 'title', $where ),
-		'subtitle'    => loyalty_widgets_answer_text( $content, 'subtitle', $where ),
-		'description' => loyalty_widgets_answer_text( $content, 'description', $where ),
+		'title'       => loyalty_widgets_answer_text( $content, 'title' ),
+		'subtitle'    => loyalty_widgets_answer_text( $content, 'subtitle' ),
+		'description' => loyalty_widgets_answer_text( $content, 'description' ),
 		'images'      => $images,
 		'price'       => $price,
 	);
@@ -228,39 +273,37 @@ function loyalty_widgets_answer_campaign( $value, string $path ): array {
  */
 function loyalty_widgets_answer_business_account( $value, string $path ): array {
 	$account = loyalty_widgets_answer_object( $value, $path );
-	$pending = $account['pending'] ?? null;
-	if ( null !== $pending && ! is_bool( $pending ) ) {
-		loyalty_widgets_refuse( "{$path}.pending", 'a boolean' );
-	}
-	$address = loyalty_widgets_answer_optional_object( $account, 'address', $path );
-	if ( null !== ( $account['customProperties'] ?? null ) ) {
-		foreach ( loyalty_widgets_answer_list( $account['customProperties'], "{$path}.customProperties" ) as $index => $property ) {
-			$where    = "{$path}.customProperties[{$index}]";
-			$property = loyalty_widgets_answer_object( $property, $where );
-			loyalty_widgets_answer_string( $property['key'] ?? null, "{$where}.key" );
-			loyalty_widgets_answer_text( $property, 'value', $where );
+	$address = loyalty_widgets_answer_optional_object( $account, 'address' );
+	// As the elements read them: a property without a key of text is left out, a value not text is ''.
+	$properties = array();
+	foreach ( is_array( $account['customProperties'] ?? null ) ? $account['customProperties'] : array() as $property ) {
+		if ( $property instanceof stdClass && is_string( $property->key ?? null ) ) {
+			$properties[] = array(
+				'key'   => $property->key,
+				'value' => is_string( $property->value ?? null ) ? $property->value : '',
+			);
 		}
 	}
-	loyalty_widgets_answer_text( $account, 'id', $path );
 	return array(
 		'name'        => loyalty_widgets_answer_string( $account['name'] ?? null, "{$path}.name" ),
-		'description' => loyalty_widgets_answer_text( $account, 'description', $path ),
-		'category'    => loyalty_widgets_answer_text( $account, 'category', $path ),
-		'phone'       => loyalty_widgets_answer_text( $account, 'phoneNumber', $path ),
-		'website'     => loyalty_widgets_safe_url_parts( loyalty_widgets_answer_text( $account, 'websiteUrl', $path ) ),
-		'logo'        => loyalty_widgets_answer_image( $account['logo'] ?? null, "{$path}.logo" ),
+		'description' => loyalty_widgets_answer_text( $account, 'description' ),
+		'category'    => loyalty_widgets_answer_text( $account, 'category' ),
+		'phone'       => loyalty_widgets_answer_text( $account, 'phoneNumber' ),
+		'website'     => loyalty_widgets_safe_url_parts( loyalty_widgets_answer_text( $account, 'websiteUrl' ) ),
+		'logo'        => loyalty_widgets_answer_image( $account['logo'] ?? null ),
 		'address'     => null === $address ? null : array(
-			'street'     => loyalty_widgets_answer_text( $address, 'streetAddress', "{$path}.address" ),
-			'postalCode' => loyalty_widgets_answer_text( $address, 'postalCode', "{$path}.address" ),
-			'city'       => loyalty_widgets_answer_text( $address, 'city', "{$path}.address" ),
+			'street'     => loyalty_widgets_answer_text( $address, 'streetAddress' ),
+			'postalCode' => loyalty_widgets_answer_text( $address, 'postalCode' ),
+			'city'       => loyalty_widgets_answer_text( $address, 'city' ),
 		),
+		'properties'  => $properties,
 		// Only an explicit `false` counts as approved.
-		'pending'     => false !== $pending,
+		'pending'     => false !== ( $account['pending'] ?? null ),
 	);
 }
 
 /**
- * The items of a page `{ items, nextToken }`, each read by `$item`.
+ * A page `{ items, nextToken }`: `items`, each read by `$item`, and `more`, whether a next page follows.
  *
  * @param mixed    $value The page.
  * @param string   $path  Its place in the answer.
@@ -268,15 +311,14 @@ function loyalty_widgets_answer_business_account( $value, string $path ): array 
  */
 function loyalty_widgets_answer_page( $value, string $path, callable $item ): array {
 	$page  = loyalty_widgets_answer_object( $value, $path );
-	$token = $page['nextToken'] ?? null;
-	if ( null !== $token && '' !== $token ) {
-		loyalty_widgets_answer_string( $token, "{$path}.nextToken" );
-	}
 	$items = array();
 	foreach ( loyalty_widgets_answer_list( $page['items'] ?? null, "{$path}.items" ) as $index => $entry ) {
 		$items[] = $item( $entry, "{$path}.items[{$index}]" );
 	}
-	return $items;
+	return array(
+		'items' => $items,
+		'more'  => '' !== loyalty_widgets_answer_text( $page, 'nextToken' ),
+	);
 }
 
 /**
@@ -327,7 +369,7 @@ function loyalty_widgets_display_model( string $tag, string $answer, array $attr
 	$heading = 'h' . ( floor( $level ) === $level && $level >= 1 && $level <= 6 ? (int) $level : $default );
 	switch ( $tag ) {
 		case 'campaign-carousel':
-			$campaigns = loyalty_widgets_answer_page( $data['campaigns'] ?? null, 'campaigns', 'loyalty_widgets_answer_campaign' );
+			$campaigns = loyalty_widgets_answer_page( $data['campaigns'] ?? null, 'campaigns', 'loyalty_widgets_answer_campaign' )['items'];
 			return array(
 				'heading' => $heading,
 				'items'   => array_map( 'loyalty_widgets_campaign_fields', $campaigns, array_map( static fn( int $index ): bool => 0 === $index, array_keys( $campaigns ) ) ),
@@ -339,8 +381,9 @@ function loyalty_widgets_display_model( string $tag, string $answer, array $attr
 			return array( 'heading' => $heading ) + loyalty_widgets_campaign_fields( loyalty_widgets_answer_campaign( $data['campaign'] ?? null, 'campaign' ), true );
 		default:
 			$category = isset( $attributes['category'] ) ? loyalty_widgets_js_trim( $attributes['category'] ) : '';
+			$page     = loyalty_widgets_answer_page( $data['businessAccounts'] ?? null, 'businessAccounts', 'loyalty_widgets_answer_business_account' );
 			$items    = array();
-			foreach ( loyalty_widgets_answer_page( $data['businessAccounts'] ?? null, 'businessAccounts', 'loyalty_widgets_answer_business_account' ) as $account ) {
+			foreach ( $page['items'] as $account ) {
 				// As the directory shows them: approved, and of the chosen category, whatever its case.
 				if ( $account['pending'] || ( '' !== $category && ! preg_match( '/\A' . preg_quote( $category, '/' ) . '\z/iu', $account['category'] ) ) ) {
 					continue;
@@ -360,10 +403,19 @@ function loyalty_widgets_display_model( string $tag, string $answer, array $attr
 					'tel'         => loyalty_widgets_tel_href( $account['phone'] ) ?? '',
 					'website'     => $account['website']['href'] ?? '',
 					'host'        => $account['website']['host'] ?? '',
+					'properties'  => array_map(
+						static fn( array $property ): array => array(
+							'label' => loyalty_widgets_property_label( $property['key'] ),
+							'value' => $property['value'],
+						),
+						$account['properties']
+					),
 				);
 			}
 			return array(
 				'heading' => $heading,
+				// The element then shows its button for the next page.
+				'more'    => $page['more'],
 				'items'   => $items,
 			);
 	}
