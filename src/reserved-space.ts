@@ -64,7 +64,9 @@ function rules(tag: ElementTag, mount: boolean): string[] {
   // button arrives. A mount is the block it is.
   const display = tag === 'loyalty-signin-button' && !mount ? 'inline-grid; vertical-align: middle' : 'grid';
   return [
-    `${pending()} { display: ${display}; grid-auto-rows: 0; ${size} }`,
+    // Border-box: where the page caps its blocks' width (a theme's content width), the held space is
+    // as wide as the element that takes it, its padding included.
+    `${pending()} { display: ${display}; box-sizing: border-box; grid-auto-rows: 0; ${size} }`,
     ...Object.entries(shapes).map(([attribute, change]) => `${pending(attribute)} { ${change} }`),
     ...(before ? [`${pending()}::before { ${before} }`] : []),
   ];
