@@ -67,7 +67,6 @@ export class LauncherPanelContent extends LoyaltyElement {
     const { locale, launcher } = this;
     const signedIn = session.user !== null;
     const endpoint = launcher.endpoint.trim() || nothing;
-    const coupons = launcher.coupons.list();
     return html`<div part="header" class="header">
         <h2 part="title" class="title" id="title">${launcher.labelText}</h2>
         <button
@@ -102,33 +101,36 @@ export class LauncherPanelContent extends LoyaltyElement {
           currency=${launcher.currency.trim() || nothing}
         ></campaign-carousel>`,
       )}
-      ${
-        signedIn
-          ? html`${this.#section(
-              'coupons',
-              'launcher.coupons',
-              coupons.length
-                ? html`<ul part="coupon-list" class="coupons">
-                  ${coupons.map(
-                    (id) =>
-                      html`<li>
-                        <coupon-claim
-                          campaign-id=${id}
-                          endpoint=${endpoint}
-                          currency=${launcher.currency.trim() || nothing}
-                        ></coupon-claim>
-                      </li>`,
-                  )}
-                </ul>`
-                : html`<p class="note">${locale.t('launcher.no-coupons')}</p>`,
+      ${signedIn ? this.#memberSections(endpoint) : nothing}`;
+  }
+
+  /** What only a signed-in shopper sees: the coupons got in this visit, and the partner businesses. */
+  #memberSections(endpoint: string | typeof nothing): TemplateResult {
+    const { locale, launcher } = this;
+    const coupons = launcher.coupons.list();
+    return html`${this.#section(
+      'coupons',
+      'launcher.coupons',
+      coupons.length
+        ? html`<ul part="coupon-list" class="coupons">
+            ${coupons.map(
+              (id) =>
+                html`<li>
+                  <coupon-claim
+                    campaign-id=${id}
+                    endpoint=${endpoint}
+                    currency=${launcher.currency.trim() || nothing}
+                  ></coupon-claim>
+                </li>`,
             )}
-          ${this.#section(
-            'partners',
-            'launcher.partners',
-            html`<business-directory heading-level="4" endpoint=${endpoint}></business-directory>`,
-          )}`
-          : nothing
-      }`;
+          </ul>`
+        : html`<p class="note">${locale.t('launcher.no-coupons')}</p>`,
+    )}
+    ${this.#section(
+      'partners',
+      'launcher.partners',
+      html`<business-directory heading-level="4" endpoint=${endpoint}></business-directory>`,
+    )}`;
   }
 }
 
