@@ -11,8 +11,8 @@ export default {
     // replayed Idempotency-Keys; the other HTTP suites that also cover them run in npm test): every
     // mutant runs only the files that reach it.
     testFiles: [
-      'test/node/connect-id-token.test.ts',
-      'test/node/connect-callback.test.ts',
+      'test/node/connect/id-token.test.ts',
+      'test/node/connect/callback.test.ts',
       'test/node/proxy/upstream/cursor.test.ts',
       'test/node/proxy/http/idempotency.test.ts',
       'test/node/proxy/http/idempotency-race.test.ts',

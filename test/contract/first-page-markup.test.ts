@@ -1,7 +1,7 @@
 /**
  * One markup, two renderers: the WordPress plugin's PHP renderer of a mount's first page
  * (integrations/wordpress/includes/first-page/) under the same shared suite as the Node proxy's
- * (test/node/first-page-render.test.ts), fed the contract.json the build writes; and, beside it, the
+ * (test/node/proxy/render/first-page-render.test.ts), fed the contract.json the build writes; and, beside it, the
  * PHP's readings the markup depends on held to the Node code they copy, input by input: URLs as the
  * browser writes them back, attribute values as JavaScript reads numbers and whitespace, and the
  * element's first request.
