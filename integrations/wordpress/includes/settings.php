@@ -101,6 +101,27 @@ function loyalty_widgets_origin( string $value ): ?string {
 }
 
 /**
+ * A typed list of origins (spaces or commas between them), read: the origins as a browser writes
+ * them, and the entries that are not origins, as typed.
+ *
+ * @param string $text What the administrator typed.
+ * @return array{0: string[], 1: string[]} The origins, and the entries refused.
+ */
+function loyalty_widgets_origin_list( string $text ): array {
+	$origins = array();
+	$bad     = array();
+	foreach ( loyalty_widgets_list( $text ) as $entry ) {
+		$origin = loyalty_widgets_origin( $entry );
+		if ( null === $origin ) {
+			$bad[] = $entry;
+		} else {
+			$origins[] = $origin;
+		}
+	}
+	return array( $origins, $bad );
+}
+
+/**
  * A host as a browser's URL parser gives it: lowercased, each label that is not ASCII in punycode
  * (`BÜCHER.example` → `xn--bcher-kva.example`). Through intl's idn_to_ascii() where PHP has it;
  * otherwise lowercased here (mbstring where present, else the Latin, Greek, Cyrillic and Armenian
@@ -314,16 +335,7 @@ function loyalty_widgets_sanitize_settings( $input ): array {
 		$reject( 'endpoint', esc_html__( 'Proxy endpoint: enter a path on this site (/api/marketing) or the https address of your Marketing proxy.', 'loyalty-widgets' ) );
 	}
 
-	$origins = array();
-	$bad     = array();
-	foreach ( preg_split( '/[\s,]+/', $text( 'token_origins' ), -1, PREG_SPLIT_NO_EMPTY ) as $entry ) {
-		$origin = loyalty_widgets_origin( $entry );
-		if ( null === $origin ) {
-			$bad[] = $entry;
-		} else {
-			$origins[] = $origin;
-		}
-	}
+	list( $origins, $bad ) = loyalty_widgets_origin_list( $text( 'token_origins' ) );
 	if ( $bad ) {
 		// WordPress prints settings errors as HTML: what was typed is escaped here.
 		/* translators: %s: the values that are not origins. */
@@ -362,16 +374,7 @@ function loyalty_widgets_sanitize_settings( $input ): array {
 		$reject( 'members_campaigns', esc_html__( 'Members-only coupons: list campaign ids separated by spaces, or * for every coupon.', 'loyalty-widgets' ) );
 	}
 
-	$proxy_origins = array();
-	$bad           = array();
-	foreach ( loyalty_widgets_list( $text( 'proxy_origins' ) ) as $entry ) {
-		$origin = loyalty_widgets_origin( $entry );
-		if ( null === $origin ) {
-			$bad[] = $entry;
-		} else {
-			$proxy_origins[] = $origin;
-		}
-	}
+	list( $proxy_origins, $bad ) = loyalty_widgets_origin_list( $text( 'proxy_origins' ) );
 	if ( $bad ) {
 		/* translators: %s: the values that are not origins. */
 		$reject( 'proxy_origins', sprintf( esc_html__( 'Other sites calling the proxy: these are not https origins: %s', 'loyalty-widgets' ), esc_html( implode( ' ', $bad ) ) ) );
