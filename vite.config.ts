@@ -4,7 +4,7 @@ import { dropLitGlobals } from './scripts/vite-lit-globals.ts';
 import { litDocumentMethods } from './scripts/vite-lit-document.ts';
 import { elementFiles } from './scripts/vite-element-files.ts';
 import { minifyLiterals } from './scripts/vite-minify-literals.ts';
-import { scriptTagCopies } from './scripts/vite-entry-copies.ts';
+import { headlessCopies } from './scripts/vite-entry-copies.ts';
 import { stylesheetCss } from './src/reserved-space.ts';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -20,29 +20,28 @@ const elementTags = readdirSync(new URL('./src/elements', import.meta.url), { wi
  * Fewer, larger shared chunks than the automatic split: every file is gzipped on its own, so a
  * page that fetches ten small files pays for ten compression contexts and ten requests. A group
  * also takes in what its modules import, unless an earlier group already has it.
- * - `boot`: the plumbing every element uses, none of it lit: strings and their registry, the
- *   elements' events, where the Marketing endpoint is, the early answers (marketing/prefetch.ts), and
- *   what those import. What only the script tag, the mounts or the sign-in use (the element tags, the
- *   sign-in response capture, the shipped callback page) stays out, so no Marketing page fetches it.
- *   The script tag imports none of it: it carries its own copy of what it uses
- *   (scripts/vite-entry-copies.ts), so that it starts the elements' code and data as soon as it
- *   runs; boot comes with the elements' files.
+ * - `loyalty-widgets`: the script tag itself (src/index.ts, with everything it imports) and the
+ *   plumbing every element uses, none of it lit: strings and their registry, the elements' events,
+ *   where the Marketing endpoint is, the early answers (marketing/prefetch.ts). The group holds the
+ *   entry module, so it is the script tag's own file: dist/loyalty-widgets.js imports no other file,
+ *   and the elements' files import their plumbing from it, on a page where it has already run. The
+ *   headless entries get their own copies instead (scripts/vite-entry-copies.ts).
  * - `core`: lit and the element base every element uses, fetched with each element's own files.
- * - `client`: the Marketing client, shared by the Marketing elements and the headless
- *   `loyalty-widgets/marketing` entry, which therefore never loads lit.
- * - `marketing`: the loading, error and paging parts the three Marketing elements share, and the
- *   space a carousel's and a coupon's placeholders hold (shared/loading-sizes.ts), which no other
- *   element needs.
+ * - `marketing`: the Marketing client, the loading, error and paging parts the three Marketing
+ *   elements share, and the space a carousel's and a coupon's placeholders hold
+ *   (shared/loading-sizes.ts): what every Marketing element's page needs beside lit, in one file.
  * - `session`: who is signed in, with the watch for a shopper's intent that fetches the code a click
  *   needs (the sign-in's, a coupon's claim): the elements that read the session are the ones with
- *   such a click, and the headless `loyalty-widgets/connect` entry needs both without lit.
+ *   such a click.
  */
+/** The entries that never run the script tag: the headless clients and the callback page's script. */
+const HEADLESS_ENTRIES = ['src/connect/index.ts', 'src/marketing/index.ts', 'src/connect/callback-page.ts'];
 const sourcePath = (id: string): string => id.slice(root.length).replaceAll('\\', '/');
 const chunkGroups = [
   {
-    name: 'boot',
+    name: 'loyalty-widgets',
     test: (id: string) =>
-      /^src\/(shared\/(i18n|define|version|warn|config|merchant|url|safe-url|page-size|emit)|marketing\/prefetch)\.ts$/.test(
+      /^src\/(index|shared\/(i18n|define|version|warn|config|merchant|url|safe-url|page-size|emit)|marketing\/prefetch)\.ts$/.test(
         sourcePath(id),
       ),
   },
@@ -55,12 +54,11 @@ const chunkGroups = [
       ),
   },
   {
-    name: 'client',
-    test: (id: string) => /^src\/marketing\/(errors|types|client)\.ts$/.test(sourcePath(id)),
-  },
-  {
     name: 'marketing',
-    test: (id: string) => /^src\/(elements\/internal\/|shared\/loading-sizes\.ts$)/.test(sourcePath(id)),
+    test: (id: string) =>
+      /^src\/(marketing\/(errors|types|client)\.ts$|elements\/internal\/|shared\/loading-sizes\.ts$)/.test(
+        sourcePath(id),
+      ),
   },
   { name: 'session', test: (id: string) => /^src\/(connect\/session|shared\/intent)\.ts$/.test(sourcePath(id)) },
 ];
@@ -108,7 +106,7 @@ export default defineConfig(({ command }) =>
           dropLitGlobals(),
           litDocumentMethods(),
           minifyLiterals(),
-          scriptTagCopies(`${root}src/index.ts`),
+          headlessCopies(HEADLESS_ENTRIES.map((entry) => `${root}${entry}`)),
           elementFiles('loyalty-widgets.js'),
           signInCallbackPage(),
           reservedSpaceStylesheet(),

@@ -1,33 +1,35 @@
 import type { Plugin } from 'vite';
 import { readFile } from 'node:fs/promises';
 
-const COPY = '?script-tag-copy';
+const COPY = '?headless-copy';
 
 /**
- * The script tag carries its own copy of every module it imports statically, so that
- * dist/loyalty-widgets.js imports no other file: what it starts (each element's first page of data,
- * the element's files) starts as soon as it runs, not one round trip later, after a shared chunk.
- * The elements' files keep importing the shared chunk as before; it arrives with them.
+ * The script tag (dist/loyalty-widgets.js) holds the plumbing the elements share (vite.config.ts's
+ * `loyalty-widgets` group), and each element's file imports it from there: on a page the script tag
+ * has already run, so the elements cost no second copy of it, and the script tag itself imports no
+ * other file. The headless entries (`loyalty-widgets/connect`, `loyalty-widgets/marketing`, the
+ * standalone callback page's script) must not run the script tag, so they get their own copy of
+ * every module they reach, statically or by a dynamic import, dependencies from node_modules
+ * included: none of their files imports the script tag, or shares a chunk with the elements.
  *
- * A module the script tag shares with the elements therefore exists twice on a page, so what one
- * copy keeps and the other reads (the early answers, the merchant's strings, the shipped callback
- * page) lives in src/shared/page-registry.ts, on the page, not in a module. The dynamic imports of
- * the copies (an element, the mounts' code, a language's strings) resolve to the shared files.
+ * A page that uses a headless entry beside the elements has two copies of what both use. What two
+ * copies must both see (the early answers, the strings, the shipped callback page) lives in
+ * src/shared/page-registry.ts, on the page, not in a module; the session's tabs and copies tell each
+ * other of changes on one BroadcastChannel.
  */
-export function scriptTagCopies(entry: string): Plugin {
+export function headlessCopies(entries: readonly string[]): Plugin {
   const isCopy = (id: string): boolean => id.endsWith(COPY);
   const original = (id: string): string => (isCopy(id) ? id.slice(0, -COPY.length) : id);
   return {
-    name: 'loyalty-script-tag-copies',
+    name: 'loyalty-headless-copies',
     apply: 'build',
     resolveId: {
       order: 'pre',
       async handler(source, importer, options) {
-        if (!importer || options.kind !== 'import-statement') return null;
-        if (original(importer) !== entry && !isCopy(importer)) return null;
+        if (!importer || (!entries.includes(original(importer)) && !isCopy(importer))) return null;
         const resolved = await this.resolve(source, original(importer), { ...options, skipSelf: true });
-        if (!resolved || resolved.external || resolved.id.includes('node_modules')) return resolved;
-        return resolved.id + COPY;
+        if (!resolved || resolved.external || resolved.id.startsWith('\0')) return resolved;
+        return { ...resolved, id: resolved.id + COPY };
       },
     },
     load(id) {

@@ -9,12 +9,14 @@
  * elements (src/mounts.ts) loaded only by a page that has one. On a page whose address carries a
  * Connect sign-in response, the tokens leave the address bar at once, and only such a page loads what
  * hands the response to a popup's opener or finishes a redirect sign-in (src/sign-in-return.ts).
- * Built, it imports no other file (it carries its own copy of the small modules it uses, see
- * scripts/vite-entry-copies.ts), so each element's code and first page are asked for as soon as it runs.
- * Loading it twice is harmless: both copies load the same element modules, and a tag already
- * defined is left alone (a copy of another version holding it is reported once in the console).
+ * Built, it imports no other file, so each element's code and first page are asked for as soon as
+ * it runs; it also holds the plumbing every element shares, which the elements' files import from
+ * it (vite.config.ts). Loading it twice is harmless: the copy that runs first does the work, once per
+ * page, and a tag already defined is left alone (a copy of another version holding it is reported
+ * once in the console).
  * Elements inside another component's shadow root are not seen: import the per-element entry
- * (`loyalty-widgets/elements/<tag>`) there instead.
+ * (`loyalty-widgets/elements/<tag>`) there instead; it imports its plumbing from this file, which
+ * then starts as well.
  */
 import { captureResponseFromAddress } from './connect/response-capture.ts';
 import { loadBuiltInMessages, resolveLang } from './shared/i18n.ts';
@@ -25,6 +27,7 @@ import { ELEMENT_TAGS, MOUNT_ATTRIBUTE, mountedTag, type ElementTag } from './sh
 import { VERSION } from './shared/version.ts';
 import { prefetchFirstPage, prefetchMountFirstPage } from './first-pages.ts';
 import { adoptSheet, newElement, pageHead, pageRoot, pageScripts, queryAll } from './shared/page.ts';
+import { pageRegistry } from './shared/page-registry.ts';
 
 const elementLoaders: Record<ElementTag, () => Promise<unknown>> = {
   'loyalty-signin-button': () => import('./elements/loyalty-signin-button/index.ts'),
@@ -140,28 +143,38 @@ function start(): void {
   });
 }
 
-// The built script tag ships callback.html beside it: served from this site, that page is where a
-// sign-in comes back by default, so no other script of the shop's pages sees the tokens.
-if (built)
-  recordShippedCallbackPage(
-    import.meta.url,
-    location.origin,
-    [...pageScripts()].map((script) => script.src),
-  );
+/** What the script tag does once per page: the elements' space, a sign-in response, the elements. */
+function boot(): void {
+  // The built script tag ships callback.html beside it: served from this site, that page is where a
+  // sign-in comes back by default, so no other script of the shop's pages sees the tokens.
+  if (built)
+    recordShippedCallbackPage(
+      import.meta.url,
+      location.origin,
+      [...pageScripts()].map((script) => script.src),
+    );
+  reserveSpace();
+  // The tokens of a sign-in response leave the address bar at once; what to do with the response is
+  // loaded only on such a page. A popup hands it to its opener and closes: nothing else to do there.
+  const addressResponse = captureResponseFromAddress();
+  if (!addressResponse) start();
+  else
+    import('./sign-in-return.ts')
+      .then(({ returnFromSignIn }) => returnFromSignIn(addressResponse))
+      .catch((error: unknown) => {
+        console.error('loyalty-widgets: the sign-in response in this page’s address could not be handled.', error);
+        return false;
+      })
+      .then((handedOver) => handedOver || start());
+}
 
-reserveSpace();
-// The tokens of a sign-in response leave the address bar at once; what to do with the response is
-// loaded only on such a page. A popup hands it to its opener and closes: nothing else to do there.
-const addressResponse = captureResponseFromAddress();
-if (!addressResponse) start();
-else
-  import('./sign-in-return.ts')
-    .then(({ returnFromSignIn }) => returnFromSignIn(addressResponse))
-    .catch((error: unknown) => {
-      console.error('loyalty-widgets: the sign-in response in this page’s address could not be handled.', error);
-      return false;
-    })
-    .then((handedOver) => handedOver || start());
+// Another copy of this version that ran first (the script pasted twice, or this file imported by an
+// element under an address without the query the page's script tag has) already does all of it.
+const registry = pageRegistry();
+if (!registry.started) {
+  registry.started = true;
+  boot();
+}
 
 /** Add or override strings for any language, e.g. `registerMessages({ de: { 'signin.label': '…' } })`. */
 export { registerMessages, type Messages } from './shared/i18n.ts';

@@ -13,9 +13,10 @@ import { queryAll } from './shared/page.ts';
 
 /**
  * Returns true when this page is a popup that handed `response` to its opener: nothing else to do.
- * Otherwise the response is kept where the page's sign-in button takes it: the built script tag
- * captured it with its own copy of the capture module, so it is handed over by this call, never
- * through the page.
+ * Otherwise the response is kept where the page's sign-in button takes it: the script tag that
+ * captured it may be another copy than the one the button imports (a script tag whose address has a
+ * query the elements' imports of it do not carry), so it is handed over by this call, never through
+ * the page.
  */
 export function returnFromSignIn(response: string): boolean {
   keepCapturedResponse(response);

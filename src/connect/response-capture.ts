@@ -33,7 +33,10 @@ export function captureResponseFromAddress(win: Window = window): string | undef
 /** The response kept at load, left kept; undefined when none (or once taken). */
 export const capturedResponse = (): string | undefined => captured;
 
-/** Keeps a response captured by the script tag's own copy of this module (src/sign-in-return.ts). */
+/**
+ * Keeps a response another copy of this module captured: the script tag's, when the page loads it under
+ * another address than the elements import it by (src/sign-in-return.ts).
+ */
 export function keepCapturedResponse(href: string): void {
   captured = href;
 }

@@ -3,7 +3,8 @@
  * script tag, loaded from this site, records the one beside it. A sign-in button with no
  * `redirect-uri` and no `<meta name="loyalty-redirect-uri">` comes back there, a page where no other
  * script runs, rather than to the current page, where every script of the page could read the tokens.
- * The built script tag carries its own copy of this module, so the page keeps what it found.
+ * What the script tag found is kept on the page, so that every copy of this module reads it (the
+ * script tag loaded under two addresses, src/shared/page-registry.ts).
  */
 import { pageRegistry } from './page-registry.ts';
 

@@ -8,8 +8,8 @@ export type { Messages };
 /**
  * The elements' own strings, by lowercase language (English registered by each element as it loads,
  * the other built-in languages loaded on demand from `src/locales/`), and the merchant's, which win
- * over them whenever they arrive: kept on the page, which the script tag's copy of this module
- * shares with the elements'.
+ * over them whenever they arrive: kept on the page, so every copy of this module on it reads the same
+ * (src/shared/page-registry.ts).
  */
 const { builtIn, overrides, loading, listeners } = pageRegistry();
 const builtInLocales = new Map<string, () => Promise<{ default: Messages }>>([

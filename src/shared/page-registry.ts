@@ -2,11 +2,12 @@ import type { Messages } from './messages.ts';
 import { VERSION } from './version.ts';
 
 /**
- * What the script tag and the elements' files both read on one page. The built script tag carries
- * its own copy of the modules it imports (scripts/vite-entry-copies.ts), so that it imports no other
- * file; a module's own variables are then not shared with the elements' copy, and these are kept on
- * the page instead, under a symbol of this version (two copies of one version share them; another
- * version keeps its own). Markup cannot name a symbol, so page content cannot reach them. Nothing
+ * What every copy of the widgets' modules on one page reads. A page can hold two copies of one
+ * version: the script tag loaded under two addresses (pasted twice, or with a query the elements'
+ * imports of it do not carry), or a headless entry (`loyalty-widgets/connect`, `/marketing`), which
+ * has its own copies (scripts/vite-entry-copies.ts), beside the elements. A module's own variables are
+ * not shared between copies, so these are kept on the page instead, under a symbol of this version
+ * (two copies of one version share them; another version keeps its own). Markup cannot name a symbol, so page content cannot reach them. Nothing
  * secret is kept here: a sign-in response goes from the script tag to the sign-in code by a call
  * (src/sign-in-return.ts), never through the page.
  */
@@ -21,6 +22,11 @@ export interface PageRegistry {
   readonly listeners: Set<() => void>;
   /** The shipped callback page the script tag found beside it (src/shared/callback-page.ts). */
   callbackPage?: string;
+  /**
+   * Whether the script tag's start has run on this page (src/index.ts): a second copy of this
+   * version, pasted twice or imported under another address, leaves the page to the first.
+   */
+  started?: boolean;
 }
 
 const KEY = Symbol.for(`loyalty-widgets ${VERSION}`);

@@ -1,7 +1,7 @@
 <?php
 /**
- * The script tag (as a module) and the stylesheet that holds the elements' space, once per page and
- * versioned, and the merchant's settings as the metas the elements read in <head>.
+ * The script tag (as a module) and the stylesheet that holds the elements' space, once per page,
+ * and the merchant's settings as the metas the elements read in <head>.
  *
  * @package LoyaltyWidgets
  */
@@ -11,7 +11,9 @@ defined( 'ABSPATH' ) || exit;
 /** Registers the script and stylesheet from the plugin's dist/ folder. */
 function loyalty_widgets_register_assets(): void {
 	$dist = plugins_url( 'dist/', LOYALTY_WIDGETS_FILE );
-	wp_register_script( 'loyalty-widgets', $dist . 'loyalty-widgets.js', array(), LOYALTY_WIDGETS_VERSION, false );
+	// No version query on the script: the elements' files import it by its plain address, and under
+	// another address the browser would fetch and run a second copy of it.
+	wp_register_script( 'loyalty-widgets', $dist . 'loyalty-widgets.js', array(), null, false ); // phpcs:ignore WordPress.WP.EnqueuedResourceParameters.MissingVersion
 	wp_register_style( 'loyalty-widgets', $dist . 'loyalty-widgets.css', array(), LOYALTY_WIDGETS_VERSION );
 }
 add_action( 'init', 'loyalty_widgets_register_assets' );
