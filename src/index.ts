@@ -49,7 +49,14 @@ let mounts: Promise<void> | undefined;
  */
 const ELEMENT_FILES = '__LOYALTY_ELEMENT_FILES__';
 const built = ELEMENT_FILES.startsWith('{');
-const elementFiles = (built ? JSON.parse(ELEMENT_FILES) : {}) as Record<string, string[]>;
+/**
+ * Whether this is the shipped file, served over HTTP beside the files it names: a merchant's bundler
+ * that took it into a file of its own (an element's entry imports it) has those files in its bundle.
+ */
+const served =
+  /^https?:$/.test(new URL(import.meta.url).protocol) &&
+  /\/loyalty-widgets\.js$/.test(new URL(import.meta.url).pathname);
+const elementFiles = (built && served ? JSON.parse(ELEMENT_FILES) : {}) as Record<string, string[]>;
 const preloaded = new Set<string>();
 
 function fetchAhead(tag: string): void {
