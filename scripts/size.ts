@@ -22,7 +22,8 @@
  *   that speak it), for information.
  * - the stylesheet that holds the elements' space, which the README's paste links.
  * Fails when a budget is exceeded, when the script tag imports any file (one more round trip before
- * any element starts), or when a headless entry's files import the script tag (it would run there). Every file is counted gzipped on its own, as it is served.
+ * any element starts), or when a headless entry's files import the script tag (it would run there).
+ * Every file is counted gzipped on its own, as it is served.
  *
  * `npm run size -- --modules` also prints what each Marketing element's page is made of: each file it
  * fetches, and in it the source modules by their share of the file's bytes (read from the source maps),

@@ -7,8 +7,9 @@ export const ELEMENT_FILES_MARKER = '__LOYALTY_ELEMENT_FILES__';
  * Writes into the script tag, for each element, the chunks its module imports (lit, the Marketing
  * plumbing) beyond the script tag itself, which holds the plumbing every element shares and imports
  * no other file (vite.config.ts). The script tag fetches them together with the element's file; left
- * to the browser, it would find them only once that file had arrived, one network round trip later. Done in renderChunk, while file names are still placeholders that the
- * bundler fills in afterwards, and before minification.
+ * to the browser, it would find them only once that file had arrived, one network round trip later.
+ * Done in renderChunk, while file names are still placeholders that the bundler fills in afterwards,
+ * and before minification.
  */
 export function elementFiles(entryFileName: string): Plugin {
   return {

@@ -7,9 +7,9 @@ import { VERSION } from './version.ts';
  * imports of it do not carry), or a headless entry (`loyalty-widgets/connect`, `/marketing`), which
  * has its own copies (scripts/vite-entry-copies.ts), beside the elements. A module's own variables are
  * not shared between copies, so these are kept on the page instead, under a symbol of this version
- * (two copies of one version share them; another version keeps its own). Markup cannot name a symbol, so page content cannot reach them. Nothing
- * secret is kept here: a sign-in response goes from the script tag to the sign-in code by a call
- * (src/sign-in-return.ts), never through the page.
+ * (two copies of one version share them; another version keeps its own). Markup cannot name a
+ * symbol, so page content cannot reach them. Nothing secret is kept here: a sign-in response goes
+ * from the script tag to the sign-in code by a call (src/sign-in-return.ts), never through the page.
  */
 export interface PageRegistry {
   /** First pages asked for early, by endpoint + body, with how many elements will take each (src/marketing/prefetch.ts). */

@@ -8,7 +8,35 @@ import assert from 'node:assert/strict';
 import { useE2eStack } from '../support/e2e.ts';
 import { CHROMIUM_LAYOUT_SHIFT } from '../support/layout-shift.ts';
 
-const stack = useE2eStack({ staticSites: { shop: {} } });
+const pages = new Map([
+  [
+    '/printed-carousel.html',
+    `<!doctype html><html lang="en"><head><meta charset="utf-8" /><title>Printed</title>
+      <link rel="icon" href="data:," /><script type="module" src="/dist/loyalty-widgets.js"></script></head>
+      <body><!-- first-page campaign-carousel {"limit":4} --></body></html>`,
+  ],
+]);
+const stack = useE2eStack({ staticSites: { shop: { pages } } });
+
+/**
+ * In what order a page with a printed carousel, whose images arrive `delayMs` late, finished its
+ * first image and asked for the carousel's code; and whether the carousel then took the page over.
+ */
+async function takeOverOrder(delayMs: number): Promise<string[]> {
+  const context = await stack.browser.newContext();
+  const page = await context.newPage();
+  const order: string[] = [];
+  await page.route('**/*', async (route) => {
+    if (route.request().resourceType() === 'image') await new Promise((resolve) => setTimeout(resolve, delayMs));
+    await route.continue().catch(() => {});
+  });
+  page.on('requestfinished', (request) => request.resourceType() === 'image' && order.push('image'));
+  page.on('request', (request) => request.url().endsWith('/dist/elements/campaign-carousel.js') && order.push('code'));
+  await page.goto(`${stack.sites.shop.origin}/printed-carousel.html`);
+  await page.locator('[data-loyalty-widget] campaign-carousel [part~="title"]').first().waitFor({ timeout: 15_000 });
+  await context.close();
+  return order;
+}
 
 /** The first pages the page asks the proxy for (later pages carry a nextToken). */
 const firstPageReads = (requests: string[]) =>
@@ -60,5 +88,16 @@ describe('first pages printed by the server', () => {
     const shops = page.locator('[data-loyalty-widget="business-directory"] address');
     assert.ok((await shops.count()) > 0 && (await shops.first().isVisible()), 'the businesses’ addresses show');
     await context.close();
+  });
+
+  it('are taken over once the page shows them, their images included: the code never competes with them', async () => {
+    const order = await takeOverOrder(1500);
+    assert.ok(order.indexOf('image') >= 0 && order.indexOf('image') < order.indexOf('code'), order.join(' '));
+  });
+
+  it('are taken over after 3 s at most when their images take longer', async () => {
+    const order = await takeOverOrder(6000);
+    assert.ok(order.indexOf('code') >= 0, 'the code was fetched');
+    assert.ok(order.indexOf('image') === -1 || order.indexOf('code') < order.indexOf('image'), order.join(' '));
   });
 });
