@@ -32,8 +32,10 @@ export function prefetchFirstPage(element: Element): void {
  * Requests the first page of the `tag` element a mount becomes, from the `data-` attributes it will be
  * given (src/mounts.ts): `data-limit` is its `limit`. A mount the server printed with its first page
  * inside (src/proxy/render/) holds the answer that page came from, which its element takes instead.
+ * Returns whether the server printed it.
  */
-export function prefetchMountFirstPage(mount: Element, tag: string): void {
+export function prefetchMountFirstPage(mount: Element, tag: string): boolean {
   const printed = mount.querySelector(`:scope > [${FIRST_PAGE_ATTRIBUTE}] > script[type="application/json"]`);
   prefetch(tag, (name) => mount.getAttribute(`data-${name}`), printed?.textContent ?? undefined);
+  return !!printed;
 }

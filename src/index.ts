@@ -23,7 +23,7 @@ import { loadBuiltInMessages, resolveLang } from './shared/i18n.ts';
 import { reservedSpaceCss } from './reserved-space.ts';
 import { reportDefinedElsewhere } from './shared/define.ts';
 import { recordShippedCallbackPage } from './shared/callback-page.ts';
-import { ELEMENT_TAGS, FIRST_PAGE_ATTRIBUTE, MOUNT_ATTRIBUTE, mountedTag, type ElementTag } from './shared/tags.ts';
+import { ELEMENT_TAGS, MOUNT_ATTRIBUTE, mountedTag, type ElementTag } from './shared/tags.ts';
 import { VERSION } from './shared/version.ts';
 import { prefetchFirstPage, prefetchMountFirstPage } from './first-pages.ts';
 import { adoptSheet, newElement, pageHead, pageRoot, pageScripts, queryAll } from './shared/page.ts';
@@ -41,8 +41,6 @@ const selector = [...tags, `[${MOUNT_ATTRIBUTE}]`].join(',');
 const requested = new Set<string>();
 /** The mounts' code (src/mounts.ts), loaded once the page has a mount. */
 let mounts: Promise<void> | undefined;
-/** Mounts printed with their first page, whose element waits until the page shows it. */
-const shown = new WeakSet<Element>();
 
 /**
  * For each element, the files its module imports beyond this script's own, written here by the
@@ -98,41 +96,15 @@ function prepare(element: Element): void {
 }
 
 /**
- * Settles once the page has painted a first page its server printed in `mount`, its images that
- * load at once included (or after 3 s, whichever comes first): the element's code, which only takes
- * over what is already shown, then never takes the network from what the shopper sees first.
- */
-function printedShown(mount: Element): Promise<void> {
-  const images = [...queryAll<HTMLImageElement>(mount, 'img:not([loading="lazy" i])')].filter(
-    (image) => !image.complete,
-  );
-  const loaded = images.map(
-    (image) =>
-      new Promise((resolve) => {
-        image.addEventListener('load', resolve, { once: true });
-        image.addEventListener('error', resolve, { once: true });
-      }),
-  );
-  return Promise.race([Promise.all(loaded), new Promise((resolve) => setTimeout(resolve, 3000))]).then(
-    () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))),
-  );
-}
-
-/**
  * A mount's element is prepared as the element itself is, from the `data-` attributes it will be
- * given, while the mounts' code that turns it into the element loads; for a mount the server printed
- * with its first page inside, once the page shows it.
+ * given, while the mounts' code that turns it into the element loads. A mount the server printed
+ * with its first page inside shows it already: the mounts' code loads its element once the page
+ * shows it (src/mounts.ts).
  */
 function prepareMount(mount: Element): void {
-  if (mount.querySelector(`:scope > [${FIRST_PAGE_ATTRIBUTE}]`) && !shown.has(mount)) {
-    shown.add(mount);
-    void printedShown(mount).then(() => prepareMount(mount));
-    return;
-  }
   const tag = mountedTag(mount);
   if (tag) {
-    prefetchMountFirstPage(mount, tag);
-    load(tag);
+    if (!prefetchMountFirstPage(mount, tag)) load(tag);
     void loadBuiltInMessages(mount.getAttribute('data-lang')?.trim() || resolveLang(mount));
   }
   mounts ??= import('./mounts.ts').then(

@@ -18,7 +18,9 @@
  * `data-storage`): those are the merchant's, in the head; a mount's are left out and the console says
  * where they go.
  * A widget name that is not one of the four shows the elements' own set-up message in the mount, and
- * says why in the console, once. Mounts added to the page later are turned too.
+ * says why in the console, once. Mounts added to the page later are turned too. A mount the server
+ * printed with its first page inside shows it already: its element's code loads once the page shows
+ * it, so it never competes with what the shopper sees first.
  */
 import { resolveLang } from './shared/i18n.ts';
 import { ELEMENT_TAGS, FIRST_PAGE_ATTRIBUTE, MOUNT_ATTRIBUTE, mountedTag, type ElementTag } from './shared/tags.ts';
@@ -57,6 +59,26 @@ export function watchMounts(load: (tag: ElementTag) => void): void {
   });
 }
 
+/**
+ * Settles once the page has painted a first page its server printed, its images that load at once
+ * included (or after 3 s, whichever comes first): the element's code, which only takes over what is
+ * already shown, then never takes the network from what the shopper sees first.
+ */
+function printedShown(printed: Element): Promise<unknown> {
+  const loading = [...queryAll<HTMLImageElement>(printed, 'img:not([loading="lazy" i])')]
+    .filter((image) => !image.complete)
+    .map(
+      (image) =>
+        new Promise((resolve) => {
+          image.addEventListener('load', resolve, { once: true });
+          image.addEventListener('error', resolve, { once: true });
+        }),
+    );
+  return Promise.race([Promise.all(loading), new Promise((resolve) => setTimeout(resolve, 3000))]).then(
+    () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))),
+  );
+}
+
 function turn(mount: Element, load: (tag: ElementTag) => void): void {
   if (handled.has(mount)) return;
   handled.add(mount);
@@ -67,7 +89,9 @@ function turn(mount: Element, load: (tag: ElementTag) => void): void {
     void import('./mount-error.ts').then(({ showSetupError }) => showSetupError(mount, resolveLang(mount)));
     return;
   }
-  load(tag);
+  const printed = mount.querySelector(`:scope > [${FIRST_PAGE_ATTRIBUTE}]`);
+  if (printed) void printedShown(printed).then(() => load(tag));
+  else load(tag);
   // The element's class says which attributes it reads; only those are carried over.
   void customElements.whenDefined(tag).then((ctor) => {
     const own = ((ctor as unknown as { observedAttributes?: string[] }).observedAttributes ?? []).filter(
@@ -96,7 +120,6 @@ function turn(mount: Element, load: (tag: ElementTag) => void): void {
     }
     // A first page laid out in the flow (src/reserved-space.ts) is as tall as the element's content:
     // the element's loading view keeps that height until its content, from the same answer, arrives.
-    const printed = mount.querySelector(`:scope > [${FIRST_PAGE_ATTRIBUTE}]`);
     if (printed) element.style.setProperty('--_printed-size', `${printed.getBoundingClientRect().height}px`);
     mount.replaceChildren(element);
   });
