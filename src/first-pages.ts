@@ -8,7 +8,7 @@
 import { offerAnswer, prefetchRead } from './marketing/prefetch.ts';
 import { resolveEndpoint } from './shared/config.ts';
 import { firstRequest, type Attributes } from './shared/first-request.ts';
-import { FIRST_PAGE_ATTRIBUTE } from './shared/tags.ts';
+import { printedFirstPage } from './shared/tags.ts';
 
 /**
  * Requests the first page of a `tag` element now, unless its code is already here or it names its own
@@ -32,10 +32,12 @@ export function prefetchFirstPage(element: Element): void {
  * Requests the first page of the `tag` element a mount becomes, from the `data-` attributes it will be
  * given (src/mounts.ts): `data-limit` is its `limit`. A mount the server printed with its first page
  * inside (src/proxy/render/) holds the answer that page came from, which its element takes instead.
- * Returns whether the server printed it.
+ * Returns whether the mount holds a printed first page (its element's code then loads once the page
+ * shows it, src/mounts.ts).
  */
 export function prefetchMountFirstPage(mount: Element, tag: string): boolean {
-  const printed = mount.querySelector(`:scope > [${FIRST_PAGE_ATTRIBUTE}] > script[type="application/json"]`);
-  prefetch(tag, (name) => mount.getAttribute(`data-${name}`), printed?.textContent ?? undefined);
+  const printed = printedFirstPage(mount);
+  const answer = printed?.querySelector(':scope > script[type="application/json"]');
+  prefetch(tag, (name) => mount.getAttribute(`data-${name}`), answer?.textContent ?? undefined);
   return !!printed;
 }

@@ -22,7 +22,7 @@ import { captureResponseFromAddress } from './connect/response-capture.ts';
 import { loadBuiltInMessages, resolveLang } from './shared/i18n.ts';
 import { reservedSpaceCss } from './reserved-space.ts';
 import { reportDefinedElsewhere } from './shared/define.ts';
-import { recordShippedCallbackPage } from './shared/callback-page.ts';
+import { isShippedScript, recordShippedCallbackPage } from './shared/callback-page.ts';
 import { ELEMENT_TAGS, MOUNT_ATTRIBUTE, mountedTag, type ElementTag } from './shared/tags.ts';
 import { VERSION } from './shared/version.ts';
 import { prefetchFirstPage, prefetchMountFirstPage } from './first-pages.ts';
@@ -49,13 +49,8 @@ let mounts: Promise<void> | undefined;
  */
 const ELEMENT_FILES = '__LOYALTY_ELEMENT_FILES__';
 const built = ELEMENT_FILES.startsWith('{');
-/**
- * Whether this is the shipped file, served over HTTP beside the files it names: a merchant's bundler
- * that took it into a file of its own (an element's entry imports it) has those files in its bundle.
- */
-const served =
-  /^https?:$/.test(new URL(import.meta.url).protocol) &&
-  /\/loyalty-widgets\.js$/.test(new URL(import.meta.url).pathname);
+// Not in a merchant's bundle that took this file in (an element's entry imports it): the bundle holds them.
+const served = isShippedScript(new URL(import.meta.url));
 const elementFiles = (built && served ? JSON.parse(ELEMENT_FILES) : {}) as Record<string, string[]>;
 const preloaded = new Set<string>();
 

@@ -23,7 +23,7 @@
  * it, so it never competes with what the shopper sees first.
  */
 import { resolveLang } from './shared/i18n.ts';
-import { ELEMENT_TAGS, FIRST_PAGE_ATTRIBUTE, MOUNT_ATTRIBUTE, mountedTag, type ElementTag } from './shared/tags.ts';
+import { ELEMENT_TAGS, MOUNT_ATTRIBUTE, mountedTag, printedFirstPage, type ElementTag } from './shared/tags.ts';
 import { warnOnce } from './shared/warn.ts';
 import { newElement, pageRoot, queryAll } from './shared/page.ts';
 
@@ -89,7 +89,7 @@ function turn(mount: Element, load: (tag: ElementTag) => void): void {
     void import('./mount-error.ts').then(({ showSetupError }) => showSetupError(mount, resolveLang(mount)));
     return;
   }
-  const printed = mount.querySelector(`:scope > [${FIRST_PAGE_ATTRIBUTE}]`);
+  const printed = printedFirstPage(mount);
   if (printed) void printedShown(printed).then(() => load(tag));
   else load(tag);
   // The element's class says which attributes it reads; only those are carried over.

@@ -9,6 +9,14 @@
 import { pageRegistry } from './page-registry.ts';
 
 /**
+ * Whether `url` is the shipped script tag's own file, `loyalty-widgets.js` served over HTTP, with the
+ * files it names beside it: not a merchant's bundle that took it in, whose file has another name.
+ */
+export function isShippedScript(url: URL): boolean {
+  return /^https?:$/.test(url.protocol) && url.pathname.endsWith('/loyalty-widgets.js');
+}
+
+/**
  * Records `callback.html` beside the script at `scriptUrl` as the default redirect URI when that
  * script is the shipped `loyalty-widgets.js`, loaded by one of the page's `<script src>` elements
  * (`scriptSources`) from the page's own origin: a sign-in can come back only to this site, and a
@@ -22,7 +30,7 @@ export function recordShippedCallbackPage(
 ): void {
   const script = new URL(scriptUrl);
   const page = new URL('./callback.html', script);
-  const shippedScriptTag = script.pathname.endsWith('/loyalty-widgets.js') && scriptSources.includes(scriptUrl);
+  const shippedScriptTag = isShippedScript(script) && scriptSources.includes(scriptUrl);
   pageRegistry().callbackPage =
     shippedScriptTag && page.origin === pageOrigin ? `${page.origin}${page.pathname}` : undefined;
 }

@@ -14,10 +14,15 @@ export const ELEMENT_TAGS = [
 export type ElementTag = (typeof ELEMENT_TAGS)[number];
 
 export { FIRST_PAGE_ATTRIBUTE, MOUNT_ATTRIBUTE } from './mount-attributes.ts';
-import { MOUNT_ATTRIBUTE } from './mount-attributes.ts';
+import { FIRST_PAGE_ATTRIBUTE, MOUNT_ATTRIBUTE } from './mount-attributes.ts';
 
 /** The tag a mount names (any case, spaces around it ignored); undefined when it names none of ours. */
 export function mountedTag(mount: Element): ElementTag | undefined {
   const name = mount.getAttribute(MOUNT_ATTRIBUTE)?.trim().toLowerCase();
   return (ELEMENT_TAGS as readonly (string | undefined)[]).includes(name) ? (name as ElementTag) : undefined;
+}
+
+/** The first page a server printed inside a mount (src/proxy/render/), when it holds one. */
+export function printedFirstPage(mount: Element): Element | null {
+  return mount.querySelector(`:scope > [${FIRST_PAGE_ATTRIBUTE}]`);
 }
