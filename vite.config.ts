@@ -36,6 +36,8 @@ const elementTags = readdirSync(new URL('./src/elements', import.meta.url), { wi
  */
 /** The entries that never run the script tag: the headless clients and the callback page's script. */
 const HEADLESS_ENTRIES = ['src/connect/index.ts', 'src/marketing/index.ts', 'src/connect/callback-page.ts'];
+/** What prints a preloaded first page in the browser (dist/first-page.js, src/first-page.ts). */
+const FIRST_PAGE_ENTRY = 'src/first-page.ts';
 const sourcePath = (id: string): string => id.slice(root.length).replaceAll('\\', '/');
 const chunkGroups = [
   {
@@ -107,6 +109,9 @@ export default defineConfig(({ command }) =>
           litDocumentMethods(),
           minifyLiterals(),
           headlessCopies(HEADLESS_ENTRIES.map((entry) => `${root}${entry}`)),
+          // The first page printed from a preloaded answer: a page may preload its file by name, so it
+          // is one file, with its own copies of what it uses (the Marketing chunk's answer checks).
+          headlessCopies([`${root}${FIRST_PAGE_ENTRY}`], '?first-page-copy'),
           elementFiles('loyalty-widgets.js'),
           signInCallbackPage(),
           reservedSpaceStylesheet(),
@@ -128,6 +133,7 @@ export default defineConfig(({ command }) =>
               // The script of the standalone sign-in callback page (callback.html).
               'connect-callback': 'src/connect/callback-page.ts',
               marketing: 'src/marketing/index.ts',
+              'first-page': FIRST_PAGE_ENTRY,
               ...Object.fromEntries(elementTags.map((tag) => [`elements/${tag}`, `src/elements/${tag}/index.ts`])),
             },
           },

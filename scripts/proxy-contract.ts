@@ -7,9 +7,9 @@
  * the plugin's zip), so the two proxies share one definition rather than two hand-kept copies.
  */
 import { DEFAULT_CACHE } from '../src/proxy/http/cache.ts';
-import { DEFAULT_HEADING_LEVEL, IMAGE_SIZES } from '../src/proxy/render/display.ts';
-import { VOID_ELEMENTS } from '../src/proxy/render/markup.ts';
-import { FIRST_PAGE_TEMPLATES } from '../src/proxy/render/template.ts';
+import { DEFAULT_HEADING_LEVEL, IMAGE_SIZES } from '../src/marketing/first-page-display.ts';
+import { VOID_ELEMENTS } from '../src/marketing/first-page-markup.ts';
+import { FIRST_PAGE_TEMPLATES } from '../src/marketing/first-page-template.ts';
 import { FIRST_PAGE_ATTRIBUTE, MOUNT_ATTRIBUTE } from '../src/shared/mount-attributes.ts';
 import { CAROUSEL_PAGE_SIZE, DIRECTORY_PAGE_SIZE } from '../src/shared/page-size.ts';
 import {

@@ -21,6 +21,8 @@
  * - a page with every element, and each built-in language other than English (fetched only by pages
  *   that speak it), for information.
  * - the stylesheet that holds the elements' space, which the README's paste links.
+ * - the printer of preloaded first pages (dist/first-page.js), which the README's preload paste loads
+ *   beside the script tag. Budget: 5 kB. It must import no file: it prints as soon as it is here.
  * Fails when a budget is exceeded, when the script tag imports any file (one more round trip before
  * any element starts), or when a headless entry's files import the script tag (it would run there).
  * Every file is counted gzipped on its own, as it is served.
@@ -42,6 +44,7 @@ const BUDGETS = {
   signInChunk: 28_000,
   launcherButton: 4_000,
   launcherPanel: 40_000,
+  firstPagePrinter: 5_000,
 };
 const ENTRY = 'src/index.ts';
 const SIGN_IN = 'src/connect/client.ts';
@@ -49,6 +52,7 @@ const CLAIM = 'src/elements/coupon-claim/claim-request.ts';
 const MARKETING_ELEMENTS: readonly string[] = ['campaign-carousel', 'coupon-claim', 'business-directory'];
 const LAUNCHER = 'src/elements/loyalty-launcher/index.ts';
 const LAUNCHER_PANEL = 'src/elements/loyalty-launcher/launcher-panel.ts';
+const FIRST_PAGE_PRINTER = 'src/first-page.ts';
 const ELEMENTS = ELEMENT_TAGS;
 
 interface Chunk {
@@ -138,6 +142,7 @@ const rows: Row[] = [
   ],
   ['  of which the panel', launcherPanel, BUDGETS.launcherPanel],
   ['page with every element, at load', everyElement],
+  ['preloaded first pages: first-page.js', staticClosure(FIRST_PAGE_PRINTER), BUDGETS.firstPagePrinter],
   ...locales.map((key): Row => [
     `${key.slice('src/locales/'.length, -'.ts'.length)} strings, when spoken`,
     minus(staticClosure(key), everyElement),
@@ -204,6 +209,11 @@ if (imported.length) {
   );
   process.exitCode = 1;
 }
+// The printer of preloaded first pages: loaded by the page's own line, it prints as soon as it is here.
+if (chunk(FIRST_PAGE_PRINTER).imports?.length || !chunk(ENTRY).dynamicImports?.includes(FIRST_PAGE_PRINTER)) {
+  console.error(`${FIRST_PAGE_PRINTER} must import no file, and the script tag must load it.`);
+  process.exitCode = 1;
+}
 const elementChunks = ELEMENTS.map((tag) => `src/elements/${tag}/index.ts`).filter((key) => scriptTag.has(key));
 if (elementChunks.length) {
   console.error(
@@ -258,7 +268,7 @@ const shortSource = (source: string): string =>
   source
     .replace(/^(\.\.\/)+/, '')
     .replace(/^.*node_modules\//, '')
-    .replace(/\?headless-copy$/, ' (headless copy)');
+    .replace(/\?(headless|first-page)-copy$/, ' ($1 copy)');
 
 if (process.argv.includes('--modules')) {
   for (const [tag, keys] of elementPages.filter(([tag]) => MARKETING_ELEMENTS.includes(tag))) {

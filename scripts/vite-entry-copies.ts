@@ -1,8 +1,6 @@
 import type { Plugin } from 'vite';
 import { readFile } from 'node:fs/promises';
 
-const COPY = '?headless-copy';
-
 /**
  * The script tag (dist/loyalty-widgets.js) holds the plumbing the elements share (vite.config.ts's
  * `loyalty-widgets` group), and each element's file imports it from there: on a page the script tag
@@ -16,12 +14,16 @@ const COPY = '?headless-copy';
  * copies must both see (the early answers, the strings, the shipped callback page) lives in
  * src/shared/page-registry.ts, on the page, not in a module; the session's tabs and copies tell each
  * other of changes on one BroadcastChannel.
+ *
+ * `suffix` marks this set's copies: another set (the printer of preloaded first pages,
+ * dist/first-page.js, which a page loads by its name and which must import no file) takes its own, so
+ * that no chunk is shared between the two sets either.
  */
-export function headlessCopies(entries: readonly string[]): Plugin {
-  const isCopy = (id: string): boolean => id.endsWith(COPY);
-  const original = (id: string): string => (isCopy(id) ? id.slice(0, -COPY.length) : id);
+export function headlessCopies(entries: readonly string[], suffix = '?headless-copy'): Plugin {
+  const isCopy = (id: string): boolean => id.endsWith(suffix);
+  const original = (id: string): string => (isCopy(id) ? id.slice(0, -suffix.length) : id);
   return {
-    name: 'loyalty-headless-copies',
+    name: `loyalty-copies${suffix}`,
     apply: 'build',
     resolveId: {
       order: 'pre',
@@ -29,7 +31,7 @@ export function headlessCopies(entries: readonly string[]): Plugin {
         if (!importer || (!entries.includes(original(importer)) && !isCopy(importer))) return null;
         const resolved = await this.resolve(source, original(importer), { ...options, skipSelf: true });
         if (!resolved || resolved.external || resolved.id.startsWith('\0')) return resolved;
-        return { ...resolved, id: resolved.id + COPY };
+        return { ...resolved, id: resolved.id + suffix };
       },
     },
     load(id) {

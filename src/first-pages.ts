@@ -5,7 +5,7 @@
  * the merchant's endpoint (the head's `<meta name="loyalty-endpoint">` or the default): an `endpoint`
  * written on the element or its mount is body content, which decides nothing before the element runs.
  */
-import { offerAnswer, prefetchRead } from './marketing/prefetch.ts';
+import { offerAnswer, preloadedRead, prefetchRead } from './marketing/prefetch.ts';
 import { resolveEndpoint } from './shared/config.ts';
 import { firstRequest, type Attributes } from './shared/first-request.ts';
 import { printedFirstPage } from './shared/tags.ts';
@@ -15,17 +15,25 @@ import { printedFirstPage } from './shared/tags.ts';
  * endpoint. A first page the server printed (`printed`, the proxy's answer as text) is handed over
  * instead, whether or not the code is here: no request at all.
  */
-function prefetch(tag: string, read: Attributes, printed?: string): void {
-  if (read('endpoint')?.trim()) return;
+function prefetch(tag: string, read: Attributes, printed?: string): string | undefined {
+  if (read('endpoint')?.trim()) return undefined;
   const request = firstRequest(tag, read);
-  if (!request) return;
+  if (!request) return undefined;
   if (printed !== undefined) offerAnswer(resolveEndpoint(undefined), ...request, printed);
-  else if (!customElements.get(tag)) prefetchRead(resolveEndpoint(undefined), ...request);
+  else if (!customElements.get(tag)) return prefetchRead(resolveEndpoint(undefined), ...request);
+  return undefined;
 }
 
-/** Requests an element's first page now (see `prefetch`). */
+/**
+ * Requests an element's first page now (see `prefetch`). One the head preloaded is printed inside the
+ * element at once (src/first-page.ts, dist/first-page.js, which the page may load itself ahead of this
+ * script), a round trip before the element's code arrives. Nothing is lost when it cannot be: the
+ * element shows its first page as it would have.
+ */
 export function prefetchFirstPage(element: Element): void {
-  prefetch(element.localName, (name) => element.getAttribute(name));
+  const key = prefetch(element.localName, (name) => element.getAttribute(name));
+  if (key && preloadedRead(key))
+    import('./first-page.ts').then(({ printPreloaded }) => printPreloaded(element)).catch(() => undefined);
 }
 
 /**

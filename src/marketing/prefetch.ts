@@ -8,6 +8,7 @@
  */
 import { HTTP_PROTOCOLS, parseUrl } from '../shared/url.ts';
 import { pageRegistry } from '../shared/page-registry.ts';
+import { pageHead, queryAll } from '../shared/page.ts';
 
 type Variables = Record<string, string | number | null | undefined>;
 
@@ -86,21 +87,33 @@ export function plainRead(endpoint: string, operation: string, variables: Variab
   };
 }
 
-/**
- * Requests a read without credentials now, for the element that will ask for exactly it; one request
- * for every element that asks for the same thing.
- */
-export function prefetchRead(endpoint: string, operation: string, variables: Variables): void {
+/** A read's key (`PlainRead.key`) at the endpoint; undefined for an endpoint the clients refuse. */
+export function readKey(endpoint: string, operation: string, variables: Variables): string | undefined {
   const url = endpointUrl(endpoint);
-  if (!url) return;
+  return url && plainRead(url.href, operation, variables).key;
+}
+
+/**
+ * Requests a read without credentials now, for `takers` elements that will ask for exactly it (none,
+ * for a first page printed before its element's code runs: src/first-page.ts); one request for every
+ * element that asks for the same thing. Returns the read's key.
+ */
+export function prefetchRead(
+  endpoint: string,
+  operation: string,
+  variables: Variables,
+  takers = 1,
+): string | undefined {
+  const url = endpointUrl(endpoint);
+  if (!url) return undefined;
   const read = plainRead(url.href, operation, variables);
   const { key } = read;
   const asked = early.get(key);
   if (asked) {
-    asked.takers++;
-    return;
+    asked.takers += takers;
+    return key;
   }
-  const entry = { answer: read.send(), takers: 1 };
+  const entry = { answer: read.send(), takers };
   early.set(key, entry);
   const drop = (): void => {
     setTimeout(() => {
@@ -108,6 +121,16 @@ export function prefetchRead(endpoint: string, operation: string, variables: Var
     }, KEPT_MS);
   };
   entry.answer.then(drop, drop);
+  return key;
+}
+
+/**
+ * Whether the page's head preloads this read (`<link rel="preload" as="fetch" crossorigin href="…">`,
+ * the README's line): the merchant's own. A link the body holds is page content, and is not read.
+ */
+export function preloadedRead(key: string): boolean {
+  const head = pageHead();
+  return !!head && [...queryAll<HTMLLinkElement>(head, 'link[rel~="preload" i]')].some((link) => link.href === key);
 }
 
 /**
@@ -124,6 +147,11 @@ export function offerAnswer(endpoint: string, operation: string, variables: Vari
   );
   const offered = early.get(key);
   early.set(key, { answer, takers: (offered?.takers ?? 0) + 1 });
+}
+
+/** A look at the early answer to this read, which leaves it to the elements it was asked for. */
+export function peekPrefetched(key: string): Promise<Response> | undefined {
+  return early.get(key)?.answer.then((response) => response.clone());
 }
 
 /**

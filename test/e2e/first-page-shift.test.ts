@@ -98,7 +98,26 @@ const STATIC_PAGES = {
   'printed by the server (Node)': '/shift-article-printed.html',
   'a carousel and a coupon printed by the server (Node)': '/shift-first-page.html',
   'a directory printed by the server (Node)': '/shift-directory.html',
+  'a carousel and a coupon printed from preloads': '/shift-preloads.html',
 } as const;
+
+/** first-page.html's carousel and coupon as bare elements whose first pages the head preloads, with the printer's line. */
+function preloadedElements(firstPage: string): string {
+  const preloads = ['operation=campaigns&amp;limit=4', 'operation=campaign&amp;id=camp-harbor-beans']
+    .map((query) => `<link rel="preload" as="fetch" crossorigin href="/api/marketing?${query}" />`)
+    .join('');
+  return firstPage
+    .replace(
+      '<script type="module"',
+      `${preloads}<script type="module" async src="/dist/first-page.js"></script><script type="module"`,
+    )
+    .replace('<!-- first-page campaign-carousel {"limit":4} -->', '<campaign-carousel limit="4"></campaign-carousel>')
+    .replace(
+      '<!-- first-page coupon-claim {"campaign-id":"camp-harbor-beans"} -->',
+      '<coupon-claim campaign-id="camp-harbor-beans"></coupon-claim>',
+    )
+    .replace(/\s*<!-- first-page business-directory .*? -->/, '');
+}
 
 async function staticPages(): Promise<Map<string, string>> {
   const article = await readFile('test/e2e/fixtures/article.html', 'utf8');
@@ -116,6 +135,10 @@ async function staticPages(): Promise<Map<string, string>> {
       firstPage.replace(/<!-- first-page (campaign-carousel|coupon-claim) .*? -->/g, ''),
     ],
   ]);
+  const preloads = preloadedElements(firstPage);
+  if (preloads.includes('<!-- first-page'))
+    throw new Error('first-page.html no longer has the widgets the preload page changes');
+  pages.set(STATIC_PAGES['a carousel and a coupon printed from preloads'], preloads);
   for (const [path, html] of pages) pages.set(path, withRecorder(html));
   return pages;
 }

@@ -16,7 +16,7 @@ export function articleShapes(article: string): { preload: string; printed: stri
   return {
     preload: article.replace(
       '<script type="module"',
-      '<link rel="preload" as="fetch" crossorigin href="/api/marketing?operation=campaigns&amp;limit=4" />\n    <script type="module"',
+      '<link rel="preload" as="fetch" crossorigin href="/api/marketing?operation=campaigns&amp;limit=4" />\n    <script type="module" async src="/dist/first-page.js"></script>\n    <script type="module"',
     ),
     // Marked for the static site, which prints it through its proxy at each request.
     printed: article.replace(ARTICLE_CAROUSEL, '<!-- first-page campaign-carousel {"heading-level":3,"limit":4} -->'),

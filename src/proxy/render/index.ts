@@ -9,9 +9,9 @@
 import { firstRequest } from '../../shared/first-request.ts';
 import { FIRST_PAGE_ATTRIBUTE, MOUNT_ATTRIBUTE } from '../../shared/mount-attributes.ts';
 import type { MarketingProxyHandler } from '../app/options.ts';
-import { displayModel } from './display.ts';
-import { escapeHtml, printTemplate } from './markup.ts';
-import { FIRST_PAGE_TEMPLATES } from './template.ts';
+import { displayModel } from '../../marketing/first-page-display.ts';
+import { escapeHtml, printTemplate } from '../../marketing/first-page-markup.ts';
+import { FIRST_PAGE_TEMPLATES } from '../../marketing/first-page-template.ts';
 
 /** The attributes of the element a mount becomes, by the element's names (`limit`, `campaign-id`, `claim`). */
 export type WidgetAttributes = Record<string, string | number | boolean | null | undefined>;

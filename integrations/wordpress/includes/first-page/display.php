@@ -1,7 +1,7 @@
 <?php
 /**
  * The display model of a first page: the fields its template prints, read from the proxy's answer
- * with the checks the elements make (src/marketing/responses.ts, as src/proxy/render/display.ts reads
+ * with the checks the elements make (src/marketing/responses.ts, as src/marketing/first-page-display.ts reads
  * them): an answer not of that shape (no object, no list of items, a campaign without an id, a
  * business without a name) is refused whole, a field of another type reads as empty text, a URL that
  * is not `https:` (./url.php) never reaches the markup, pending businesses and those of another

@@ -78,7 +78,7 @@ function loyalty_widgets_field_present( $value ): bool {
 /**
  * The HTML of template nodes over the display model.
  *
- * @param array $nodes  The nodes (src/proxy/render/template.ts describes them).
+ * @param array $nodes  The nodes (src/marketing/first-page-template.ts describes them).
  * @param array $scopes The display model, then each entry entered.
  * @throws UnexpectedValueException For a heading field that names no heading.
  */

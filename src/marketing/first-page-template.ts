@@ -1,5 +1,5 @@
 /**
- * The first page's markup as data: one description that the proxy's renderer (./markup.ts) and the
+ * The first page's markup as data: one description that the proxy's renderer (./first-page-markup.ts) and the
  * WordPress plugin's PHP renderer both walk, so the two cannot print different HTML for the same
  * answer. Kept to what a second language can interpret in a few lines:
  *
@@ -11,7 +11,7 @@
  * - `{ when: field, children }` / `{ unless: field, children }`: the children when the field is (is
  *   not) a non-empty string, `true` or a non-empty list.
  *
- * Fields are looked up in the innermost entry first, then outwards to the display model (./display.ts).
+ * Fields are looked up in the innermost entry first, then outwards to the display model (./first-page-display.ts).
  */
 
 export interface FieldRef {

@@ -1,13 +1,13 @@
 /**
- * The display model of a first page: the fields its template (./template.ts) prints, read from the
+ * The display model of a first page: the fields its template (./first-page-template.ts) prints, read from the
  * proxy's answer through the browser client's own checks (src/marketing/responses.ts), so a URL that
  * is not `https:` never reaches the markup and a wrong type is refused, as in the elements.
  */
-import { dataOf, parseBusinessAccountPage, parseCampaign, parseCampaignPage } from '../../marketing/responses.ts';
-import type { Campaign } from '../../marketing/types.ts';
-import { propertyLabel } from '../../shared/property-label.ts';
-import { telHref } from '../../shared/tel-href.ts';
-import type { DisplayModel } from './markup.ts';
+import { dataOf, parseBusinessAccountPage, parseCampaign, parseCampaignPage } from './responses.ts';
+import type { Campaign } from './types.ts';
+import { propertyLabel } from '../shared/property-label.ts';
+import { telHref } from '../shared/tel-href.ts';
+import type { DisplayModel } from './first-page-markup.ts';
 
 /** `sizes` of a campaign image, as the carousel gives its slides. */
 export const IMAGE_SIZES = 'auto, (min-width: 30rem) 20rem, 85vw';
