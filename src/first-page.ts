@@ -1,8 +1,10 @@
 /**
- * A Marketing element's first page printed in the browser from the answer the page's head preloaded
+ * A carousel's or a coupon's first page printed in the browser from the answer the page's head preloaded
  * (`<link rel="preload" as="fetch" crossorigin href="…">`), while the element's code is still on its
  * way: the markup a server prints inside a mount (src/proxy/render/), from the same template and display
- * model, put inside the element, where the stylesheet lays it over the space the element holds.
+ * model, put inside the element, where the stylesheet lays it over the space the element holds. (A
+ * directory's is not: its cards are as tall as their text makes them, and a page printed after the
+ * first paint would push the page below.)
  *
  * dist/first-page.js. A page may load it itself, before the script tag
  * (`<script type="module" async src=".../first-page.js">`, the README's line): it then prints every
@@ -23,14 +25,14 @@ import { resolveEndpoint } from './shared/config.ts';
 import { firstRequest } from './shared/first-request.ts';
 import { FIRST_PAGE_ATTRIBUTE } from './shared/mount-attributes.ts';
 import { newElement, queryAll } from './shared/page.ts';
+import { FIRST_PAGE_OVER_HELD_SPACE, type ElementTag } from './shared/tags.ts';
 
 /**
  * Prints `answer` (the proxy's answer to the element's first request `operation`, as text) inside
  * `element`, unless its code is already here, it holds a printed page, or the answer is not one the
  * element would show; and only where the stylesheet (dist/loyalty-widgets.css) lays the printed page
- * over the space the element holds, so that nothing below it moves. A page without the stylesheet,
- * and a directory, whose cards are as tall as their text makes them and whose printed page would
- * push the page below once it is painted, get none: their first page still arrives with the script.
+ * over the space the element holds, so that nothing below it moves: a page without the stylesheet gets
+ * none, and its first page still arrives with the script.
  */
 function print(element: Element, operation: string, answer: string): void {
   const tag = element.localName;
@@ -60,7 +62,11 @@ function print(element: Element, operation: string, answer: string): void {
  */
 export function printPreloaded(element: Element): void {
   const tag = element.localName;
-  if (!Object.hasOwn(FIRST_PAGE_TEMPLATES, tag) || element.getAttribute('endpoint')?.trim() || customElements.get(tag))
+  if (
+    !FIRST_PAGE_OVER_HELD_SPACE.includes(tag as ElementTag) ||
+    element.getAttribute('endpoint')?.trim() ||
+    customElements.get(tag)
+  )
     return;
   const request = firstRequest(tag, (name) => element.getAttribute(name));
   const endpoint = resolveEndpoint(undefined);
@@ -76,4 +82,4 @@ export function printPreloaded(element: Element): void {
 
 // Loaded by the page itself: every element the page holds so far (the script tag hands over any later one).
 if (globalThis.document)
-  for (const element of queryAll(document, Object.keys(FIRST_PAGE_TEMPLATES).join(','))) printPreloaded(element);
+  for (const element of queryAll(document, FIRST_PAGE_OVER_HELD_SPACE.join(','))) printPreloaded(element);

@@ -8,7 +8,7 @@
 import { offerAnswer, preloadedRead, prefetchRead } from './marketing/prefetch.ts';
 import { resolveEndpoint } from './shared/config.ts';
 import { firstRequest, type Attributes } from './shared/first-request.ts';
-import { printedFirstPage } from './shared/tags.ts';
+import { FIRST_PAGE_OVER_HELD_SPACE, printedFirstPage, type ElementTag } from './shared/tags.ts';
 
 /**
  * Requests the first page of a `tag` element now, unless its code is already here or it names its own
@@ -25,14 +25,14 @@ function prefetch(tag: string, read: Attributes, printed?: string): string | und
 }
 
 /**
- * Requests an element's first page now (see `prefetch`). One the head preloaded is printed inside the
- * element at once (src/first-page.ts, dist/first-page.js, which the page may load itself ahead of this
- * script), a round trip before the element's code arrives. Nothing is lost when it cannot be: the
- * element shows its first page as it would have.
+ * Requests an element's first page now (see `prefetch`). A carousel's or a coupon's that the head
+ * preloaded is printed inside the element at once (src/first-page.ts, dist/first-page.js, which the
+ * page may load itself ahead of this script), a round trip before the element's code arrives. Nothing
+ * is lost when it cannot be: the element shows its first page as it would have.
  */
 export function prefetchFirstPage(element: Element): void {
   const key = prefetch(element.localName, (name) => element.getAttribute(name));
-  if (key && preloadedRead(key))
+  if (key && FIRST_PAGE_OVER_HELD_SPACE.includes(element.localName as ElementTag) && preloadedRead(key))
     import('./first-page.ts').then(({ printPreloaded }) => printPreloaded(element)).catch(() => undefined);
 }
 

@@ -11,7 +11,13 @@
  * test checks that the two agree.
  */
 import { COUPON_CLAIM_HEIGHT, slideBodyHeight } from './shared/loading-sizes.ts';
-import { ELEMENT_TAGS, FIRST_PAGE_ATTRIBUTE, MOUNT_ATTRIBUTE, type ElementTag } from './shared/tags.ts';
+import {
+  ELEMENT_TAGS,
+  FIRST_PAGE_ATTRIBUTE,
+  FIRST_PAGE_OVER_HELD_SPACE,
+  MOUNT_ATTRIBUTE,
+  type ElementTag,
+} from './shared/tags.ts';
 
 /** The size of an element's first view. */
 interface Space {
@@ -22,11 +28,10 @@ interface Space {
   /** A box drawn first inside it. */
   before?: string;
   /**
-   * Has a first page a server prints (src/proxy/render/): `over` the space held, or `in-flow`, taking
-   * its place in the flow, laid out as the element lays out its content: the mount then holds nothing
-   * of its own. One `over` it the browser prints too, from a preloaded answer (src/first-page.ts).
+   * A first page a server printed takes its place in the flow, laid out as the element lays out its
+   * content, instead of lying over the space held: the mount then holds nothing of its own.
    */
-  firstPage?: 'over' | 'in-flow';
+  printedInFlow?: boolean;
 }
 
 /** Each element's space: every tag has an entry, so a new element cannot be forgotten here. */
@@ -40,24 +45,22 @@ const spaceByTag: Record<ElementTag, Space> = {
     shapes: { claim: `padding-block-end: calc(${slideBodyHeight(true)} + 5px);` },
     before:
       'content: ""; inline-size: calc(var(--loyalty-carousel-slide-width, min(85%, 20rem)) - 2px); aspect-ratio: 16 / 9;',
-    firstPage: 'over',
   },
   // The title and price lines, then the claim button.
   'coupon-claim': {
     size: `min-block-size: ${COUPON_CLAIM_HEIGHT};`,
     shapes: { compact: 'min-block-size: 2.75rem;' },
-    firstPage: 'over',
   },
   // One row of cards. Cards are as tall as their text makes them, so a printed page is laid out as they are.
-  'business-directory': { size: 'min-block-size: 18rem;', firstPage: 'in-flow' },
+  'business-directory': { size: 'min-block-size: 18rem;', printedInFlow: true },
   // Floating once defined: before, it holds no space at all.
   'loyalty-launcher': { size: 'block-size: 0; overflow: hidden;' },
 };
 
 function rules(tag: ElementTag, mount: boolean): string[] {
   // What is not shown yet: an element not defined, or a mount of it not yet turned. A hidden one holds nothing.
-  const { size, shapes = {}, before, firstPage } = spaceByTag[tag];
-  const taken = firstPage === 'in-flow' ? `> ${tag}, > [${FIRST_PAGE_ATTRIBUTE}]` : `> ${tag}`;
+  const { size, shapes = {}, before, printedInFlow } = spaceByTag[tag];
+  const taken = printedInFlow ? `> ${tag}, > [${FIRST_PAGE_ATTRIBUTE}]` : `> ${tag}`;
   const pending = (attribute?: string): string =>
     mount
       ? `:where([${MOUNT_ATTRIBUTE}="${tag}" i]${attribute ? `[data-${attribute}]` : ''}:not([hidden], :has(${taken})))`
@@ -119,22 +122,23 @@ function printedDirectoryRules(): string[] {
 
 /**
  * dist/loyalty-widgets.css: the same, and the rules for first pages a server printed, or the browser
- * printed from an answer the head preloaded (src/first-page.ts, only where these rules apply): only a
- * page that links the stylesheet has them, so the script tag carries none of them. While script runs, a printed first page lies over the space held, within its padding, so nothing below
- * moves while the element takes over, or, for an element whose content sets its height (`in-flow`),
+ * printed inside a carousel or a coupon from the answer the head preloaded (src/first-page.ts, only
+ * where these rules lay it over the held space): only a page that links the stylesheet has them, so
+ * the script tag carries none of them. While
+ * script runs, a printed first page lies over the space held, within its padding, so nothing below
+ * moves while the element takes over, or, for an element whose content sets its height (`printedInFlow`),
  * takes its place in the flow laid out as the element's; without script, nothing takes the mount over,
  * and it is laid out in the page's flow.
  */
 export function stylesheetCss(): string {
   const printed = `:where([${MOUNT_ATTRIBUTE}]:has(> [${FIRST_PAGE_ATTRIBUTE}]))`;
-  const tags = (shape: Space['firstPage']): ElementTag[] =>
-    ELEMENT_TAGS.filter((tag) => spaceByTag[tag].firstPage === shape);
-  const inFlow = tags('in-flow').map((tag) => `[${MOUNT_ATTRIBUTE}="${tag}" i]`);
+  const inFlow = ELEMENT_TAGS.filter((tag) => spaceByTag[tag].printedInFlow).map(
+    (tag) => `[${MOUNT_ATTRIBUTE}="${tag}" i]`,
+  );
+  const over = `:is(${FIRST_PAGE_OVER_HELD_SPACE.join(', ')}):not(:defined)`;
   const firstPageRules = [
-    `${printed}, :where(:is(${tags('over').join(', ')}):not(:defined)) { position: relative; }`,
-    // The printer of preloaded first pages (src/first-page.ts) prints only where this rule lays its
-    // page over the held space: only a page that links this stylesheet has it.
-    `:where([${MOUNT_ATTRIBUTE}]:not(${inFlow.join(', ')}) > [${FIRST_PAGE_ATTRIBUTE}], :is(${tags('over').join(', ')}):not(:defined) > [${FIRST_PAGE_ATTRIBUTE}]) { position: absolute; inset: 0; padding: inherit; overflow: hidden; }`,
+    `${printed}, :where(${over}) { position: relative; }`,
+    `:where([${MOUNT_ATTRIBUTE}]:not(${inFlow.join(', ')}) > [${FIRST_PAGE_ATTRIBUTE}], ${over} > [${FIRST_PAGE_ATTRIBUTE}]) { position: absolute; inset: 0; padding: inherit; overflow: hidden; }`,
     `:where([${FIRST_PAGE_ATTRIBUTE}] ul) { display: flex; gap: var(--loyalty-spacing, 1rem); margin: 0; padding: 0; list-style: none; }`,
     `:where([${FIRST_PAGE_ATTRIBUTE}] li) { flex: 0 0 var(--loyalty-carousel-slide-width, min(85%, 20rem)); }`,
     `:where([${FIRST_PAGE_ATTRIBUTE}] img) { display: block; max-inline-size: 100%; block-size: auto; }`,

@@ -13,6 +13,14 @@ export const ELEMENT_TAGS = [
 
 export type ElementTag = (typeof ELEMENT_TAGS)[number];
 
+/**
+ * The elements whose first page, printed, lies over the space the element holds until its code
+ * arrives (a directory's takes its place in the flow, as tall as its cards' text makes it): the ones
+ * whose first page the browser may print after the page's first paint with nothing moving
+ * (src/first-page.ts, from an answer the head preloaded).
+ */
+export const FIRST_PAGE_OVER_HELD_SPACE: readonly ElementTag[] = ['campaign-carousel', 'coupon-claim'];
+
 export { FIRST_PAGE_ATTRIBUTE, MOUNT_ATTRIBUTE } from './mount-attributes.ts';
 import { FIRST_PAGE_ATTRIBUTE, MOUNT_ATTRIBUTE } from './mount-attributes.ts';
 

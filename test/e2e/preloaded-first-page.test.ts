@@ -27,6 +27,14 @@ const pages = new Map([
   ['/preload-no-printer-line.html', page(`${STYLESHEET}${PRELOAD}`)],
   ['/preload-no-stylesheet.html', page(`${PRELOAD}${PRINTER}`)],
   ['/no-preload.html', page(`${STYLESHEET}${PRINTER}`)],
+  // A directory's cards are as tall as their text: printed after the first paint, they would push the page down.
+  [
+    '/preload-directory.html',
+    page(
+      `${STYLESHEET}<link rel="preload" as="fetch" crossorigin href="/api/marketing?operation=businessAccounts&amp;limit=3" />`,
+      '<business-directory limit="3"></business-directory>',
+    ),
+  ],
   // A preload link the body holds (an editor may write one) is not the head's.
   [
     '/preload-in-body.html',
@@ -70,16 +78,22 @@ async function firstAnswer(): Promise<string> {
   return response.text();
 }
 
-/** What a page printed inside its carousel while the code was held, or null when it printed nothing. */
-async function printedWhileHeld(path: string): Promise<{ html: string | null; asked: string[] }> {
+/** What a page printed inside its `tag` element while the code was held, or null when it printed nothing. */
+async function printedWhileHeld(
+  path: string,
+  tag = 'campaign-carousel',
+): Promise<{ html: string | null; asked: string[] }> {
   const context = await stack.browser.newContext();
   const { page: opened, release, asked } = await holdingCode(context);
-  const codeAsked = opened.waitForRequest((request) => request.url().endsWith('/dist/elements/campaign-carousel.js'));
+  const codeAsked = opened.waitForRequest((request) => request.url().endsWith(`/dist/elements/${tag}.js`));
   await opened.goto(`${stack.sites.shop.origin}${path}`);
   // The carousel's code has been asked for (and is held): anything printed from the preload is there by now.
   await codeAsked;
   await opened.waitForTimeout(1_000);
-  const html = await opened.evaluate((selector) => document.querySelector(selector)?.innerHTML ?? null, PRINTED);
+  const html = await opened.evaluate(
+    (selector) => document.querySelector(selector)?.innerHTML ?? null,
+    `${tag} > [data-loyalty-first-page]`,
+  );
   release();
   await context.close();
   return { html, asked };
@@ -149,6 +163,12 @@ describe('a first page the head preloaded, printed before the element’s code a
       assert.ok(asked.filter((file) => file === '/dist/first-page.js').length <= 1);
     });
   }
+
+  it('prints no directory, and loads no printer for one', async () => {
+    const { html, asked } = await printedWhileHeld('/preload-directory.html', 'business-directory');
+    assert.equal(html, null);
+    assert.ok(!asked.includes('/dist/first-page.js'), asked.join());
+  });
 
   it('prints nothing where the page has no stylesheet to lay it over the held space', async () => {
     const { html } = await printedWhileHeld('/preload-no-stylesheet.html');
