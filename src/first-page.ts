@@ -17,15 +17,24 @@
  * them; once the element is defined the printed page leaves, and the element shows the same answer,
  * which it checks as it checks any.
  */
-import { displayModel } from './marketing/first-page-display.ts';
-import { printTemplate } from './marketing/first-page-markup.ts';
-import { FIRST_PAGE_TEMPLATES } from './marketing/first-page-template.ts';
+import { carouselModel, couponModel, headingOf } from './marketing/first-page-display.ts';
+import { printTemplate, type DisplayModel } from './marketing/first-page-markup.ts';
+import { CAROUSEL_FIRST_PAGE, COUPON_FIRST_PAGE, type MarkupNode } from './marketing/first-page-template.ts';
+import { dataOf } from './marketing/responses.ts';
 import { peekPrefetched, preloadedRead, prefetchRead, readKey } from './marketing/prefetch.ts';
 import { resolveEndpoint } from './shared/config.ts';
 import { firstRequest } from './shared/first-request.ts';
 import { FIRST_PAGE_ATTRIBUTE } from './shared/mount-attributes.ts';
 import { newElement, queryAll } from './shared/page.ts';
-import { FIRST_PAGE_OVER_HELD_SPACE, type ElementTag } from './shared/tags.ts';
+import { FIRST_PAGE_OVER_HELD_SPACE } from './shared/tags.ts';
+
+type Printed = (typeof FIRST_PAGE_OVER_HELD_SPACE)[number];
+
+/** The servers' template and display model of each first page printed here (the directory's is not). */
+const PAGES: Record<Printed, [MarkupNode[], (data: Record<string, unknown>, heading: string) => DisplayModel]> = {
+  'campaign-carousel': [CAROUSEL_FIRST_PAGE, carouselModel],
+  'coupon-claim': [COUPON_FIRST_PAGE, couponModel],
+};
 
 /**
  * Prints `answer` (the proxy's answer to the element's first request `operation`, as text) inside
@@ -34,16 +43,18 @@ import { FIRST_PAGE_OVER_HELD_SPACE, type ElementTag } from './shared/tags.ts';
  * over the space the element holds, so that nothing below it moves: a page without the stylesheet gets
  * none, and its first page still arrives with the script.
  */
-function print(element: Element, operation: string, answer: string): void {
-  const tag = element.localName;
+function print(element: Element, tag: Printed, operation: string, answer: string): void {
   if (customElements.get(tag) || element.querySelector(`:scope > [${FIRST_PAGE_ATTRIBUTE}]`)) return;
   const printed = newElement('div');
   printed.setAttribute(FIRST_PAGE_ATTRIBUTE, operation);
   try {
-    const model = displayModel(tag, JSON.parse(answer), (name) => element.getAttribute(name) ?? undefined);
+    const [template, model] = PAGES[tag];
     // Every value in it is escaped (src/marketing/first-page-markup.ts). A page that allows no HTML
     // written from a string (Trusted Types) gets no printed page.
-    printed.innerHTML = printTemplate(FIRST_PAGE_TEMPLATES[tag]!, model);
+    printed.innerHTML = printTemplate(
+      template,
+      model(dataOf(JSON.parse(answer)), headingOf(element.getAttribute('heading-level'))),
+    );
   } catch {
     return;
   }
@@ -61,13 +72,8 @@ function print(element: Element, operation: string, answer: string): void {
  * element's own request (the script tag's early one) takes it.
  */
 export function printPreloaded(element: Element): void {
-  const tag = element.localName;
-  if (
-    !FIRST_PAGE_OVER_HELD_SPACE.includes(tag as ElementTag) ||
-    element.getAttribute('endpoint')?.trim() ||
-    customElements.get(tag)
-  )
-    return;
+  const tag = element.localName as Printed;
+  if (!Object.hasOwn(PAGES, tag) || element.getAttribute('endpoint')?.trim() || customElements.get(tag)) return;
   const request = firstRequest(tag, (name) => element.getAttribute(name));
   const endpoint = resolveEndpoint(undefined);
   const key = request && readKey(endpoint, ...request);
@@ -75,7 +81,7 @@ export function printPreloaded(element: Element): void {
   prefetchRead(endpoint, ...request, 0);
   peekPrefetched(key)
     ?.then(async (response) => {
-      if (response.ok) print(element, request[0], await response.text());
+      if (response.ok) print(element, tag, request[0], await response.text());
     })
     .catch(() => undefined);
 }

@@ -8,7 +8,7 @@
 import { offerAnswer, preloadedRead, prefetchRead } from './marketing/prefetch.ts';
 import { resolveEndpoint } from './shared/config.ts';
 import { firstRequest, type Attributes } from './shared/first-request.ts';
-import { FIRST_PAGE_OVER_HELD_SPACE, printedFirstPage, type ElementTag } from './shared/tags.ts';
+import { FIRST_PAGE_OVER_HELD_SPACE, printedFirstPage } from './shared/tags.ts';
 
 /**
  * Requests the first page of a `tag` element now, unless its code is already here or it names its own
@@ -32,7 +32,7 @@ function prefetch(tag: string, read: Attributes, printed?: string): string | und
  */
 export function prefetchFirstPage(element: Element): void {
   const key = prefetch(element.localName, (name) => element.getAttribute(name));
-  if (key && FIRST_PAGE_OVER_HELD_SPACE.includes(element.localName as ElementTag) && preloadedRead(key))
+  if (key && (FIRST_PAGE_OVER_HELD_SPACE as readonly string[]).includes(element.localName) && preloadedRead(key))
     import('./first-page.ts').then(({ printPreloaded }) => printPreloaded(element)).catch(() => undefined);
 }
 

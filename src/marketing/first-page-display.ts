@@ -15,7 +15,8 @@ export const IMAGE_SIZES = 'auto, (min-width: 30rem) 20rem, 85vw';
 /** The elements' heading level unless `heading-level` says another from 1 to 6. */
 export const DEFAULT_HEADING_LEVEL = 2;
 
-function headingOf(written: string | undefined): string {
+/** The heading tag of a first page, from the element's `heading-level`. */
+export function headingOf(written: string | undefined | null): string {
   const level = Number(written ?? DEFAULT_HEADING_LEVEL);
   return `h${Number.isInteger(level) && level >= 1 && level <= 6 ? level : DEFAULT_HEADING_LEVEL}`;
 }
@@ -37,6 +38,55 @@ function campaignFields(campaign: Campaign, eager: boolean): DisplayModel {
   };
 }
 
+type Data = Record<string, unknown>;
+
+/** A carousel's first page, from the data of the proxy's answer (`dataOf`). */
+export const carouselModel = (data: Data, heading: string): DisplayModel => ({
+  heading,
+  items: parseCampaignPage(data).items.map((campaign, index) => campaignFields(campaign, index === 0)),
+});
+
+/** A coupon's first page, from the data of the proxy's answer (`dataOf`). */
+export const couponModel = (data: Data, heading: string): DisplayModel => ({
+  heading,
+  ...campaignFields(parseCampaign(data), true),
+});
+
+/** A directory's first page, as the directory shows it: approved businesses, of the chosen category. */
+function directoryModel(data: Data, heading: string, written: string | undefined): DisplayModel {
+  const category = written?.trim().toLowerCase();
+  const page = parseBusinessAccountPage(data);
+  const shown = page.items.filter(
+    (account) => !account.pending && (!category || account.category.toLowerCase() === category),
+  );
+  return {
+    heading,
+    // The element then shows its button for the next page.
+    more: page.nextToken !== null,
+    items: shown.map((account) => {
+      const street = account.address?.streetAddress ?? '';
+      const locality = account.address
+        ? [account.address.postalCode, account.address.city].filter(Boolean).join(' ')
+        : '';
+      return {
+        name: account.name,
+        category: account.category,
+        description: account.description,
+        logo: account.logoUrl ?? '',
+        address: street !== '' || locality !== '',
+        street,
+        locality,
+        twoLines: street !== '' && locality !== '',
+        phone: account.phoneNumber,
+        tel: telHref(account.phoneNumber) ?? '',
+        website: account.websiteUrl ?? '',
+        host: account.websiteUrl ? new URL(account.websiteUrl).host : '',
+        properties: account.customProperties.map(({ key, value }) => ({ label: propertyLabel(key), value })),
+      };
+    }),
+  };
+}
+
 /**
  * What a widget's first page shows, from the proxy's answer (its body, parsed); `attribute` reads the
  * element's attributes. Throws a MarketingError for an answer the elements would refuse.
@@ -50,45 +100,10 @@ export function displayModel(
   const heading = headingOf(attribute('heading-level'));
   switch (tag) {
     case 'campaign-carousel':
-      return {
-        heading,
-        items: parseCampaignPage(data).items.map((campaign, index) => campaignFields(campaign, index === 0)),
-      };
+      return carouselModel(data, heading);
     case 'coupon-claim':
-      return { heading, ...campaignFields(parseCampaign(data), true) };
-    default: {
-      const category = attribute('category')?.trim().toLowerCase();
-      // As the directory shows them: approved, and of the chosen category.
-      const page = parseBusinessAccountPage(data);
-      const shown = page.items.filter(
-        (account) => !account.pending && (!category || account.category.toLowerCase() === category),
-      );
-      return {
-        heading,
-        // The element then shows its button for the next page.
-        more: page.nextToken !== null,
-        items: shown.map((account) => {
-          const street = account.address?.streetAddress ?? '';
-          const locality = account.address
-            ? [account.address.postalCode, account.address.city].filter(Boolean).join(' ')
-            : '';
-          return {
-            name: account.name,
-            category: account.category,
-            description: account.description,
-            logo: account.logoUrl ?? '',
-            address: street !== '' || locality !== '',
-            street,
-            locality,
-            twoLines: street !== '' && locality !== '',
-            phone: account.phoneNumber,
-            tel: telHref(account.phoneNumber) ?? '',
-            website: account.websiteUrl ?? '',
-            host: account.websiteUrl ? new URL(account.websiteUrl).host : '',
-            properties: account.customProperties.map(({ key, value }) => ({ label: propertyLabel(key), value })),
-          };
-        }),
-      };
-    }
+      return couponModel(data, heading);
+    default:
+      return directoryModel(data, heading, attribute('category'));
   }
 }

@@ -58,130 +58,138 @@ const heading = (name: string): MarkupNode => ({
   children: [{ text: name }],
 });
 
+/** A carousel's first page: one list item per campaign. */
+export const CAROUSEL_FIRST_PAGE: MarkupNode[] = [
+  {
+    el: 'ul',
+    children: [
+      {
+        each: 'items',
+        children: [
+          {
+            el: 'li',
+            children: [IMAGE, heading('title'), paragraph('subtitle'), paragraph('description'), paragraph('price')],
+          },
+        ],
+      },
+    ],
+  },
+];
+
+/** A coupon's first page: its campaign, with no image. */
+export const COUPON_FIRST_PAGE: MarkupNode[] = [heading('title'), paragraph('subtitle'), paragraph('price')];
+
+/** A directory's first page: one card per business, and the room of its button for a next page. */
+export const DIRECTORY_FIRST_PAGE: MarkupNode[] = [
+  {
+    el: 'ul',
+    children: [
+      {
+        each: 'items',
+        children: [
+          {
+            el: 'li',
+            children: [
+              {
+                when: 'logo',
+                children: [
+                  {
+                    el: 'img',
+                    attrs: {
+                      src: field('logo'),
+                      alt: '',
+                      width: '48',
+                      height: '48',
+                      loading: 'lazy',
+                      decoding: 'async',
+                      referrerpolicy: 'no-referrer',
+                    },
+                  },
+                ],
+              },
+              heading('name'),
+              paragraph('category'),
+              paragraph('description'),
+              {
+                when: 'address',
+                children: [
+                  {
+                    el: 'address',
+                    children: [
+                      { text: 'street' },
+                      { when: 'twoLines', children: [{ el: 'br' }] },
+                      { text: 'locality' },
+                    ],
+                  },
+                ],
+              },
+              {
+                when: 'phone',
+                children: [
+                  {
+                    el: 'p',
+                    attrs: { 'data-field': 'phone' },
+                    children: [
+                      {
+                        when: 'tel',
+                        children: [{ el: 'a', attrs: { href: field('tel') }, children: [{ text: 'phone' }] }],
+                      },
+                      { unless: 'tel', children: [{ text: 'phone' }] },
+                    ],
+                  },
+                ],
+              },
+              {
+                when: 'website',
+                children: [
+                  {
+                    el: 'p',
+                    attrs: { 'data-field': 'website' },
+                    children: [
+                      {
+                        el: 'a',
+                        attrs: { href: field('website'), rel: 'noopener noreferrer' },
+                        children: [{ text: 'host' }],
+                      },
+                    ],
+                  },
+                ],
+              },
+              {
+                when: 'properties',
+                children: [
+                  {
+                    el: 'dl',
+                    children: [
+                      {
+                        each: 'properties',
+                        children: [
+                          {
+                            el: 'div',
+                            children: [
+                              { el: 'dt', children: [{ text: 'label' }] },
+                              { el: 'dd', children: [{ text: 'value' }] },
+                            ],
+                          },
+                        ],
+                      },
+                    ],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+  // Where the element shows its button for the next page: the stylesheet holds the button's room.
+  { when: 'more', children: [{ el: 'div', attrs: { 'data-field': 'more' } }] },
+];
+
 /** The markup of each widget's first page, by tag; a widget without one is not here. */
 export const FIRST_PAGE_TEMPLATES: Readonly<Record<string, MarkupNode[]>> = {
-  'campaign-carousel': [
-    {
-      el: 'ul',
-      children: [
-        {
-          each: 'items',
-          children: [
-            {
-              el: 'li',
-              children: [IMAGE, heading('title'), paragraph('subtitle'), paragraph('description'), paragraph('price')],
-            },
-          ],
-        },
-      ],
-    },
-  ],
-  // The coupon shows no image.
-  'coupon-claim': [heading('title'), paragraph('subtitle'), paragraph('price')],
-  'business-directory': [
-    {
-      el: 'ul',
-      children: [
-        {
-          each: 'items',
-          children: [
-            {
-              el: 'li',
-              children: [
-                {
-                  when: 'logo',
-                  children: [
-                    {
-                      el: 'img',
-                      attrs: {
-                        src: field('logo'),
-                        alt: '',
-                        width: '48',
-                        height: '48',
-                        loading: 'lazy',
-                        decoding: 'async',
-                        referrerpolicy: 'no-referrer',
-                      },
-                    },
-                  ],
-                },
-                heading('name'),
-                paragraph('category'),
-                paragraph('description'),
-                {
-                  when: 'address',
-                  children: [
-                    {
-                      el: 'address',
-                      children: [
-                        { text: 'street' },
-                        { when: 'twoLines', children: [{ el: 'br' }] },
-                        { text: 'locality' },
-                      ],
-                    },
-                  ],
-                },
-                {
-                  when: 'phone',
-                  children: [
-                    {
-                      el: 'p',
-                      attrs: { 'data-field': 'phone' },
-                      children: [
-                        {
-                          when: 'tel',
-                          children: [{ el: 'a', attrs: { href: field('tel') }, children: [{ text: 'phone' }] }],
-                        },
-                        { unless: 'tel', children: [{ text: 'phone' }] },
-                      ],
-                    },
-                  ],
-                },
-                {
-                  when: 'website',
-                  children: [
-                    {
-                      el: 'p',
-                      attrs: { 'data-field': 'website' },
-                      children: [
-                        {
-                          el: 'a',
-                          attrs: { href: field('website'), rel: 'noopener noreferrer' },
-                          children: [{ text: 'host' }],
-                        },
-                      ],
-                    },
-                  ],
-                },
-                {
-                  when: 'properties',
-                  children: [
-                    {
-                      el: 'dl',
-                      children: [
-                        {
-                          each: 'properties',
-                          children: [
-                            {
-                              el: 'div',
-                              children: [
-                                { el: 'dt', children: [{ text: 'label' }] },
-                                { el: 'dd', children: [{ text: 'value' }] },
-                              ],
-                            },
-                          ],
-                        },
-                      ],
-                    },
-                  ],
-                },
-              ],
-            },
-          ],
-        },
-      ],
-    },
-    // Where the element shows its button for the next page: the stylesheet holds the button's room.
-    { when: 'more', children: [{ el: 'div', attrs: { 'data-field': 'more' } }] },
-  ],
+  'campaign-carousel': CAROUSEL_FIRST_PAGE,
+  'coupon-claim': COUPON_FIRST_PAGE,
+  'business-directory': DIRECTORY_FIRST_PAGE,
 };

@@ -19,7 +19,10 @@ export type ElementTag = (typeof ELEMENT_TAGS)[number];
  * whose first page the browser may print after the page's first paint with nothing moving
  * (src/first-page.ts, from an answer the head preloaded).
  */
-export const FIRST_PAGE_OVER_HELD_SPACE: readonly ElementTag[] = ['campaign-carousel', 'coupon-claim'];
+export const FIRST_PAGE_OVER_HELD_SPACE = [
+  'campaign-carousel',
+  'coupon-claim',
+] as const satisfies readonly ElementTag[];
 
 export { FIRST_PAGE_ATTRIBUTE, MOUNT_ATTRIBUTE } from './mount-attributes.ts';
 import { FIRST_PAGE_ATTRIBUTE, MOUNT_ATTRIBUTE } from './mount-attributes.ts';
