@@ -59,13 +59,28 @@ export async function waitFor(
   }
 }
 
+/**
+ * Types `text` into the form field `id` as a shopper does (a click, then keys), and checks it is
+ * there: a click that landed while the page was still being laid out typed nowhere, and is tried once
+ * more.
+ */
+async function typeInto(window: ShopperWindow, id: string, text: string): Promise<void> {
+  const field = `document.getElementById(${JSON.stringify(id)})`;
+  for (let attempt = 1; ; attempt++) {
+    await window.click(field);
+    await window.type(text);
+    if (await window.evaluate<boolean>(`${field}.value === ${JSON.stringify(text)}`)) return;
+    if (attempt === 2) throw new Error(`Typing into #${id} did not fill it in`);
+    await window.evaluate(`(${field}.value = '', true)`);
+  }
+}
+
 /** Fills the sandbox Connect's sign-in form as the seeded shopper `demo`, then answers its consent page. */
 export async function signInAtConnect(popup: ShopperWindow, decision: 'allow' | 'cancel'): Promise<void> {
-  await waitFor(popup, `document.getElementById('username')`, 'the sign-in form');
-  await popup.click(`document.getElementById('username')`);
-  await popup.type('demo');
-  await popup.click(`document.getElementById('password')`);
-  await popup.type('demo');
+  // Loaded, so that a click lands where the field is drawn.
+  await waitFor(popup, `document.readyState === 'complete' && document.getElementById('username')`, 'the sign-in form');
+  await typeInto(popup, 'username', 'demo');
+  await typeInto(popup, 'password', 'demo');
   await popup.click(`document.querySelector('form button[type="submit"]')`);
   await waitFor(popup, `document.querySelector('button[value="${decision}"]')`, 'the consent page');
   await popup.click(`document.querySelector('button[value="${decision}"]')`);
