@@ -1,9 +1,10 @@
 /**
- * A first page the head preloaded, printed by the script tag inside its bare element while the
- * element's code is still on its way (src/first-page.ts): the same markup the servers print, laid over
- * the element's held space by the stylesheet, taken over by the element with no second request and no
- * layout shift. Printed only from the head's preload of the merchant's endpoint, only where the
- * stylesheet lays it out, and as text: an answer's markup never becomes the page's.
+ * A first page the head preloaded, printed inside its bare element while the element's code is still
+ * on its way (src/first-page.ts, loaded by the page's own line or by the script tag): the same markup
+ * the servers print, laid over the element's held space by the stylesheet, taken over by the element
+ * with no second request and no layout shift. Printed only from the head's preload of the merchant's
+ * endpoint, only for a carousel or a coupon, only where the stylesheet lays it out, and as text: an
+ * answer's markup never becomes the page's.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
