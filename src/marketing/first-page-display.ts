@@ -1,7 +1,7 @@
 /**
- * The display model of a first page: the fields its template (./first-page-template.ts) prints, read from the
- * proxy's answer through the browser client's own checks (src/marketing/responses.ts), so a URL that
- * is not `https:` never reaches the markup and a wrong type is refused, as in the elements.
+ * The display model of a first page: the fields its template (./first-page-template.ts) prints, read
+ * from the proxy's answer through the browser client's own checks (./responses.ts), so a URL that is
+ * not `https:` never reaches the markup and a wrong type is refused, as in the elements.
  */
 import { dataOf, parseBusinessAccountPage, parseCampaign, parseCampaignPage } from './responses.ts';
 import type { Campaign } from './types.ts';

@@ -1,5 +1,6 @@
 /**
- * Walks a first page's template (./first-page-template.ts) over a display model (./first-page-display.ts) and prints HTML.
+ * Walks a first page's template (./first-page-template.ts) over a display model
+ * (./first-page-display.ts) and prints HTML.
  * Every value from the display model is escaped: the five characters below, in text and attributes
  * alike, so what the upstream wrote is only ever text. The WordPress plugin's PHP renderer escapes
  * with the same table, which keeps the two byte for byte alike.

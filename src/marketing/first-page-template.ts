@@ -1,7 +1,8 @@
 /**
- * The first page's markup as data: one description that the proxy's renderer (./first-page-markup.ts) and the
- * WordPress plugin's PHP renderer both walk, so the two cannot print different HTML for the same
- * answer. Kept to what a second language can interpret in a few lines:
+ * The first page's markup as data: one description that the proxy's renderer
+ * (./first-page-markup.ts), the browser's printer of preloaded first pages (src/first-page.ts) and the
+ * WordPress plugin's PHP renderer all walk, so they cannot print different HTML for the same answer.
+ * Kept to what a second language can interpret in a few lines:
  *
  * - `{ el, attrs?, children? }`: an element. `el` is a tag name, or `{ field }` for a heading level the
  *   display model chose (`h1`…`h6`). `attrs` in the order written; a `{ field }` value that is empty or
@@ -11,7 +12,8 @@
  * - `{ when: field, children }` / `{ unless: field, children }`: the children when the field is (is
  *   not) a non-empty string, `true` or a non-empty list.
  *
- * Fields are looked up in the innermost entry first, then outwards to the display model (./first-page-display.ts).
+ * Fields are looked up in the innermost entry first, then outwards to the display model
+ * (./first-page-display.ts).
  */
 
 export interface FieldRef {

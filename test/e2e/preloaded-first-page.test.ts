@@ -28,7 +28,8 @@ const pages = new Map([
   ['/preload-no-printer-line.html', page(`${STYLESHEET}${PRELOAD}`)],
   ['/preload-no-stylesheet.html', page(`${PRELOAD}${PRINTER}`)],
   ['/no-preload.html', page(`${STYLESHEET}${PRINTER}`)],
-  // A directory's cards are as tall as their text: printed after the first paint, they would push the page down.
+  // A directory's cards are as tall as their text: printed after the first paint, they would push the
+  // page down.
   [
     '/preload-directory.html',
     page(
