@@ -27,8 +27,9 @@ const elementTags = readdirSync(new URL('./src/elements', import.meta.url), { wi
  *   and the elements' files import their plumbing from it, on a page where it has already run. The
  *   headless entries get their own copies instead (scripts/vite-entry-copies.ts).
  * - `core`: lit and the element base every element uses, fetched with each element's own files.
- * - `marketing`: the Marketing client, the loading, error and paging parts the three Marketing
- *   elements share, and the space a carousel's and a coupon's placeholders hold
+ * - `marketing`: the elements' reads of the Marketing proxy (marketing/requests.ts: no credentials,
+ *   no claim, which come with the claim's own code), the loading, error and paging parts the three
+ *   Marketing elements share, and the space a carousel's and a coupon's placeholders hold
  *   (shared/loading-sizes.ts): what every Marketing element's page needs beside lit, in one file.
  * - `session`: who is signed in, with the watch for a shopper's intent that fetches the code a click
  *   needs (the sign-in's, a coupon's claim): the elements that read the session are the ones with
@@ -58,7 +59,7 @@ const chunkGroups = [
   {
     name: 'marketing',
     test: (id: string) =>
-      /^src\/(marketing\/(errors|types|client)\.ts$|elements\/internal\/|shared\/loading-sizes\.ts$)/.test(
+      /^src\/(marketing\/(errors|types|requests)\.ts$|elements\/internal\/|shared\/loading-sizes\.ts$)/.test(
         sourcePath(id),
       ),
   },

@@ -5,9 +5,11 @@
  * No caching beyond that: the proxy caches.
  */
 import { MarketingError } from './errors.ts';
-import { parseBusinessAccountPage, parseCampaign, parseCampaignPage, parseCoupon, readAnswer } from './responses.ts';
+import { answerData, checkedEndpoint, read, shared, type Variables } from './requests.ts';
+import { object, parseCampaign, parseCampaignPage, text, invalid } from './responses.ts';
+import { parseBusinessAccountPage } from './business-accounts.ts';
 import { tokenOriginAllowed } from './token-origins.ts';
-import { endpointUrl, plainRead, post, requestBody, takePrefetched } from './prefetch.ts';
+import { endpointUrl, post, requestBody } from './prefetch.ts';
 import type { BusinessAccount, Campaign, Coupon, Page } from './types.ts';
 
 export interface RequestOptions {
@@ -37,17 +39,12 @@ export interface BusinessAccountsVariables {
   nextToken?: string | null;
 }
 
-type Variables = Record<string, string | number | null | undefined>;
-
-interface SharedRequest {
-  promise: Promise<unknown>;
-  controller: AbortController;
-  /** Callers still waiting that could abort; when it drops to zero the request is aborted. */
-  waiting: number;
+/** The coupon a `requestCoupon` answer holds. */
+export function parseCoupon(data: Record<string, unknown>): Coupon {
+  const payload = object(data.requestCoupon, 'requestCoupon');
+  const code = text(object(payload.coupon, 'requestCoupon.coupon').code);
+  return code ? { code } : invalid('requestCoupon.coupon.code', 'a non-empty string');
 }
-
-/** Requests in flight on this page, by endpoint + operation + variables + credentials. */
-const inFlight = new Map<string, SharedRequest>();
 
 export { endpointUrl };
 
@@ -74,15 +71,7 @@ export class MarketingClient {
   readonly endpoint: string;
 
   constructor(endpoint: string) {
-    const url = endpointUrl(endpoint);
-    if (!url) {
-      throw new MarketingError(
-        'config',
-        0,
-        `The Marketing endpoint "${endpoint}" is not a valid URL: it must be an http or https address.`,
-      );
-    }
-    this.endpoint = url.href;
+    this.endpoint = checkedEndpoint(endpoint);
   }
 
   /** A page of campaigns, of one business account or of all. */
@@ -112,9 +101,16 @@ export class MarketingClient {
     operation: string,
     variables: Variables,
     parse: (data: Record<string, unknown>) => T,
-    options: RequestOptions,
+    { signal, accessToken, idToken, idempotencyKey }: RequestOptions,
   ): Promise<T> {
-    const { signal, accessToken, idToken, idempotencyKey } = options;
+    const headers: Record<string, string> = {};
+    if (accessToken) headers.authorization = `Bearer ${accessToken}`;
+    if (idToken) headers['x-loyalty-id-token'] = idToken;
+    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    const claim = operation === 'requestCoupon';
+    // A read without credentials is a GET the script tag may have sent already, or the page preloaded,
+    // shared with the elements' own reads; anything with credentials, and every claim, is a POST.
+    if (!claim && Object.keys(headers).length === 0) return read(this.endpoint, operation, variables, parse, signal);
     if (signal?.aborted) return Promise.reject(signal.reason);
     if ((accessToken || idToken) && !tokenOriginAllowed(this.endpoint)) {
       const origin = new URL(this.endpoint).origin;
@@ -129,74 +125,24 @@ export class MarketingClient {
     const body = requestBody(operation, variables);
     // A mutation without an idempotency key means "a new one each time": never shared.
     const key =
-      operation === 'requestCoupon' && !idempotencyKey
+      claim && !idempotencyKey
         ? undefined
         : JSON.stringify([this.endpoint, body, accessToken ?? '', idToken ?? '', idempotencyKey ?? '']);
-    let shared = key === undefined ? undefined : inFlight.get(key);
-    if (!shared) {
-      const controller = new AbortController();
-      const entry: SharedRequest = {
-        controller,
-        waiting: 0,
-        promise: this.send(operation, variables, options, controller.signal).then(parse),
-      };
-      shared = entry;
-      if (key !== undefined) {
-        inFlight.set(key, entry);
-        const forget = (): void => {
-          if (inFlight.get(key) === entry) inFlight.delete(key);
-        };
-        entry.promise.then(forget, forget);
-      }
-    }
-    return join(shared, signal, key) as Promise<T>;
-  }
-
-  private async send(
-    operation: string,
-    variables: Variables,
-    { accessToken, idToken, idempotencyKey }: RequestOptions,
-    signal: AbortSignal,
-  ): Promise<Record<string, unknown>> {
-    const headers: Record<string, string> = {};
-    if (accessToken) headers.authorization = `Bearer ${accessToken}`;
-    if (idToken) headers['x-loyalty-id-token'] = idToken;
-    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
-    // A read without credentials is a GET the script tag may have sent already (./prefetch.ts), or the
-    // page preloaded; anything with credentials, and every claim, is a POST.
-    const read =
-      operation !== 'requestCoupon' && Object.keys(headers).length === 0
-        ? plainRead(this.endpoint, operation, variables)
-        : undefined;
-    let response: Response;
-    let payload: unknown;
-    try {
-      response = await (read
-        ? (takePrefetched(read.key) ?? read.send(signal))
-        : post(this.endpoint, requestBody(operation, variables), signal, headers));
-      const raw = await response.text();
-      try {
-        payload = JSON.parse(raw);
-      } catch {
-        payload = undefined;
-      }
-    } catch (error) {
-      if (signal.aborted) throw signal.reason;
-      throw new MarketingError(
-        'network',
-        0,
-        `The loyalty service could not be reached (${error instanceof Error ? error.message : 'network error'}).`,
-      );
-    }
     // A coupon is kept only from the proxy itself: a same-origin file a server answers 200 to a POST
     // (an upload) is not one, whatever it holds.
-    if (operation === 'requestCoupon' && !fromProxy(response))
-      throw new MarketingError(
-        'invalid_response',
-        response.status,
-        `${this.endpoint} did not answer as the loyalty proxy (Loyalty-Proxy header, JSON): nothing kept.`,
-      );
-    return readAnswer(response, payload);
+    const fromTheProxy = (response: Response): void => {
+      if (claim && !fromProxy(response))
+        throw new MarketingError(
+          'invalid_response',
+          response.status,
+          `${this.endpoint} did not answer as the loyalty proxy (Loyalty-Proxy header, JSON): nothing kept.`,
+        );
+    };
+    return shared(
+      key,
+      (signal) => answerData(() => post(this.endpoint, body, signal, headers), signal, fromTheProxy).then(parse),
+      signal,
+    );
   }
 }
 
@@ -204,27 +150,6 @@ export class MarketingClient {
 const fromProxy = (response: Response): boolean =>
   response.headers.get('loyalty-proxy') === '1' &&
   /^application\/json\s*(;|$)/i.test(response.headers.get('content-type') ?? '');
-
-/** Waits for a shared request on behalf of one caller, whose abort only cancels its own wait. */
-function join(shared: SharedRequest, signal: AbortSignal | undefined, key: string | undefined): Promise<unknown> {
-  if (!signal) {
-    // A caller that cannot abort keeps the request alive for good.
-    shared.waiting = Number.POSITIVE_INFINITY;
-    return shared.promise;
-  }
-  shared.waiting++;
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      reject(signal.reason);
-      if (--shared.waiting === 0) {
-        shared.controller.abort(signal.reason);
-        if (key !== undefined && inFlight.get(key) === shared) inFlight.delete(key);
-      }
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    shared.promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
 
 const clients = new Map<string, MarketingClient>();
 

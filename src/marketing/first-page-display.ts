@@ -3,7 +3,8 @@
  * from the proxy's answer through the browser client's own checks (./responses.ts), so a URL that is
  * not `https:` never reaches the markup and a wrong type is refused, as in the elements.
  */
-import { dataOf, parseBusinessAccountPage, parseCampaign, parseCampaignPage } from './responses.ts';
+import { parseBusinessAccountPage } from './business-accounts.ts';
+import { dataOf, parseCampaign, parseCampaignPage } from './responses.ts';
 import type { Campaign } from './types.ts';
 import { propertyLabel } from '../shared/property-label.ts';
 import { telHref } from '../shared/tel-href.ts';

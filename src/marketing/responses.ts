@@ -9,11 +9,11 @@
  */
 import { safeUrl } from '../shared/safe-url.ts';
 import { MarketingError } from './errors.ts';
-import type { BusinessAccount, Campaign, CampaignImage, CampaignObjective, Coupon, Page } from './types.ts';
+import type { Campaign, CampaignImage, CampaignObjective, Page } from './types.ts';
 
 type Json = Record<string, unknown>;
 
-function invalid(path: string, expected: string): never {
+export function invalid(path: string, expected: string): never {
   throw new MarketingError(
     'invalid_response',
     200,
@@ -21,24 +21,25 @@ function invalid(path: string, expected: string): never {
   );
 }
 
-const isObject = (value: unknown): value is Json =>
+export const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The object `value` is, named `path` in the error when it is not one. */
-function object(value: unknown, path: string): Json {
+export function object(value: unknown, path: string): Json {
   return isObject(value) ? value : invalid(path, 'an object');
 }
 
 /** Text as the proxy sends it; anything else reads as ''. */
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+export const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** Text that identifies or names a record: refused when it is not a string. */
-const name = (value: unknown, path: string): string => (typeof value === 'string' ? value : invalid(path, 'a string'));
+export const name = (value: unknown, path: string): string =>
+  typeof value === 'string' ? value : invalid(path, 'a string');
 
 /** The URL of an `{ url }` object, when safe. */
-const urlOf = (value: unknown): string | undefined => (isObject(value) ? safeUrl(value.url) : undefined);
+export const urlOf = (value: unknown): string | undefined => (isObject(value) ? safeUrl(value.url) : undefined);
 
-function page<T>(value: unknown, path: string, item: (value: unknown, path: string) => T): Page<T> {
+export function page<T>(value: unknown, path: string, item: (value: unknown, path: string) => T): Page<T> {
   const { items, nextToken } = object(value, path);
   if (!Array.isArray(items)) invalid(`${path}.items`, 'a list');
   return {
@@ -83,32 +84,6 @@ export function toCampaign(value: unknown, path = 'campaign'): Campaign {
   };
 }
 
-export function toBusinessAccount(value: unknown, path = 'businessAccount'): BusinessAccount {
-  const account = object(value, path);
-  const { address, customProperties } = account;
-  return {
-    id: text(account.id),
-    name: name(account.name, `${path}.name`),
-    description: text(account.description),
-    category: text(account.category),
-    phoneNumber: text(account.phoneNumber),
-    websiteUrl: safeUrl(account.websiteUrl),
-    logoUrl: urlOf(account.logo),
-    address: isObject(address)
-      ? { streetAddress: text(address.streetAddress), postalCode: text(address.postalCode), city: text(address.city) }
-      : null,
-    // Only an explicit `false` counts as approved: an account we cannot classify is not shown.
-    pending: account.pending !== false,
-    customProperties: Array.isArray(customProperties)
-      ? customProperties.flatMap((property) =>
-          isObject(property) && typeof property.key === 'string'
-            ? [{ key: property.key, value: text(property.value) }]
-            : [],
-        )
-      : [],
-  };
-}
-
 /** Reads the `data` object of a proxy response body. */
 export function dataOf(body: unknown): Json {
   return object(object(body, 'body').data, 'data');
@@ -116,19 +91,10 @@ export function dataOf(body: unknown): Json {
 
 export const parseCampaignPage = (data: Json): Page<Campaign> => page(data.campaigns, 'campaigns', toCampaign);
 
-export const parseBusinessAccountPage = (data: Json): Page<BusinessAccount> =>
-  page(data.businessAccounts, 'businessAccounts', toBusinessAccount);
-
 /** `campaign(id)` gives null for an unknown id: that is a 404 for the element, not a bad response. */
 export function parseCampaign(data: Json): Campaign {
   if (data.campaign === null) throw new MarketingError('not_found', 404, 'No campaign has this id.');
   return toCampaign(data.campaign);
-}
-
-export function parseCoupon(data: Json): Coupon {
-  const payload = object(data.requestCoupon, 'requestCoupon');
-  const code = text(object(payload.coupon, 'requestCoupon.coupon').code);
-  return code ? { code } : invalid('requestCoupon.coupon.code', 'a non-empty string');
 }
 
 /** Codes for statuses whose error body we could not read (a proxy's own body is preferred). */

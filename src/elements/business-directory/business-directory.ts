@@ -1,5 +1,6 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
-import { clientFor } from '../../marketing/client.ts';
+import { read } from '../../marketing/requests.ts';
+import { parseBusinessAccountPage } from '../../marketing/business-accounts.ts';
 import { DIRECTORY_PAGE_SIZE } from '../../shared/page-size.ts';
 import type { BusinessAccount } from '../../marketing/types.ts';
 import { resolveEndpoint } from '../../shared/config.ts';
@@ -80,7 +81,7 @@ export class BusinessDirectory extends MarketingElement {
   readonly #accounts = new PagedList(
     this,
     ([endpoint, category, limit], nextToken, signal) =>
-      clientFor(endpoint).businessAccounts({ category, limit, nextToken }, { signal }),
+      read(endpoint, 'businessAccounts', { category, limit, nextToken }, parseBusinessAccountPage, signal),
     () =>
       [
         resolveEndpoint(this.endpoint),

@@ -1,5 +1,6 @@
 import { html, nothing, type PropertyValues, type PropertyDeclarations, type TemplateResult } from 'lit';
-import { clientFor } from '../../marketing/client.ts';
+import { read } from '../../marketing/requests.ts';
+import { parseCampaignPage } from '../../marketing/responses.ts';
 import { CAROUSEL_PAGE_SIZE } from '../../shared/page-size.ts';
 import type { Campaign } from '../../marketing/types.ts';
 import { resolveEndpoint } from '../../shared/config.ts';
@@ -109,7 +110,7 @@ export class CampaignCarousel extends MarketingElement {
   readonly #campaigns = new PagedList(
     this,
     ([endpoint, businessAccountId, limit], nextToken, signal) =>
-      clientFor(endpoint).campaigns({ businessAccountId, limit, nextToken }, { signal }),
+      read(endpoint, 'campaigns', { businessAccountId, limit, nextToken }, parseCampaignPage, signal),
     () =>
       [
         resolveEndpoint(this.endpoint),

@@ -1,7 +1,8 @@
 import { Task } from '@lit/task';
 import { html, nothing, type PropertyValues, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { session } from '../../connect/session.ts';
-import { clientFor } from '../../marketing/client.ts';
+import { read } from '../../marketing/requests.ts';
+import { parseCampaign } from '../../marketing/responses.ts';
 import { isClaiming, storedCoupon } from '../../marketing/kept-coupons.ts';
 import { MarketingError } from '../../marketing/errors.ts';
 import type { Campaign } from '../../marketing/types.ts';
@@ -131,7 +132,7 @@ export class CouponClaim extends MarketingElement {
     task: async ([endpoint, id, given], { signal }): Promise<Campaign> => {
       if (!id) throw new MarketingError('config', 0, 'The campaign-id attribute is missing.');
       if (given?.id === id) return given;
-      return clientFor(endpoint).campaign(id, { signal });
+      return read(endpoint, 'campaign', { id }, parseCampaign, signal);
     },
   });
 

@@ -1,13 +1,8 @@
 import { expect } from '@open-wc/testing';
 import { clientFor, MarketingClient, MarketingError } from '../../../src/marketing/index.ts';
-import {
-  parseBusinessAccountPage,
-  parseCampaignPage,
-  parseCoupon,
-  parseRetryAfter,
-  toBusinessAccount,
-  toCampaign,
-} from '../../../src/marketing/responses.ts';
+import { parseCoupon } from '../../../src/marketing/client.ts';
+import { parseBusinessAccountPage, toBusinessAccount } from '../../../src/marketing/business-accounts.ts';
+import { parseCampaignPage, parseRetryAfter, toCampaign } from '../../../src/marketing/responses.ts';
 import { hangFetch, recordFetches, stubFetch } from './helpers.ts';
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {

@@ -7,7 +7,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { appsyncSeed } from '../../../../src/sandbox/index.ts';
-import { parseBusinessAccountPage, parseCampaign, parseCampaignPage } from '../../../../src/marketing/responses.ts';
+import { parseBusinessAccountPage } from '../../../../src/marketing/business-accounts.ts';
+import { parseCampaign, parseCampaignPage } from '../../../../src/marketing/responses.ts';
 import { useAppSyncProxy } from '../../support/appsync-proxy.ts';
 import { post, serveProxy, type ProxyUnderTest } from '../../support/proxy-server.ts';
 
