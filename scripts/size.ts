@@ -29,7 +29,9 @@
  *
  * `npm run size -- --modules` also prints what each Marketing element's page is made of: each file it
  * fetches, and in it the source modules by their share of the file's bytes (read from the source maps),
- * that share of the file's gzip beside them: where a page's bytes go, before deciding what to cut.
+ * that share of the file's gzip beside them: where a page's bytes go, before deciding what to cut. And
+ * the page's files gzipped as one stream: what the same code would weigh in one file, the least any
+ * grouping of it into files could reach (each file served starts its compression afresh).
  */
 import { readFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
@@ -272,11 +274,17 @@ const shortSource = (source: string): string =>
 
 if (process.argv.includes('--modules')) {
   for (const [tag, keys] of elementPages.filter(([tag]) => MARKETING_ELEMENTS.includes(tag))) {
-    console.log(`\n<${tag}>'s page, ${kb(await gzipSize(keys))}: each file, and its sources by their share of it`);
-    const files = await Promise.all(
+    const files = [...keys].map((key) => chunk(key).file);
+    const oneStream = gzipSync(Buffer.concat(await Promise.all(files.map((file) => readFile(`dist/${file}`)))), {
+      level: 9,
+    }).length;
+    console.log(
+      `\n<${tag}>'s page, ${kb(await gzipSize(keys))} (its files as one gzip stream: ${kb(oneStream)}): each file, and its sources by their share of it`,
+    );
+    const sizes = await Promise.all(
       [...keys].map(async (key) => [chunk(key).file, await gzipSize(new Set([key]))] as const),
     );
-    for (const [file, gzip] of files.sort((a, b) => b[1] - a[1])) {
+    for (const [file, gzip] of sizes.sort((a, b) => b[1] - a[1])) {
       console.log(`  ${kb(gzip).padStart(9)}  ${file}`);
       if (!existsSync(`dist/${file}.map`)) continue;
       const sources = [...bytesBySource(file)];
