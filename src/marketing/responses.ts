@@ -13,6 +13,7 @@ import type { Campaign, CampaignImage, CampaignObjective, Page } from './types.t
 
 type Json = Record<string, unknown>;
 
+/** The `invalid_response` error for an answer that is not usable at `path`. */
 export function invalid(path: string, expected: string): never {
   throw new MarketingError(
     'invalid_response',
