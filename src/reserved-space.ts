@@ -14,6 +14,7 @@ import { COUPON_CLAIM_HEIGHT, slideBodyHeight } from './shared/loading-sizes.ts'
 import {
   ELEMENT_TAGS,
   FIRST_PAGE_ATTRIBUTE,
+  FIRST_PAGE_IN_FLOW,
   FIRST_PAGE_OVER_HELD_SPACE,
   MOUNT_ATTRIBUTE,
   type ElementTag,
@@ -27,11 +28,6 @@ interface Space {
   shapes?: Record<string, string>;
   /** A box drawn first inside it. */
   before?: string;
-  /**
-   * A first page a server printed takes its place in the flow, laid out as the element lays out its
-   * content, instead of lying over the space held: the mount then holds nothing of its own.
-   */
-  printedInFlow?: boolean;
 }
 
 /** Each element's space: every tag has an entry, so a new element cannot be forgotten here. */
@@ -52,15 +48,17 @@ const spaceByTag: Record<ElementTag, Space> = {
     shapes: { compact: 'min-block-size: 2.75rem;' },
   },
   // One row of cards. Cards are as tall as their text makes them, so a printed page is laid out as they are.
-  'business-directory': { size: 'min-block-size: 18rem;', printedInFlow: true },
+  'business-directory': { size: 'min-block-size: 18rem;' },
   // Floating once defined: before, it holds no space at all.
   'loyalty-launcher': { size: 'block-size: 0; overflow: hidden;' },
 };
 
+const printedInFlow = (tag: ElementTag): boolean => (FIRST_PAGE_IN_FLOW as readonly string[]).includes(tag);
+
 function rules(tag: ElementTag, mount: boolean): string[] {
   // What is not shown yet: an element not defined, or a mount of it not yet turned. A hidden one holds nothing.
-  const { size, shapes = {}, before, printedInFlow } = spaceByTag[tag];
-  const taken = printedInFlow ? `> ${tag}, > [${FIRST_PAGE_ATTRIBUTE}]` : `> ${tag}`;
+  const { size, shapes = {}, before } = spaceByTag[tag];
+  const taken = printedInFlow(tag) ? `> ${tag}, > [${FIRST_PAGE_ATTRIBUTE}]` : `> ${tag}`;
   const pending = (attribute?: string): string =>
     mount
       ? `:where([${MOUNT_ATTRIBUTE}="${tag}" i]${attribute ? `[data-${attribute}]` : ''}:not([hidden], :has(${taken})))`
@@ -126,15 +124,13 @@ function printedDirectoryRules(): string[] {
  * where these rules lay it over the held space): only a page that links the stylesheet has them, so
  * the script tag carries none of them. While
  * script runs, a printed first page lies over the space held, within its padding, so nothing below
- * moves while the element takes over, or, for an element whose content sets its height (`printedInFlow`),
+ * moves while the element takes over, or, for an element whose content sets its height (`FIRST_PAGE_IN_FLOW`),
  * takes its place in the flow laid out as the element's; without script, nothing takes the mount over,
  * and it is laid out in the page's flow.
  */
 export function stylesheetCss(): string {
   const printed = `:where([${MOUNT_ATTRIBUTE}]:has(> [${FIRST_PAGE_ATTRIBUTE}]))`;
-  const inFlow = ELEMENT_TAGS.filter((tag) => spaceByTag[tag].printedInFlow).map(
-    (tag) => `[${MOUNT_ATTRIBUTE}="${tag}" i]`,
-  );
+  const inFlow = FIRST_PAGE_IN_FLOW.map((tag) => `[${MOUNT_ATTRIBUTE}="${tag}" i]`);
   const over = `:is(${FIRST_PAGE_OVER_HELD_SPACE.join(', ')}):not(:defined)`;
   const firstPageRules = [
     `${printed}, :where(${over}) { position: relative; }`,

@@ -5,11 +5,11 @@
  * No caching beyond that: the proxy caches.
  */
 import { MarketingError } from './errors.ts';
-import { answerData, checkedEndpoint, read, shared, type Variables } from './requests.ts';
+import { answerData, checkedEndpoint, read, shared } from './requests.ts';
 import { object, parseCampaign, parseCampaignPage, text, invalid } from './responses.ts';
 import { parseBusinessAccountPage } from './business-accounts.ts';
 import { tokenOriginAllowed } from './token-origins.ts';
-import { endpointUrl, post, requestBody } from './prefetch.ts';
+import { endpointUrl, post, requestBody, type Variables } from './prefetch.ts';
 import type { BusinessAccount, Campaign, Coupon, Page } from './types.ts';
 
 export interface RequestOptions {

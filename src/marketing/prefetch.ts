@@ -10,7 +10,8 @@ import { HTTP_PROTOCOLS, parseUrl } from '../shared/url.ts';
 import { pageRegistry } from '../shared/page-registry.ts';
 import { pageHead, queryAll } from '../shared/page.ts';
 
-type Variables = Record<string, string | number | null | undefined>;
+/** An operation's variables, as the elements and clients pass them (empty ones are dropped). */
+export type Variables = Record<string, string | number | null | undefined>;
 
 /** How long an answer that arrived waits for its element before it is dropped. */
 const KEPT_MS = 10_000;

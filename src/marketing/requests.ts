@@ -6,11 +6,8 @@
  * shopper's credentials nor of the claim, which come with the claim's own code.
  */
 import { MarketingError } from './errors.ts';
-import { endpointUrl, plainRead, takePrefetched } from './prefetch.ts';
-import { readAnswer } from './responses.ts';
-
-export type Variables = Record<string, string | number | null | undefined>;
-type Json = Record<string, unknown>;
+import { endpointUrl, plainRead, takePrefetched, type Variables } from './prefetch.ts';
+import { readAnswer, type Json } from './responses.ts';
 
 interface SharedRequest {
   promise: Promise<unknown>;

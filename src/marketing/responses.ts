@@ -11,7 +11,8 @@ import { safeUrl } from '../shared/safe-url.ts';
 import { MarketingError } from './errors.ts';
 import type { Campaign, CampaignImage, CampaignObjective, Page } from './types.ts';
 
-type Json = Record<string, unknown>;
+/** A JSON object of an answer, not yet read. */
+export type Json = Record<string, unknown>;
 
 /** The `invalid_response` error for an answer that is not usable at `path`. */
 export function invalid(path: string, expected: string): never {

@@ -15,14 +15,23 @@ export type ElementTag = (typeof ELEMENT_TAGS)[number];
 
 /**
  * The elements whose first page, printed, lies over the space the element holds until its code
- * arrives (a directory's takes its place in the flow, as tall as its cards' text makes it): the ones
- * whose first page the browser may print after the page's first paint with nothing moving
- * (src/first-page.ts, from an answer the head preloaded).
+ * arrives: the ones whose first page the browser may print after the page's first paint with nothing
+ * moving (src/first-page.ts, from an answer the head preloaded).
  */
 export const FIRST_PAGE_OVER_HELD_SPACE = [
   'campaign-carousel',
   'coupon-claim',
 ] as const satisfies readonly ElementTag[];
+
+/**
+ * The elements whose first page, printed, takes its place in the flow instead, laid out as the element
+ * lays out its content (a directory's cards are as tall as their text makes them): the mount then
+ * holds nothing of its own (src/reserved-space.ts), and the browser prints none after the first paint.
+ */
+export const FIRST_PAGE_IN_FLOW = ['business-directory'] as const satisfies readonly Exclude<
+  ElementTag,
+  (typeof FIRST_PAGE_OVER_HELD_SPACE)[number]
+>[];
 
 export { FIRST_PAGE_ATTRIBUTE, MOUNT_ATTRIBUTE } from './mount-attributes.ts';
 import { FIRST_PAGE_ATTRIBUTE, MOUNT_ATTRIBUTE } from './mount-attributes.ts';
